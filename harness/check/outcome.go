@@ -1,0 +1,34 @@
+package check
+
+// Outcome is the verdict of one check.
+type Outcome string
+
+// Outcome classes.
+const (
+	Pass          Outcome = "PASS"          // the rule holds
+	Fail          Outcome = "FAIL"          // a MUST broken (or a SHOULD under --strict)
+	Warn          Outcome = "WARN"          // a SHOULD broken
+	Info          Outcome = "INFO"          // observed, no verdict
+	Unimplemented Outcome = "UNIMPLEMENTED" // an optional capability not declared, or the adapter exited 127
+	Skipped       Outcome = "SKIPPED"       // filtered out
+	// ExpectedFail is a failure the expected-failures baseline lists: it does not fail the run.
+	ExpectedFail Outcome = "XFAIL"
+	// Stale is a pass the baseline lists as a failure: it fails the run until the entry is removed.
+	Stale Outcome = "STALE"
+)
+
+// Killed reports whether the outcome shows the rule broken (for the self-test).
+func (o Outcome) Killed() bool { return o == Fail || o == Warn || o == ExpectedFail }
+
+// Failing reports whether the outcome fails a run.
+func (o Outcome) Failing() bool { return o == Fail || o == Stale }
+
+// Result is the outcome of one check in one run.
+type Result struct {
+	Descriptor
+	Outcome    Outcome
+	Message    string   // why: for a failure the requirement, what was acceptable, what was observed
+	DurationMS int64    // wall time of the check
+	Transcript []string // the normalised wire transcript, redacted
+	Seed       int64    // the seed of a property check, 0 otherwise
+}

@@ -1,0 +1,14 @@
+package jsonrpc
+
+// Standard JSON-RPC 2.0 error codes (JR-20 … JR-24) and the MCP-specific ones
+// the harness needs to recognise.
+const (
+	CodeParseError     = -32700
+	CodeInvalidRequest = -32600
+	CodeMethodNotFound = -32601
+	CodeInvalidParams  = -32602
+	CodeInternalError  = -32603
+
+	// CodeResourceNotFound is MCP's legacy resource-not-found code (JR-25).
+	CodeResourceNotFound = -32002
+)
