@@ -65,13 +65,15 @@ func (m *Message) Kind() Kind {
 	}
 }
 
-// NewRequest builds a request; params may be nil.
+// NewRequest builds a request; params may be nil, otherwise they must encode
+// to a JSON object or array.
 func NewRequest(id ID, method string, params any) (*Message, error) {
 	p, err := marshalParams(params)
 	return &Message{ID: id, Method: method, Params: p}, err
 }
 
-// NewNotification builds a notification; params may be nil.
+// NewNotification builds a notification; params may be nil, otherwise they
+// must encode to a JSON object or array.
 func NewNotification(method string, params any) (*Message, error) {
 	p, err := marshalParams(params)
 	return &Message{Method: method, Params: p}, err
@@ -88,11 +90,24 @@ func NewError(id ID, code int64, message string) *Message {
 	return &Message{ID: id, Error: &Error{Code: code, Message: message}}
 }
 
+// marshalParams encodes params the way Decode accepts them: nil, or a value
+// that encodes to JSON null (a nil map, slice or pointer), means no params;
+// anything else must encode to an object or an array.
 func marshalParams(params any) (json.RawMessage, error) {
 	if params == nil {
 		return nil, nil
 	}
-	return json.Marshal(params)
+	p, err := json.Marshal(params)
+	if err != nil {
+		return nil, fmt.Errorf("params: %w", err)
+	}
+	switch p[0] {
+	case 'n':
+		return nil, nil
+	case '{', '[':
+		return p, nil
+	}
+	return nil, fmt.Errorf("%w: params must encode to a JSON object or array, got %.40s; pass a struct, map or slice, or nil for none", ErrInvalid, p)
 }
 
 type wireMessage struct {
