@@ -1,0 +1,151 @@
+// Package report turns the results of a run into what people and machines
+// read: the JSON index, a Markdown summary for CI step summaries, a
+// self-contained HTML matrix, JUnit through Ginkgo's own reporter, snapshots
+// of normalised transcripts through go-snaps, and the expected-failures
+// baseline that turns listed failures into XFAIL and listed passes into STALE.
+//
+// Every file is written whole or not at all (WriteFileAtomic).
+package report
+
+import (
+	"encoding/json"
+	"fmt"
+	"sort"
+
+	"github.com/mcpconform/mcpconform/harness/check"
+)
+
+// Tool names the program that produced a report.
+type Tool struct {
+	Name    string `json:"name"`
+	Version string `json:"version"`
+}
+
+// Summary counts the checks of a run by outcome.
+type Summary struct {
+	Pass          int `json:"pass"`
+	Fail          int `json:"fail"`
+	Warn          int `json:"warn"`
+	Info          int `json:"info"`
+	Unimplemented int `json:"unimplemented"`
+	Skipped       int `json:"skipped"`
+	XFail         int `json:"xfail"`
+	Stale         int `json:"stale"`
+}
+
+// Count returns the number of checks with outcome o.
+func (s Summary) Count(o check.Outcome) int {
+	if p := s.counter(o); p != nil {
+		return *p
+	}
+	return 0
+}
+
+// Total returns the number of checks counted.
+func (s Summary) Total() int {
+	return s.Pass + s.Fail + s.Warn + s.Info + s.Unimplemented + s.Skipped + s.XFail + s.Stale
+}
+
+func (s *Summary) counter(o check.Outcome) *int {
+	switch o {
+	case check.Pass:
+		return &s.Pass
+	case check.Fail:
+		return &s.Fail
+	case check.Warn:
+		return &s.Warn
+	case check.Info:
+		return &s.Info
+	case check.Unimplemented:
+		return &s.Unimplemented
+	case check.Skipped:
+		return &s.Skipped
+	case check.ExpectedFail:
+		return &s.XFail
+	case check.Stale:
+		return &s.Stale
+	}
+	return nil
+}
+
+// Outcomes lists the outcome classes in the order reports show them.
+var Outcomes = []check.Outcome{
+	check.Pass, check.Fail, check.Warn, check.Info,
+	check.Unimplemented, check.Skipped, check.ExpectedFail, check.Stale,
+}
+
+// Check is one check's entry in the index.
+type Check struct {
+	ID         string          `json:"id"`
+	Title      string          `json:"title"`
+	Outcome    check.Outcome   `json:"outcome"`
+	Level      check.Level     `json:"level"`
+	Role       check.Role      `json:"role"`
+	Transport  check.Transport `json:"transport"`
+	Rules      []string        `json:"rules"`
+	DurationMS int64           `json:"duration_ms"`
+	Message    string          `json:"message"`
+	Seed       int64           `json:"seed,omitempty"`
+	Transcript []string        `json:"transcript,omitempty"`
+}
+
+// Index is the JSON index of a run: the tool, the target, the counts, the
+// run's seed and one entry per check, sorted by ID. Its field names are a
+// public contract.
+type Index struct {
+	Tool    Tool           `json:"tool"`
+	Target  map[string]any `json:"target"`
+	Summary Summary        `json:"summary"`
+	Seed    int64          `json:"seed"`
+	Checks  []Check        `json:"checks"`
+}
+
+// NewIndex builds the index of a run from its results: the checks sorted by
+// ID and counted by outcome. A nil target is written as {}.
+func NewIndex(tool Tool, target map[string]any, seed int64, results []check.Result) *Index {
+	if target == nil {
+		target = map[string]any{}
+	}
+	ix := &Index{Tool: tool, Target: target, Seed: seed, Checks: make([]Check, 0, len(results))}
+	for _, r := range results {
+		rules := append([]string{}, r.Rules...)
+		ix.Checks = append(ix.Checks, Check{
+			ID:         r.ID,
+			Title:      r.Title,
+			Outcome:    r.Outcome,
+			Level:      r.Level,
+			Role:       r.Role,
+			Transport:  r.Transport,
+			Rules:      rules,
+			DurationMS: r.DurationMS,
+			Message:    r.Message,
+			Seed:       r.Seed,
+			Transcript: r.Transcript,
+		})
+		if p := ix.Summary.counter(r.Outcome); p != nil {
+			*p++
+		}
+	}
+	sort.SliceStable(ix.Checks, func(i, j int) bool { return ix.Checks[i].ID < ix.Checks[j].ID })
+	return ix
+}
+
+// ExitCode returns the process exit status the run earns: 1 when a check
+// failed or a baseline entry is stale, 0 otherwise.
+func (ix *Index) ExitCode() int {
+	for _, c := range ix.Checks {
+		if c.Outcome.Failing() {
+			return 1
+		}
+	}
+	return 0
+}
+
+// WriteJSON writes the index to path as indented JSON, atomically.
+func WriteJSON(path string, ix *Index) error {
+	data, err := json.MarshalIndent(ix, "", "  ")
+	if err != nil {
+		return fmt.Errorf("JSON index %s: %w; a target value cannot be encoded as JSON, pass strings, numbers or lists", path, err)
+	}
+	return WriteFileAtomic(path, append(data, '\n'))
+}

@@ -1,0 +1,112 @@
+package report
+
+import (
+	"encoding/json"
+	"path/filepath"
+	"reflect"
+	"sort"
+	"testing"
+
+	"github.com/mcpconform/mcpconform/harness/check"
+)
+
+func keys(m map[string]any) []string {
+	var ks []string
+	for k := range m {
+		ks = append(ks, k)
+	}
+	sort.Strings(ks)
+	return ks
+}
+
+func TestJSONIndexFieldNames(t *testing.T) {
+	withExtras := result("stdio.server.prop", check.Fail, "boom")
+	withExtras.Seed = 7
+	withExtras.Transcript = []string{`c2s {"id":"<n1>"}`}
+	noRules := result("stdio.server.bare", check.Pass, "")
+	noRules.Rules = nil
+	ix := NewIndex(Tool{Name: "mcpconform", Version: "1.0"}, nil, 99, []check.Result{withExtras, noRules})
+
+	path := filepath.Join(t.TempDir(), "index.json")
+	if err := WriteJSON(path, ix); err != nil {
+		t.Fatal(err)
+	}
+	var doc map[string]any
+	if err := json.Unmarshal([]byte(readFile(t, path)), &doc); err != nil {
+		t.Fatal(err)
+	}
+	assertKeys := func(what string, m any, want ...string) {
+		t.Helper()
+		obj, ok := m.(map[string]any)
+		if !ok {
+			t.Fatalf("%s is %T, want an object", what, m)
+		}
+		sort.Strings(want)
+		if got := keys(obj); !reflect.DeepEqual(got, want) {
+			t.Errorf("%s keys = %v, want %v", what, got, want)
+		}
+	}
+	assertKeys("index", doc, "tool", "target", "summary", "seed", "checks")
+	assertKeys("tool", doc["tool"], "name", "version")
+	assertKeys("target", doc["target"])
+	assertKeys("summary", doc["summary"], "pass", "fail", "warn", "info", "unimplemented", "skipped", "xfail", "stale")
+	checks := doc["checks"].([]any)
+	if len(checks) != 2 {
+		t.Fatalf("checks = %v", checks)
+	}
+	common := []string{"id", "title", "outcome", "level", "role", "transport", "rules", "duration_ms", "message"}
+	assertKeys("checks[0]", checks[0], common...)
+	assertKeys("checks[1]", checks[1], append(common, "seed", "transcript")...)
+	bare := checks[0].(map[string]any)
+	if rules, ok := bare["rules"].([]any); !ok || len(rules) != 0 {
+		t.Errorf("rules of a check without rules = %#v, want []", bare["rules"])
+	}
+	if doc["seed"] != 99.0 || checks[1].(map[string]any)["seed"] != 7.0 {
+		t.Errorf("seeds = %v, %v", doc["seed"], checks[1].(map[string]any)["seed"])
+	}
+	if o := checks[1].(map[string]any)["outcome"]; o != "FAIL" {
+		t.Errorf("outcome = %v, want FAIL", o)
+	}
+}
+
+func TestNewIndexSortsAndCounts(t *testing.T) {
+	var rs []check.Result
+	for i, o := range []check.Outcome{check.Pass, check.Pass, check.Fail, check.Warn, check.Info, check.Unimplemented,
+		check.Skipped, check.Skipped, check.Skipped, check.ExpectedFail, check.Stale} {
+		rs = append(rs, result(string(rune('k'-i))+".check", o, ""))
+	}
+	ix := NewIndex(Tool{}, nil, 0, rs)
+	want := Summary{Pass: 2, Fail: 1, Warn: 1, Info: 1, Unimplemented: 1, Skipped: 3, XFail: 1, Stale: 1}
+	if ix.Summary != want {
+		t.Errorf("summary = %+v, want %+v", ix.Summary, want)
+	}
+	if ix.Summary.Total() != len(rs) {
+		t.Errorf("total = %d, want %d", ix.Summary.Total(), len(rs))
+	}
+	for i := 1; i < len(ix.Checks); i++ {
+		if ix.Checks[i-1].ID > ix.Checks[i].ID {
+			t.Fatalf("checks not sorted by ID: %s before %s", ix.Checks[i-1].ID, ix.Checks[i].ID)
+		}
+	}
+}
+
+func TestExitCode(t *testing.T) {
+	cases := []struct {
+		outcomes []check.Outcome
+		want     int
+	}{
+		{nil, 0},
+		{[]check.Outcome{check.Pass, check.Warn, check.Info, check.Unimplemented, check.Skipped, check.ExpectedFail}, 0},
+		{[]check.Outcome{check.Pass, check.Fail}, 1},
+		{[]check.Outcome{check.Pass, check.Stale}, 1},
+	}
+	for _, c := range cases {
+		var rs []check.Result
+		for i, o := range c.outcomes {
+			rs = append(rs, result(string(rune('a'+i)), o, ""))
+		}
+		if got := NewIndex(Tool{}, nil, 0, rs).ExitCode(); got != c.want {
+			t.Errorf("ExitCode(%v) = %d, want %d", c.outcomes, got, c.want)
+		}
+	}
+}

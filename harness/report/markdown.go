@@ -1,0 +1,146 @@
+package report
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/mcpconform/mcpconform/harness/check"
+)
+
+// maxMessageRunes bounds the one-line message of a Markdown table cell.
+const maxMessageRunes = 200
+
+// attentionRank orders the checks a reader must look at first; outcomes not
+// listed (PASS, SKIPPED) need no attention.
+var attentionRank = map[check.Outcome]int{
+	check.Fail:          0,
+	check.Stale:         1,
+	check.Warn:          2,
+	check.ExpectedFail:  3,
+	check.Unimplemented: 4,
+	check.Info:          5,
+}
+
+// RenderMarkdown returns the Markdown summary of a run, fit for a GitHub step
+// summary: a headline with the counts, a table of the checks that need
+// attention (every outcome but PASS and SKIPPED, failures first), then every
+// check in a collapsed <details> block. Cell text is escaped so a message
+// cannot break the table or inject markup.
+func RenderMarkdown(ix *Index) []byte {
+	var b bytes.Buffer
+	verdict := "passed"
+	if ix.ExitCode() != 0 {
+		verdict = "FAILED"
+	}
+	fmt.Fprintf(&b, "## %s %s: %s\n\n", mdCell(ix.Tool.Name), mdCell(ix.Tool.Version), verdict)
+	fmt.Fprintf(&b, "%s · %d checks · seed %d\n\n", countsLine(ix.Summary), ix.Summary.Total(), ix.Seed)
+	if len(ix.Target) > 0 {
+		b.WriteString("**Target:** " + targetLine(ix.Target) + "\n\n")
+	}
+
+	var attention []Check
+	for _, c := range ix.Checks {
+		if _, ok := attentionRank[c.Outcome]; ok {
+			attention = append(attention, c)
+		}
+	}
+	sort.SliceStable(attention, func(i, j int) bool {
+		return attentionRank[attention[i].Outcome] < attentionRank[attention[j].Outcome]
+	})
+	if len(attention) == 0 {
+		b.WriteString("Every check that ran passed.\n\n")
+	} else {
+		fmt.Fprintf(&b, "### Needs attention (%d)\n\n", len(attention))
+		b.WriteString("| Check | Outcome | Level | Rules | Message |\n| --- | --- | --- | --- | --- |\n")
+		for _, c := range attention {
+			fmt.Fprintf(&b, "| %s | %s | %s | %s | %s |\n", mdCell(c.ID), c.Outcome, c.Level,
+				mdCell(strings.Join(c.Rules, ", ")), mdCell(oneLine(c.Message)))
+		}
+		b.WriteString("\n")
+	}
+
+	fmt.Fprintf(&b, "<details><summary>All checks (%d)</summary>\n\n", len(ix.Checks))
+	b.WriteString("| Check | Outcome | Level | Role | Transport | Rules | ms | Message |\n")
+	b.WriteString("| --- | --- | --- | --- | --- | --- | --: | --- |\n")
+	for _, c := range ix.Checks {
+		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s | %d | %s |\n", mdCell(c.ID), c.Outcome, c.Level,
+			c.Role, c.Transport, mdCell(strings.Join(c.Rules, ", ")), c.DurationMS, mdCell(oneLine(c.Message)))
+	}
+	b.WriteString("\n</details>\n")
+	return b.Bytes()
+}
+
+// WriteMarkdown writes RenderMarkdown(ix) to path, atomically.
+func WriteMarkdown(path string, ix *Index) error {
+	return WriteFileAtomic(path, RenderMarkdown(ix))
+}
+
+func countsLine(s Summary) string {
+	parts := make([]string, 0, len(Outcomes))
+	for _, o := range Outcomes {
+		n := s.Count(o)
+		if n == 0 && o != check.Pass && o != check.Fail {
+			continue
+		}
+		parts = append(parts, fmt.Sprintf("**%d** %s", n, strings.ToLower(string(o))))
+	}
+	return strings.Join(parts, " · ")
+}
+
+func targetLine(target map[string]any) string {
+	keys := make([]string, 0, len(target))
+	for k := range target {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	parts := make([]string, 0, len(keys))
+	for _, k := range keys {
+		parts = append(parts, mdCell(k)+": "+mdCell(valueText(target[k])))
+	}
+	return strings.Join(parts, " · ")
+}
+
+// valueText shows a target value: strings as they are, anything else as JSON.
+func valueText(v any) string {
+	if s, ok := v.(string); ok {
+		return s
+	}
+	data, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Sprint(v)
+	}
+	return string(data)
+}
+
+// mdEscaper makes text safe in a GFM table cell: the pipe and HTML's
+// specials become entities (an escaped \| is not safe after a backslash),
+// Markdown's emphasis and link characters are backslash-escaped, and line
+// breaks become <br>.
+var mdEscaper = strings.NewReplacer(
+	"&", "&amp;", "<", "&lt;", ">", "&gt;", "|", "&#124;",
+	`\`, `\\`, "`", "\\`", "*", `\*`, "_", `\_`, "[", `\[`, "]", `\]`, "~", `\~`,
+	"\r\n", "<br>", "\n", "<br>", "\r", "<br>",
+)
+
+func mdCell(s string) string { return mdEscaper.Replace(s) }
+
+// oneLine returns the first non-blank line of a message, cut to
+// maxMessageRunes, with an ellipsis when anything was left out.
+func oneLine(msg string) string {
+	msg = strings.TrimSpace(msg)
+	line, rest, more := strings.Cut(msg, "\n")
+	line = strings.TrimSpace(line)
+	more = more && strings.TrimSpace(rest) != ""
+	if utf8.RuneCountInString(line) > maxMessageRunes {
+		line = string([]rune(line)[:maxMessageRunes])
+		more = true
+	}
+	if more {
+		line += " …"
+	}
+	return line
+}

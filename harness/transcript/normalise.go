@@ -1,0 +1,227 @@
+package transcript
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"strings"
+)
+
+// Placeholders written by Normalise in place of values that change from run
+// to run. Request ids and progress tokens get numbered placeholders instead
+// (see Normalise).
+const (
+	TimePlaceholder    = "<time>"
+	VersionPlaceholder = "<version>"
+)
+
+var (
+	// timestamp is an RFC 3339 / ISO 8601 date and time.
+	timestamp = regexp.MustCompile(`\b\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:[Zz]|[+-]\d{2}:?\d{2})?`)
+	// sessionHeader is an Mcp-Session-Id header in a note, as text or as a
+	// JSON member.
+	sessionHeader = regexp.MustCompile(`(?i)\b(mcp-session-id"?\s*[:=]\s*"?)([^\s",;\\]+)`)
+)
+
+// Normalise renders a transcript for a snapshot: one line per entry, the
+// direction first, with everything that legitimately changes between two
+// runs of the same behaviour masked, so that a snapshot diff shows only
+// behaviour.
+//
+//   - A frame that is a JSON object or array is rendered canonically: keys
+//     sorted, no insignificant space, numbers as written.
+//   - Request ids (the "id" of every message, and the requestId of
+//     notifications/cancelled) become placeholders numbered in order of first
+//     appearance that keep the id's JSON type: "<n1>", "<n2>" for numbers,
+//     "<s1>" for strings. Equal ids get equal placeholders, so a response
+//     still visibly answers its request. A null id stays null.
+//   - Progress tokens (params._meta.progressToken of a request and
+//     params.progressToken of notifications/progress) become "<token-n1>",
+//     "<token-s1>", … the same way.
+//   - Date-times anywhere in a string, and the value of any "timestamp"
+//     member, become "<time>".
+//   - The version of clientInfo and serverInfo becomes "<version>".
+//   - Mcp-Session-Id values, as a header in a note or as a JSON member,
+//     become "<session1>", "<session2>", …
+//   - A frame that is not a JSON object or array is rendered as
+//     `c2s text (N bytes)`: its length, never its content.
+//   - Notes are kept as text, with date-times and session ids masked.
+//   - Authorization header values are masked as Redact does.
+func Normalise(lines []Entry) []string {
+	n := &normaliser{
+		ids:      placeholders{prefix: ""},
+		tokens:   placeholders{prefix: "token-"},
+		sessions: map[string]string{},
+	}
+	out := make([]string, 0, len(lines))
+	for _, e := range lines {
+		out = append(out, Redact(e.Dir+" "+n.render(e)))
+	}
+	return out
+}
+
+type normaliser struct {
+	ids, tokens placeholders
+	sessions    map[string]string
+}
+
+func (n *normaliser) render(e Entry) string {
+	if e.Dir == Note {
+		return n.note(e.Line)
+	}
+	v, ok := decodeStructured(e.Line)
+	if !ok {
+		return fmt.Sprintf("text (%d bytes)", len(e.Line))
+	}
+	switch x := v.(type) {
+	case map[string]any:
+		n.message(x)
+	case []any:
+		for _, el := range x {
+			if m, ok := el.(map[string]any); ok {
+				n.message(m)
+			}
+		}
+	}
+	return canonical(n.scrub(v))
+}
+
+// decodeStructured decodes a line that holds exactly one JSON object or
+// array, keeping numbers as written.
+func decodeStructured(line string) (any, bool) {
+	trimmed := strings.TrimSpace(line)
+	if trimmed == "" || (trimmed[0] != '{' && trimmed[0] != '[') {
+		return nil, false
+	}
+	dec := json.NewDecoder(strings.NewReader(trimmed))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		return nil, false
+	}
+	if dec.More() {
+		return nil, false
+	}
+	return v, true
+}
+
+func canonical(v any) string {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		// Unreachable for values decoded from JSON; keep the line honest anyway.
+		return fmt.Sprintf("unencodable (%v)", err)
+	}
+	return strings.TrimSuffix(b.String(), "\n")
+}
+
+// message masks the members of one JSON-RPC message whose values are chosen
+// by the sender: its id, a cancelled request's id, progress tokens.
+func (n *normaliser) message(m map[string]any) {
+	if id, ok := m["id"]; ok {
+		m["id"] = n.ids.mask(id)
+	}
+	params, _ := m["params"].(map[string]any)
+	if params == nil {
+		return
+	}
+	method, _ := m["method"].(string)
+	if rid, ok := params["requestId"]; ok && method == "notifications/cancelled" {
+		params["requestId"] = n.ids.mask(rid)
+	}
+	if tok, ok := params["progressToken"]; ok && method == "notifications/progress" {
+		params["progressToken"] = n.tokens.mask(tok)
+	}
+	if meta, ok := params["_meta"].(map[string]any); ok {
+		if tok, ok := meta["progressToken"]; ok {
+			meta["progressToken"] = n.tokens.mask(tok)
+		}
+	}
+}
+
+// scrub masks, anywhere in a decoded value, what changes between runs
+// whatever the message: times, implementation versions, session ids.
+func (n *normaliser) scrub(v any) any {
+	switch x := v.(type) {
+	case map[string]any:
+		for k, val := range x {
+			switch {
+			case strings.EqualFold(k, "timestamp"):
+				x[k] = TimePlaceholder
+			case strings.EqualFold(k, "mcp-session-id"):
+				if s, ok := val.(string); ok {
+					x[k] = n.session(s)
+				}
+			case k == "clientInfo" || k == "serverInfo":
+				if info, ok := val.(map[string]any); ok {
+					if _, has := info["version"]; has {
+						info["version"] = VersionPlaceholder
+					}
+				}
+				x[k] = n.scrub(val)
+			default:
+				x[k] = n.scrub(val)
+			}
+		}
+	case []any:
+		for i := range x {
+			x[i] = n.scrub(x[i])
+		}
+	case string:
+		return timestamp.ReplaceAllString(x, TimePlaceholder)
+	}
+	return v
+}
+
+func (n *normaliser) note(s string) string {
+	s = sessionHeader.ReplaceAllStringFunc(s, func(m string) string {
+		sub := sessionHeader.FindStringSubmatch(m)
+		return sub[1] + n.session(sub[2])
+	})
+	return timestamp.ReplaceAllString(s, TimePlaceholder)
+}
+
+func (n *normaliser) session(v string) string {
+	if p, ok := n.sessions[v]; ok {
+		return p
+	}
+	p := fmt.Sprintf("<session%d>", len(n.sessions)+1)
+	n.sessions[v] = p
+	return p
+}
+
+// placeholders numbers the distinct values of one kind (request ids or
+// progress tokens) in order of first appearance, numbers and strings apart.
+type placeholders struct {
+	prefix  string
+	seen    map[string]string // "n"+literal or "s"+text → placeholder
+	numbers int
+	strings int
+}
+
+// mask returns the placeholder of a number or string value; any other value
+// (null, or an id of a type JSON-RPC does not allow) is returned unchanged.
+func (p *placeholders) mask(v any) any {
+	var key, kind string
+	var count *int
+	switch x := v.(type) {
+	case json.Number:
+		key, kind, count = "n"+x.String(), "n", &p.numbers
+	case string:
+		key, kind, count = "s"+x, "s", &p.strings
+	default:
+		return v
+	}
+	if ph, ok := p.seen[key]; ok {
+		return ph
+	}
+	if p.seen == nil {
+		p.seen = map[string]string{}
+	}
+	*count++
+	ph := fmt.Sprintf("<%s%s%d>", p.prefix, kind, *count)
+	p.seen[key] = ph
+	return ph
+}

@@ -1,0 +1,113 @@
+package transcript
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestNormaliseCanonicalisesAndMasksIDs(t *testing.T) {
+	got := Normalise([]Entry{
+		{ClientToServer, `{"jsonrpc":"2.0", "method":"initialize","id":7,"params":{"clientInfo":{"name":"c","version":"1.2.3"},"protocolVersion":"2025-06-18"}}`},
+		{ServerToClient, `{"result":{"serverInfo":{"version":"9.9","name":"s"}},"id":7,"jsonrpc":"2.0"}`},
+		{ClientToServer, `{"jsonrpc":"2.0","id":"7","method":"tools/call","params":{"_meta":{"progressToken":"abc"},"name":"slow"}}`},
+		{ServerToClient, `{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":"abc","progress":1}}`},
+		{ClientToServer, `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"7","reason":"x"}}`},
+		{ClientToServer, `{"jsonrpc":"2.0","id":8,"method":"ping"}`},
+		{ServerToClient, `{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error"}}`},
+	})
+	want := []string{
+		`c2s {"id":"<n1>","jsonrpc":"2.0","method":"initialize","params":{"clientInfo":{"name":"c","version":"<version>"},"protocolVersion":"2025-06-18"}}`,
+		`s2c {"id":"<n1>","jsonrpc":"2.0","result":{"serverInfo":{"name":"s","version":"<version>"}}}`,
+		`c2s {"id":"<s1>","jsonrpc":"2.0","method":"tools/call","params":{"_meta":{"progressToken":"<token-s1>"},"name":"slow"}}`,
+		`s2c {"jsonrpc":"2.0","method":"notifications/progress","params":{"progress":1,"progressToken":"<token-s1>"}}`,
+		`c2s {"jsonrpc":"2.0","method":"notifications/cancelled","params":{"reason":"x","requestId":"<s1>"}}`,
+		`c2s {"id":"<n2>","jsonrpc":"2.0","method":"ping"}`,
+		`s2c {"error":{"code":-32700,"message":"Parse error"},"id":null,"jsonrpc":"2.0"}`,
+	}
+	assertLines(t, got, want)
+}
+
+func TestNormaliseIsStableAcrossRuns(t *testing.T) {
+	run := func(id, session, when string) []string {
+		return Normalise([]Entry{
+			{Note, "POST /mcp Mcp-Session-Id: " + session + " at " + when},
+			{ClientToServer, `{"jsonrpc":"2.0","id":` + id + `,"method":"ping"}`},
+			{ServerToClient, `{"jsonrpc":"2.0","id":` + id + `,"result":{}}`},
+			{ServerToClient, `{"jsonrpc":"2.0","method":"notifications/message","params":{"data":{"timestamp":1712345678,"msg":"at ` + when + `"}}}`},
+		})
+	}
+	a := run("1", "0f3c9a", "2026-01-02T03:04:05.123Z")
+	b := run("99", "77aa00", "2027-12-31 23:59:59+02:00")
+	assertLines(t, a, b)
+	if !strings.Contains(a[0], "Mcp-Session-Id: <session1>") || !strings.Contains(a[0], "<time>") {
+		t.Errorf("note not masked: %q", a[0])
+	}
+}
+
+func TestNormaliseBatchesAndNonJSON(t *testing.T) {
+	got := Normalise([]Entry{
+		{ClientToServer, `[{"jsonrpc":"2.0","id":"a","method":"ping"},{"jsonrpc":"2.0","id":1,"method":"ping"}]`},
+		{ServerToClient, `starting server v1.0 on /tmp/secret-path`},
+		{ServerToClient, `{"jsonrpc":"2.0","id":`},
+		{ServerToClient, `42`},
+		{ServerToClient, ``},
+		{ClientToServer, `{"a":1} {"b":2}`},
+		{ServerToClient, `{"jsonrpc":"2.0","method":"x","params":{"html":"<b>&</b>","n":1.50}}`},
+	})
+	want := []string{
+		`c2s [{"id":"<s1>","jsonrpc":"2.0","method":"ping"},{"id":"<n1>","jsonrpc":"2.0","method":"ping"}]`,
+		`s2c text (40 bytes)`,
+		`s2c text (22 bytes)`,
+		`s2c text (2 bytes)`,
+		`s2c text (0 bytes)`,
+		`c2s text (15 bytes)`,
+		`s2c {"jsonrpc":"2.0","method":"x","params":{"html":"<b>&</b>","n":1.50}}`,
+	}
+	assertLines(t, got, want)
+}
+
+func TestNormaliseKeepsNumberAndStringIDsApart(t *testing.T) {
+	got := Normalise([]Entry{
+		{ClientToServer, `{"jsonrpc":"2.0","id":2,"method":"ping"}`},
+		{ClientToServer, `{"jsonrpc":"2.0","id":"2","method":"ping"}`},
+		{ClientToServer, `{"jsonrpc":"2.0","id":3,"method":"ping"}`},
+		{ClientToServer, `{"jsonrpc":"2.0","id":true,"method":"ping"}`},
+	})
+	for i, want := range []string{`"id":"<n1>"`, `"id":"<s1>"`, `"id":"<n2>"`, `"id":true`} {
+		if !strings.Contains(got[i], want) {
+			t.Errorf("line %d = %q, want it to contain %s", i, got[i], want)
+		}
+	}
+}
+
+func TestNormaliseOnlyMasksMessageLevelIDs(t *testing.T) {
+	got := Normalise([]Entry{{ServerToClient, `{"jsonrpc":"2.0","id":1,"result":{"id":5,"items":[{"id":"x"}]}}`}})
+	want := `s2c {"id":"<n1>","jsonrpc":"2.0","result":{"id":5,"items":[{"id":"x"}]}}`
+	assertLines(t, got, []string{want})
+}
+
+func TestNormaliseMasksSessionMemberAndAuthorization(t *testing.T) {
+	got := Normalise([]Entry{
+		{Note, `{"headers":{"Mcp-Session-Id":"s-123","Authorization":"Bearer tok"}}`},
+		{ClientToServer, `{"headers":{"mcp-session-id":"s-123","authorization":"Bearer tok"}}`},
+		{Note, "authorization: Bearer tok"},
+	})
+	want := []string{
+		`note {"headers":{"Mcp-Session-Id":"<session1>","Authorization":"[REDACTED]"}}`,
+		`c2s {"headers":{"authorization":"[REDACTED]","mcp-session-id":"<session1>"}}`,
+		`note Authorization: [REDACTED]`,
+	}
+	assertLines(t, got, want)
+}
+
+func assertLines(t *testing.T, got, want []string) {
+	t.Helper()
+	if len(got) != len(want) {
+		t.Fatalf("got %d lines, want %d:\n%s", len(got), len(want), strings.Join(got, "\n"))
+	}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Errorf("line %d:\n got %s\nwant %s", i, got[i], want[i])
+		}
+	}
+}
