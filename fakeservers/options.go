@@ -17,11 +17,11 @@ type Options struct {
 	Case   string // a case ID from Cases
 	Record string // the record file (JSON lines); empty: record nothing
 
-	Lines    int           // text lines to write (banner cases)
+	Lines    int           // text lines to write (banner cases); banner-bytes: the most lines to use
 	Bytes    int64         // bytes to write: banner bytes (newlines included) or stderr flood size
 	Marker   string        // a unique marker to embed (banner text, stderr secret)
 	Shape    string        // damaged-line shape or non-object value
-	Delay    time.Duration // slow start, grandchild marker delay
+	Delay    time.Duration // slow start, grandchild marker delay, reverse-order gathering window
 	Tools    int           // number of tools to offer (where the case offers several)
 	File     string        // marker file (grandchild) or script file (script)
 	When     string        // "before" or "during" (stderr flood)

@@ -1,0 +1,133 @@
+package fakeservers
+
+import (
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/mcpconform/mcpconform/harness/jsonrpc"
+)
+
+// swapIDs is the call hook of id-swap: an error response whose id has the
+// other JSON type, then the real result. A client that routes by id value
+// alone (NG-12) takes the error for its call.
+func swapIDs(s *server, c toolCall) {
+	s.stdout.group(func(w *lineWriter) {
+		w.message(jsonrpc.NewError(swappedID(c.req.ID), jsonrpc.CodeInternalError, "wrong id type"))
+		w.message(c.ok())
+	})
+}
+
+// swappedID returns id with the other JSON type: 7 → "7", "7" → 7, and a
+// string that is no integer → -1.
+func swappedID(id jsonrpc.ID) jsonrpc.ID {
+	if !id.IsString() {
+		return jsonrpc.StringID(id.String())
+	}
+	var text string
+	if json.Unmarshal([]byte(id.String()), &text) == nil {
+		if n, err := strconv.ParseInt(text, 10, 64); err == nil {
+			return jsonrpc.IntID(n)
+		}
+	}
+	return jsonrpc.IntID(-1)
+}
+
+// Defaults of reverse-order.
+const (
+	defaultReverseTools  = 4
+	defaultReverseWindow = 2 * time.Second
+)
+
+// reverseOrder offers ok-1, err-2, ok-3, … and answers each batch of --tools
+// calls in reverse arrival order. A batch is answered when full or --delay
+// (default 2s) after its first call, whichever comes first.
+func reverseOrder(o Options) (*behaviour, error) {
+	if o.Tools < 0 {
+		return nil, fmt.Errorf("--tools must be 0 (the default, %d) or more, got %d", defaultReverseTools, o.Tools)
+	}
+	if o.Delay < 0 {
+		return nil, fmt.Errorf("--delay must be 0 (the default, %s) or more, got %s", defaultReverseWindow, o.Delay)
+	}
+	r := &reverser{n: o.Tools, window: o.Delay}
+	if r.n == 0 {
+		r.n = defaultReverseTools
+	}
+	if r.window == 0 {
+		r.window = defaultReverseWindow
+	}
+	names := make([]string, r.n)
+	for i := range names {
+		if i%2 == 0 {
+			names[i] = "ok-" + strconv.Itoa(i+1)
+		} else {
+			names[i] = "err-" + strconv.Itoa(i+1)
+		}
+	}
+	return &behaviour{tools: names, call: r.add}, nil
+}
+
+// reverser gathers tools/call requests into batches.
+type reverser struct {
+	n      int
+	window time.Duration
+
+	mu    sync.Mutex
+	batch []toolCall
+	gen   int // counts the batches taken; a stale timer finds it moved on
+}
+
+// add is the call hook: it joins c to the open batch and answers the batch
+// once it is full.
+func (r *reverser) add(s *server, c toolCall) {
+	r.mu.Lock()
+	r.batch = append(r.batch, c)
+	if len(r.batch) == 1 {
+		gen := r.gen
+		time.AfterFunc(r.window, func() { r.answer(s, r.take(gen)) })
+	}
+	var full []toolCall
+	if len(r.batch) >= r.n {
+		full = r.takeLocked()
+	}
+	r.mu.Unlock()
+	r.answer(s, full)
+}
+
+// take returns batch gen if it is still open.
+func (r *reverser) take(gen int) []toolCall {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.gen != gen {
+		return nil
+	}
+	return r.takeLocked()
+}
+
+func (r *reverser) takeLocked() []toolCall {
+	b := r.batch
+	r.batch = nil
+	r.gen++
+	return b
+}
+
+// answer answers calls latest arrival first (handlers join the batch in
+// whatever order the scheduler runs them, so the order is the reader's):
+// err-* tools with a JSON-RPC error, the others with success.
+func (r *reverser) answer(s *server, calls []toolCall) {
+	slices.SortFunc(calls, func(a, b toolCall) int { return b.index - a.index })
+	for _, c := range calls {
+		if s.ctx.Err() != nil {
+			return
+		}
+		if strings.HasPrefix(c.name, "err-") {
+			s.respond(jsonrpc.NewError(c.req.ID, jsonrpc.CodeInternalError, c.name+" failed, as scripted"))
+		} else {
+			s.respond(c.ok())
+		}
+	}
+}
