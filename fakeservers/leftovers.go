@@ -21,7 +21,7 @@ func KillLeftovers(rec *Record) []int {
 			continue
 		}
 		seen = append(seen, pid)
-		if pid <= 1 || pid == os.Getpid() || !alive(pid) {
+		if pid <= 1 || pid == os.Getpid() || !Alive(pid) {
 			continue
 		}
 		if syscall.Kill(pid, syscall.SIGKILL) == nil {
@@ -31,9 +31,9 @@ func KillLeftovers(rec *Record) []int {
 	return killed
 }
 
-// alive reports whether pid names a running process. Where /proc exists, a
+// Alive reports whether pid names a running process. Where /proc exists, a
 // zombie is not alive.
-func alive(pid int) bool {
+func Alive(pid int) bool {
 	if syscall.Kill(pid, 0) != nil {
 		return false
 	}

@@ -156,7 +156,7 @@ func TestGrandchild(t *testing.T) {
 				t.Fatalf("record names children %v; want one", children)
 			}
 			child := children[0]
-			if !alive(child) {
+			if !Alive(child) {
 				t.Fatalf("grandchild %d is gone before the client ended it", child)
 			}
 			switch cleanup {

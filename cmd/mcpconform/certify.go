@@ -1,0 +1,219 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os/exec"
+	"strings"
+	"time"
+
+	"github.com/onsi/ginkgo/v2"
+	"github.com/onsi/ginkgo/v2/types"
+
+	"github.com/mcpconform/mcpconform/harness/check"
+	"github.com/mcpconform/mcpconform/harness/report"
+	"github.com/mcpconform/mcpconform/suites/run"
+)
+
+// runOptions are the flags common to the certifying commands.
+type runOptions struct {
+	junit, json, markdown, html string
+	snapshots                   string
+	updateSnapshots             bool
+	labelFilter                 string
+	only, skip                  string
+	expectedFailures            string
+	strict                      bool
+	timeout                     time.Duration
+	seed                        int64
+	noColor, verbose            bool
+	target                      []string // the command after --
+}
+
+func parseRunFlags(name string, args []string, stderr io.Writer) (*runOptions, error) {
+	o := &runOptions{}
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.StringVar(&o.junit, "junit", "", "write a JUnit XML report to `FILE`")
+	fs.StringVar(&o.json, "json", "", "write the JSON index to `FILE`")
+	fs.StringVar(&o.markdown, "markdown", "", "write a Markdown summary to `FILE`")
+	fs.StringVar(&o.html, "html", "", "write a self-contained HTML report to `FILE`")
+	fs.StringVar(&o.snapshots, "snapshots", "", "compare each check's normalised transcript with its snapshot under `DIR`")
+	fs.BoolVar(&o.updateSnapshots, "update-snapshots", false, "rewrite the snapshots under --snapshots")
+	fs.StringVar(&o.labelFilter, "label-filter", "", "select checks by label, Ginkgo syntax: 'transport:stdio && level:MUST'")
+	fs.StringVar(&o.only, "only", "", "run only these comma-separated check `IDS`")
+	fs.StringVar(&o.skip, "skip", "", "skip these comma-separated check `IDS`")
+	fs.StringVar(&o.expectedFailures, "expected-failures", "", "expected-failures baseline (YAML) `FILE`")
+	fs.BoolVar(&o.strict, "strict", false, "treat WARN (a broken SHOULD) as FAIL")
+	fs.DurationVar(&o.timeout, "timeout", run.DefaultCheckDeadline, "deadline for one adapter run; past it the adapter is killed and the check fails")
+	fs.Int64Var(&o.seed, "seed", 0, "seed of the property checks (default: time-based, printed)")
+	fs.BoolVar(&o.noColor, "no-color", false, "no colour in the console output")
+	fs.BoolVar(&o.verbose, "v", false, "verbose console output")
+	if err := fs.Parse(args); err != nil {
+		return nil, err
+	}
+	o.target = fs.Args()
+	if n := len(args) - len(o.target) - 1; len(o.target) > 0 && (n < 0 || args[n] != "--") {
+		return nil, fmt.Errorf("%s: unexpected argument %q; put the adapter command after --: mcpconform %s [flags] -- CMD…", name, o.target[0], name)
+	}
+	if o.timeout <= 0 {
+		return nil, fmt.Errorf("%s: --timeout must be positive, got %s", name, o.timeout)
+	}
+	if o.updateSnapshots && o.snapshots == "" {
+		return nil, fmt.Errorf("%s: --update-snapshots needs --snapshots DIR", name)
+	}
+	return o, nil
+}
+
+// filter builds the Ginkgo label filter from the role, --label-filter,
+// --only and --skip, and validates it.
+func (o *runOptions) filter(role check.Role) (string, error) {
+	parts := []string{"role:" + string(role)}
+	if o.labelFilter != "" {
+		if _, err := types.ParseLabelFilter(o.labelFilter); err != nil {
+			return "", fmt.Errorf("--label-filter %q: %v", o.labelFilter, err)
+		}
+		parts = append(parts, "("+o.labelFilter+")")
+	}
+	idFilter := func(flagName, list string) (string, error) {
+		ids, err := check.ParseIDList(list)
+		if err != nil || len(ids) == 0 {
+			if err == nil {
+				err = errors.New("no check IDs given")
+			}
+			return "", fmt.Errorf("--%s: %v", flagName, err)
+		}
+		for i, id := range ids {
+			ids[i] = "id:" + id
+		}
+		return "(" + strings.Join(ids, " || ") + ")", nil
+	}
+	if o.only != "" {
+		f, err := idFilter("only", o.only)
+		if err != nil {
+			return "", err
+		}
+		parts = append(parts, f)
+	}
+	if o.skip != "" {
+		f, err := idFilter("skip", o.skip)
+		if err != nil {
+			return "", err
+		}
+		parts = append(parts, "!"+f)
+	}
+	return strings.Join(parts, " && "), nil
+}
+
+// certify runs the client checks against the adapter after -- (default: the
+// reference adapter) and writes the reports.
+func certify(args []string, stdout, stderr io.Writer) int {
+	o, err := parseRunFlags("client", args, stderr)
+	if err != nil {
+		return exitFor(err, stderr)
+	}
+	return certifyWith(o, check.Client, stdout, stderr)
+}
+
+func certifyWith(o *runOptions, role check.Role, stdout, stderr io.Writer) int {
+	filter, err := o.filter(role)
+	if err != nil {
+		return exitFor(err, stderr)
+	}
+	var baseline *report.Baseline
+	if o.expectedFailures != "" {
+		if baseline, err = report.LoadBaseline(o.expectedFailures); err != nil {
+			return exitFor(err, stderr)
+		}
+		if unknown := baseline.Unknown(func(id string) bool { _, ok := check.Lookup(id); return ok }); len(unknown) > 0 {
+			return exitFor(fmt.Errorf("--expected-failures %s: unknown check IDs %s; `mcpconform list` shows the catalogue", o.expectedFailures, strings.Join(unknown, ", ")), stderr)
+		}
+	}
+	if len(o.target) > 0 {
+		if _, err := exec.LookPath(o.target[0]); err != nil {
+			return exitFor(fmt.Errorf("client adapter %q not found: %v; give a path or a command on PATH after --", o.target[0], err), stderr)
+		}
+	}
+	if o.seed == 0 {
+		o.seed = time.Now().UnixNano() % 1_000_000_000
+	}
+	cfg := run.Config{ClientAdapter: o.target, Seed: o.seed, Strict: o.strict, Baseline: baseline,
+		SnapshotDir: o.snapshots, UpdateSnapshots: o.updateSnapshots, CheckDeadline: o.timeout}
+	run.Configure(cfg)
+	fmt.Fprintf(stdout, "mcpconform %s: certifying %s (seed %d)\n", Version, describeTarget(o.target), o.seed)
+
+	suiteConfig, reporterConfig := ginkgo.GinkgoConfiguration()
+	suiteConfig.LabelFilter = filter
+	suiteConfig.RandomSeed = o.seed
+	reporterConfig.NoColor = o.noColor
+	reporterConfig.Succinct = !o.verbose
+	reporterConfig.Verbose = o.verbose
+	reporterConfig.SilenceSkips = !o.verbose
+	var t failer
+	passed := ginkgo.RunSpecs(&t, "mcpconform "+string(role), suiteConfig, reporterConfig)
+
+	results := run.Results(role)
+	target := map[string]any{"role": string(role), "implementation": run.Current().Implementation}
+	if len(o.target) > 0 {
+		target["adapter"] = o.target
+	}
+	ix := report.NewIndex(report.Tool{Name: "mcpconform", Version: Version}, target, o.seed, results)
+	if err := writeReports(o, ix); err != nil {
+		return exitFor(err, stderr)
+	}
+	printSummary(stdout, ix)
+	if code := ix.ExitCode(); code != 0 || !passed {
+		return 1
+	}
+	return 0
+}
+
+func describeTarget(cmd []string) string {
+	if len(cmd) == 0 {
+		return "the reference client"
+	}
+	return "the client adapter " + strings.Join(cmd, " ")
+}
+
+func writeReports(o *runOptions, ix *report.Index) error {
+	if o.junit != "" {
+		if err := report.WriteJUnit(lastReport, o.junit); err != nil {
+			return err
+		}
+	}
+	for _, w := range []struct {
+		path  string
+		write func(string, *report.Index) error
+	}{{o.json, report.WriteJSON}, {o.markdown, report.WriteMarkdown}, {o.html, report.WriteHTML}} {
+		if w.path == "" {
+			continue
+		}
+		if err := w.write(w.path, ix); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func printSummary(w io.Writer, ix *report.Index) {
+	s := ix.Summary
+	fmt.Fprintf(w, "\n%d pass, %d fail, %d warn, %d info, %d unimplemented, %d skipped, %d expected failures, %d stale\n",
+		s.Pass, s.Fail, s.Warn, s.Info, s.Unimplemented, s.Skipped, s.XFail, s.Stale)
+	for _, c := range ix.Checks {
+		if c.Outcome != check.Pass && c.Outcome != check.Skipped {
+			fmt.Fprintf(w, "  %-13s %s\n", c.Outcome, c.ID)
+		}
+	}
+}
+
+// failer receives Ginkgo's suite-level failure.
+type failer struct{ failed bool }
+
+func (f *failer) Fail() { f.failed = true }
+
+// lastReport is the suite report, kept for the JUnit writer.
+var lastReport types.Report
+
+var _ = ginkgo.ReportAfterSuite("mcpconform reports", func(r types.Report) { lastReport = r })

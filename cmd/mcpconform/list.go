@@ -1,0 +1,66 @@
+package main
+
+import (
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/mcpconform/mcpconform/harness/check"
+)
+
+type listEntry struct {
+	ID          string   `json:"id"`
+	Title       string   `json:"title"`
+	Requirement string   `json:"requirement"`
+	Rules       []string `json:"rules"`
+	Level       string   `json:"level"`
+	Role        string   `json:"role"`
+	Transport   string   `json:"transport"`
+	Eras        []string `json:"eras"`
+	KilledBy    []string `json:"killed_by"`
+	Property    bool     `json:"property,omitempty"`
+}
+
+func list(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("list", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	format := fs.String("format", "table", "table or json")
+	if err := fs.Parse(args); err != nil {
+		return exitFor(err, stderr)
+	}
+	if fs.NArg() > 0 {
+		return exitFor(fmt.Errorf("list: unexpected argument %q", fs.Arg(0)), stderr)
+	}
+	all := check.All()
+	switch *format {
+	case "json":
+		entries := make([]listEntry, 0, len(all))
+		for _, d := range all {
+			e := listEntry{ID: d.ID, Title: d.Title, Requirement: d.Requirement, Rules: d.Rules, Level: string(d.Level),
+				Role: string(d.Role), Transport: string(d.Transport), KilledBy: d.KilledBy, Property: d.Property}
+			for _, era := range d.EraList() {
+				e.Eras = append(e.Eras, string(era))
+			}
+			entries = append(entries, e)
+		}
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(map[string]any{"checks": entries}); err != nil {
+			return exitFor(err, stderr)
+		}
+	case "table":
+		tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
+		fmt.Fprintln(tw, "ID\tLEVEL\tROLE\tTRANSPORT\tRULES\tTITLE")
+		for _, d := range all {
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", d.ID, d.Level, d.Role, d.Transport, strings.Join(d.Rules, ","), d.Title)
+		}
+		tw.Flush()
+		fmt.Fprintf(stdout, "%d checks\n", len(all))
+	default:
+		return exitFor(errUsage{fmt.Errorf("list: --format must be table or json, got %q", *format)}, stderr)
+	}
+	return 0
+}

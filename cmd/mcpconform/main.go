@@ -1,0 +1,83 @@
+// Command mcpconform certifies Model Context Protocol implementations: it
+// runs behaviour suites against a client (through its adapter) or a server,
+// reports JUnit, JSON, Markdown, HTML and snapshots, and proves with its
+// self-test that every check can fail.
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/mcpconform/mcpconform/fakeservers"
+	_ "github.com/mcpconform/mcpconform/fakeservers" // the fakeserver subcommand
+	"github.com/mcpconform/mcpconform/harness/adapter"
+	_ "github.com/mcpconform/mcpconform/suites/stdio" // the checks
+)
+
+// Version is the tool's version, set at build time with -ldflags.
+var Version = "dev"
+
+const usage = `mcpconform certifies MCP clients and servers.
+
+Usage:
+  mcpconform                          certify the built-in reference client
+  mcpconform client [flags] [-- CMD…] certify a client through its adapter (default: the reference adapter)
+  mcpconform selftest [flags]         run the reference and every mutant; report the kill matrix
+  mcpconform list [--format table|json]
+  mcpconform adapter [--mutant M]     the reference client, speaking the adapter contract
+  mcpconform fakeserver --case ID …   one fake stdio server (what client adapters spawn)
+  mcpconform version
+
+Run "mcpconform COMMAND -h" for a command's flags.
+Exit status: 0 every required check passed; 1 a check failed or a baseline entry is stale; 2 usage or harness error.
+`
+
+func main() { os.Exit(dispatch(os.Args[1:], os.Stdout, os.Stderr)) }
+
+// errUsage marks an error as a usage error (exit status 2).
+type errUsage struct{ error }
+
+func dispatch(args []string, stdout, stderr io.Writer) int {
+	if len(args) == 0 {
+		return certify(nil, stdout, stderr)
+	}
+	switch args[0] {
+	case "client":
+		return certify(args[1:], stdout, stderr)
+	case "selftest":
+		return selftest(args[1:], stdout, stderr)
+	case "list":
+		return list(args[1:], stdout, stderr)
+	case "adapter":
+		return adapter.Main(args[1:])
+	case "fakeserver":
+		return fakeservers.Main(args[1:])
+	case "version":
+		fmt.Fprintln(stdout, "mcpconform", Version)
+		return 0
+	case "help", "-h", "-help", "--help":
+		fmt.Fprint(stdout, usage)
+		return 0
+	}
+	if len(args[0]) > 0 && args[0][0] == '-' {
+		// Flags without a command: certify the reference.
+		return certify(args, stdout, stderr)
+	}
+	fmt.Fprintf(stderr, "mcpconform: unknown command %q\n\n%s", args[0], usage)
+	return 2
+}
+
+// exitFor maps an error to an exit status, printing it.
+func exitFor(err error, stderr io.Writer) int {
+	if err == nil {
+		return 0
+	}
+	if errors.Is(err, flag.ErrHelp) {
+		return 0
+	}
+	fmt.Fprintln(stderr, "mcpconform:", err)
+	return 2
+}

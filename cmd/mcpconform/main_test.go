@@ -1,0 +1,165 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"encoding/xml"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/mcpconform/mcpconform/harness/mutant"
+	"github.com/mcpconform/mcpconform/harness/report"
+	"github.com/mcpconform/mcpconform/harness/selfexec"
+	"github.com/mcpconform/mcpconform/suites/run"
+)
+
+func TestMain(m *testing.M) {
+	selfexec.Dispatch()
+	os.Exit(m.Run())
+}
+
+func TestUsageErrorsExitTwoWithTheWayOut(t *testing.T) {
+	dir := t.TempDir()
+	notYAML := filepath.Join(dir, "baseline.yaml")
+	if err := os.WriteFile(notYAML, []byte("client:\n  - id: no.such.check\n    reason: x\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"frobnicate"}, `unknown command "frobnicate"`},
+		{[]string{"client", "--bogus"}, "flag provided but not defined"},
+		{[]string{"client", "--only", "no.such.check"}, `unknown check ID "no.such.check"`},
+		{[]string{"client", "--label-filter", "a &&"}, "--label-filter"},
+		{[]string{"client", "--", filepath.Join(dir, "missing-adapter")}, "not found"},
+		{[]string{"client", "stray"}, "put the adapter command after --"},
+		{[]string{"client", "--expected-failures", filepath.Join(dir, "none.yaml")}, "none.yaml"},
+		{[]string{"client", "--expected-failures", notYAML}, "no.such.check"},
+		{[]string{"client", "--update-snapshots"}, "--snapshots"},
+		{[]string{"list", "--format", "xml"}, "table or json"},
+		{[]string{"selftest", "extra"}, "unexpected argument"},
+	}
+	for _, tc := range cases {
+		var stdout, stderr bytes.Buffer
+		if code := dispatch(tc.args, &stdout, &stderr); code != 2 {
+			t.Errorf("%v: exit %d, want 2 (stderr %q)", tc.args, code, stderr.String())
+		}
+		if !strings.Contains(stderr.String(), tc.want) {
+			t.Errorf("%v: stderr %q does not say %q", tc.args, stderr.String(), tc.want)
+		}
+	}
+}
+
+func TestListJSONNamesEveryCheckWithItsKiller(t *testing.T) {
+	var stdout, stderr bytes.Buffer
+	if code := dispatch([]string{"list", "--format", "json"}, &stdout, &stderr); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr.String())
+	}
+	var got struct{ Checks []listEntry }
+	if err := json.Unmarshal(stdout.Bytes(), &got); err != nil {
+		t.Fatal(err)
+	}
+	if len(got.Checks) < 20 {
+		t.Fatalf("%d checks listed", len(got.Checks))
+	}
+	for _, c := range got.Checks {
+		if len(c.KilledBy) == 0 || len(c.Rules) == 0 || c.Requirement == "" {
+			t.Errorf("%s: incomplete descriptor %+v", c.ID, c)
+		}
+	}
+}
+
+// TestBrokenClientsAreReportedByCheckID runs the CLI against mutants of the
+// reference client (one that hangs on damaged JSON, one that leaves the
+// grandchild alive) and finds each failing check by ID in JUnit, JSON and
+// Markdown.
+func TestBrokenClientsAreReportedByCheckID(t *testing.T) {
+	for _, tc := range []struct {
+		mutant mutant.Name
+		check  string
+	}{
+		{mutant.DamagedFailsLate, "stdio.client.damaged.jsonrpc-mention"},
+		{mutant.NoProcessGroup, "stdio.client.process-group.grandchild"},
+	} {
+		t.Run(string(tc.mutant), func(t *testing.T) {
+			dir := t.TempDir()
+			junit, js, md := filepath.Join(dir, "r.xml"), filepath.Join(dir, "r.json"), filepath.Join(dir, "r.md")
+			args := append([]string{"--only", tc.check + ",stdio.client.stdin.only-jsonrpc", "--junit", junit, "--json", js, "--markdown", md, "--no-color", "--"},
+				run.ReferenceAdapter(tc.mutant)...)
+			argv := selfexec.Command("client", args...)
+			out, err := exec.Command(argv[0], argv[1:]...).CombinedOutput()
+			if code := exitCode(err); code != 1 {
+				t.Fatalf("exit %d, want 1\n%s", code, out)
+			}
+			var ix report.Index
+			readJSON(t, js, &ix)
+			outcomes := map[string]string{}
+			for _, c := range ix.Checks {
+				outcomes[c.ID] = string(c.Outcome)
+			}
+			if outcomes[tc.check] != "FAIL" || outcomes["stdio.client.stdin.only-jsonrpc"] != "PASS" {
+				t.Errorf("outcomes %v: want %s FAIL and the other check PASS", outcomes, tc.check)
+			}
+			wantJUnitFailure(t, junit, tc.check)
+			mdText, _ := os.ReadFile(md)
+			if !bytes.Contains(mdText, []byte(tc.check)) || !bytes.Contains(mdText, []byte("FAIL")) {
+				t.Errorf("Markdown does not report %s as FAIL:\n%s", tc.check, mdText)
+			}
+		})
+	}
+}
+
+func wantJUnitFailure(t *testing.T, path, id string) {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var suites struct {
+		Suites []struct {
+			Cases []struct {
+				Name    string    `xml:"name,attr"`
+				Failure *struct{} `xml:"failure"`
+			} `xml:"testcase"`
+		} `xml:"testsuite"`
+	}
+	if err := xml.Unmarshal(b, &suites); err != nil {
+		t.Fatalf("JUnit: %v", err)
+	}
+	for _, s := range suites.Suites {
+		for _, c := range s.Cases {
+			if strings.Contains(c.Name, "["+id+"]") {
+				if c.Failure == nil {
+					t.Errorf("JUnit case %q has no failure", c.Name)
+				}
+				return
+			}
+		}
+	}
+	t.Errorf("JUnit has no test case named with [%s]", id)
+}
+
+func readJSON(t *testing.T, path string, v any) {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(b, v); err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+}
+
+func exitCode(err error) int {
+	if err == nil {
+		return 0
+	}
+	if e, ok := err.(*exec.ExitError); ok {
+		return e.ExitCode()
+	}
+	return -1
+}

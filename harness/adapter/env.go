@@ -1,0 +1,67 @@
+package adapter
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"strconv"
+	"time"
+
+	"github.com/mcpconform/mcpconform/harness/stdio"
+	"github.com/mcpconform/mcpconform/harness/target"
+)
+
+// readEnvironment reads the contract's variables.
+func readEnvironment() (target.Invocation, error) {
+	inv := target.Invocation{Case: os.Getenv(target.EnvCase), Transport: os.Getenv(target.EnvTransport)}
+	if inv.Transport == "" {
+		return inv, fmt.Errorf("%s is not set; mcpconform client sets it for every check", target.EnvTransport)
+	}
+	if inv.Transport == "stdio" {
+		raw := os.Getenv(target.EnvServerCommand)
+		if err := json.Unmarshal([]byte(raw), &inv.ServerCommand); err != nil || len(inv.ServerCommand) == 0 {
+			return inv, fmt.Errorf("%s must be a non-empty JSON array of strings, got %q", target.EnvServerCommand, raw)
+		}
+	}
+	inv.ServerURL = os.Getenv(target.EnvServerURL)
+	if raw := os.Getenv(target.EnvCallTimeoutMS); raw != "" {
+		ms, err := strconv.ParseInt(raw, 10, 64)
+		if err != nil || ms <= 0 {
+			return inv, fmt.Errorf("%s must be a positive number of milliseconds, got %q", target.EnvCallTimeoutMS, raw)
+		}
+		inv.CallTimeout = time.Duration(ms) * time.Millisecond
+	}
+	inv.Parallel = os.Getenv(target.EnvParallel) == "1"
+	if raw := os.Getenv(target.EnvLimits); raw != "" {
+		if err := json.Unmarshal([]byte(raw), &inv.Limits); err != nil {
+			return inv, fmt.Errorf("%s must be a JSON object, got %q: %v", target.EnvLimits, raw, err)
+		}
+	}
+	return inv, nil
+}
+
+// applyLimits honours the limit overrides the harness asks for.
+func applyLimits(c *stdio.Config, limits map[string]any) error {
+	for k, v := range limits {
+		f, ok := v.(float64)
+		if !ok || f < 0 || f != float64(int64(f)) {
+			return fmt.Errorf("%s: %s must be a non-negative integer, got %v", target.EnvLimits, k, v)
+		}
+		n := int64(f)
+		switch k {
+		case target.LimitStdoutTextLines:
+			c.MaxStdoutTextLines = int(n)
+		case target.LimitStdoutTextBytes:
+			c.MaxStdoutTextBytes = n
+		case target.LimitStderrBytes:
+			c.MaxStderrBytes = int(n)
+		case target.LimitCancelGraceMS:
+			c.CancelGrace = time.Duration(n) * time.Millisecond
+		case target.LimitShutdownGraceMS:
+			c.ShutdownGrace = time.Duration(n) * time.Millisecond
+		case target.LimitStartupMS:
+			c.StartupTimeout = time.Duration(n) * time.Millisecond
+		}
+	}
+	return nil
+}

@@ -1,0 +1,187 @@
+package run
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/onsi/ginkgo/v2"
+	"github.com/onsi/gomega"
+	"github.com/onsi/gomega/types"
+
+	"github.com/mcpconform/mcpconform/harness/check"
+	"github.com/mcpconform/mcpconform/harness/report"
+	"github.com/mcpconform/mcpconform/harness/transcript"
+)
+
+// Check registers a check in the catalogue and as a Ginkgo spec labelled
+// with its descriptor. Suites call it at package level:
+//
+//	var _ = run.Check(check.Descriptor{…}, func(c *run.C) { … })
+func Check(d check.Descriptor, body func(c *C)) bool {
+	d = check.Register(d)
+	ginkgo.It(fmt.Sprintf("[%s] %s", d.ID, d.Title), ginkgo.Label(d.Labels()...), func() {
+		execute(d, body)
+	})
+	return true
+}
+
+// C is a running check: what its body uses to act, observe and judge.
+type C struct {
+	D       check.Descriptor
+	Ctx     context.Context
+	cfg     Config
+	dir     string
+	seed    int64
+	entries []transcript.Entry
+	secrets []string
+}
+
+// Config returns the run configuration.
+func (c *C) Config() Config { return c.cfg }
+
+// TempDir returns a directory removed when the check ends.
+func (c *C) TempDir() string { return c.dir }
+
+// SetSeed records the seed a property check used.
+func (c *C) SetSeed(seed int64) { c.seed = seed }
+
+// Secret names a value that must never reach a report (it is redacted).
+func (c *C) Secret(s string) { c.secrets = append(c.secrets, s) }
+
+// SetTranscript replaces the check's wire transcript.
+func (c *C) SetTranscript(entries []transcript.Entry) { c.entries = entries }
+
+// verdict is how a check body stops early.
+type verdict struct {
+	outcome check.Outcome
+	message string
+}
+
+// Failf ends the check: the rule is broken. expected lists every acceptable
+// outcome; observed says what happened.
+func (c *C) Failf(expected, observedFormat string, args ...any) {
+	panic(verdict{check.Fail, "expected: " + expected + "\nobserved: " + fmt.Sprintf(observedFormat, args...)})
+}
+
+// Require fails the check unless ok.
+func (c *C) Require(ok bool, expected, observedFormat string, args ...any) {
+	if !ok {
+		c.Failf(expected, observedFormat, args...)
+	}
+}
+
+// Unimplemented ends the check as UNIMPLEMENTED: the implementation does not
+// offer what the check needs; why says how to make it available.
+func (c *C) Unimplemented(why string) { panic(verdict{check.Unimplemented, why}) }
+
+// Expect is Gomega's Expect; a failed assertion fails the check.
+func (c *C) Expect(actual any, extra ...any) types.Assertion {
+	g := gomega.NewGomega(func(message string, _ ...int) {
+		panic(verdict{check.Fail, "observed: " + message})
+	})
+	return g.Expect(actual, extra...)
+}
+
+func execute(d check.Descriptor, body func(c *C)) {
+	cfg := Current()
+	dir, err := os.MkdirTemp("", "mcpconform-check-")
+	if err != nil {
+		ginkgo.Fail("harness: cannot create a temporary directory: " + err.Error())
+	}
+	defer os.RemoveAll(dir)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	c := &C{D: d, Ctx: ctx, cfg: cfg, dir: dir}
+	start := time.Now()
+	v := runBody(c, body)
+	res := check.Result{Descriptor: d, Outcome: v.outcome, Message: v.message, DurationMS: time.Since(start).Milliseconds(), Seed: c.seed}
+	if res.Outcome == check.Fail && d.Level != check.MUST && !cfg.Strict {
+		res.Outcome = check.Warn
+	}
+	res.Transcript = c.transcriptLines()
+	if cfg.SnapshotDir != "" && res.Outcome != check.Unimplemented && len(res.Transcript) > 0 {
+		diff, err := report.MatchSnapshot(cfg.SnapshotDir, cfg.Implementation, d.ID, res.Transcript, cfg.UpdateSnapshots)
+		switch {
+		case err != nil:
+			res.Outcome, res.Message = check.Fail, strings.TrimSpace(res.Message+"\nsnapshot: "+err.Error())
+		case diff != "":
+			res.Outcome, res.Message = check.Fail, strings.TrimSpace(res.Message+"\ntranscript differs from its snapshot:\n"+diff)
+		}
+	}
+	if res.Outcome != check.Pass && res.Outcome != check.Unimplemented {
+		res.Message = c.explain(res.Message, res.Transcript)
+	}
+	res = cfg.Baseline.Apply(d.Role, res)
+	res.Message = transcript.Redact(res.Message, c.secrets...)
+	record(res)
+	ginkgo.AddReportEntry("outcome", string(res.Outcome))
+	switch res.Outcome {
+	case check.Fail, check.Stale:
+		ginkgo.Fail(res.Message)
+	case check.Unimplemented:
+		ginkgo.Skip("UNIMPLEMENTED: " + res.Message)
+	}
+}
+
+// runBody runs the body and turns its verdict (or its panic) into an outcome.
+func runBody(c *C, body func(c *C)) (v verdict) {
+	v = verdict{outcome: check.Pass}
+	defer func() {
+		if r := recover(); r != nil {
+			if got, ok := r.(verdict); ok {
+				v = got
+				return
+			}
+			v = verdict{check.Fail, fmt.Sprintf("harness error: the check panicked: %v", r)}
+		}
+	}()
+	body(c)
+	return v
+}
+
+// explain prefixes the requirement and appends the transcript's tail.
+func (c *C) explain(msg string, lines []string) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "requirement (%s, %s): %s\n%s", c.D.Level, strings.Join(c.D.Rules, ", "), c.D.Requirement, msg)
+	if c.seed != 0 {
+		fmt.Fprintf(&b, "\nseed: %d (reproduce with --seed %d)", c.seed, c.seed)
+	}
+	if len(lines) > 0 {
+		const tail = 12
+		if len(lines) > tail {
+			lines = lines[len(lines)-tail:]
+		}
+		b.WriteString("\ntranscript (last lines):\n  " + strings.Join(lines, "\n  "))
+	}
+	return b.String()
+}
+
+func (c *C) transcriptLines() []string {
+	if len(c.entries) == 0 {
+		return nil
+	}
+	lines := transcript.Normalise(c.entries)
+	for i := range lines {
+		lines[i] = transcript.Redact(lines[i], c.secrets...)
+	}
+	return lines
+}
+
+// Try runs f and returns the failure it ended with, if any, so a property
+// check can judge one generated case at a time. Other verdicts pass through.
+func (c *C) Try(f func()) (failed bool, message string) {
+	defer func() {
+		if r := recover(); r != nil {
+			if v, ok := r.(verdict); ok && v.outcome == check.Fail {
+				failed, message = true, v.message
+				return
+			}
+			panic(r)
+		}
+	}()
+	f()
+	return false, ""
+}

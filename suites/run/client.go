@@ -1,0 +1,169 @@
+package run
+
+import (
+	"fmt"
+	"path/filepath"
+	"sync"
+	"time"
+
+	"github.com/mcpconform/mcpconform/fakeservers"
+	"github.com/mcpconform/mcpconform/harness/check"
+	"github.com/mcpconform/mcpconform/harness/selfexec"
+	"github.com/mcpconform/mcpconform/harness/stdio"
+	"github.com/mcpconform/mcpconform/harness/target"
+	"github.com/mcpconform/mcpconform/harness/transcript"
+)
+
+// ClientRun is what one check saw of the client under test: what its
+// adapter printed and did, and what the fake server recorded.
+type ClientRun struct {
+	*target.Run
+	Record *fakeservers.Record
+	// Survivors are server processes (the fake and its descendants) still
+	// alive after the adapter exited. The harness has killed them since.
+	Survivors []int
+}
+
+// FakeCommand is the argv of a fake stdio server.
+func FakeCommand(o fakeservers.Options) []string {
+	return selfexec.Command("fakeserver", o.Args()...)
+}
+
+// RunStdioClient runs the client's adapter against a fake stdio server. The
+// fake's record goes to the check's temporary directory; the transcript is
+// taken from it. inv may set CallTimeout, Parallel and Limits; the rest is
+// filled in.
+func (c *C) RunStdioClient(fake fakeservers.Options, inv target.Invocation) *ClientRun {
+	fake.Record = filepath.Join(c.dir, fmt.Sprintf("record-%d.jsonl", time.Now().UnixNano()))
+	inv.Case = c.D.ID
+	inv.Transport = "stdio"
+	inv.ServerCommand = FakeCommand(fake)
+	if inv.CallTimeout <= 0 {
+		inv.CallTimeout = c.cfg.Patience
+	}
+	if inv.Deadline <= 0 {
+		inv.Deadline = c.cfg.CheckDeadline
+	}
+	adapter := target.Adapter{Command: c.cfg.ClientAdapter}
+	r, err := adapter.Run(c.Ctx, inv)
+	if err != nil {
+		c.harnessError(err)
+	}
+	rec, err := fakeservers.ReadRecord(fake.Record)
+	if err != nil {
+		c.harnessError(err)
+	}
+	out := &ClientRun{Run: r, Record: rec, Survivors: reapSurvivors(rec)}
+	c.entries = recordTranscript(rec)
+	if r.ExitCode == target.ExitUnsupported {
+		c.Unimplemented(fmt.Sprintf("the adapter exited %d: it does not support transport %s", target.ExitUnsupported, inv.Transport))
+	}
+	if r.Killed {
+		c.Failf(fmt.Sprintf("the client finishes within %s", inv.Deadline),
+			"the adapter was still running after %s and was killed (it hangs)", inv.Deadline)
+	}
+	return out
+}
+
+func (c *C) harnessError(err error) {
+	panic(verdict{outcome: check.Fail, message: "harness error: " + err.Error()})
+}
+
+func recordTranscript(rec *fakeservers.Record) []transcript.Entry {
+	var out []transcript.Entry
+	for _, e := range rec.Events {
+		switch e.Type {
+		case fakeservers.EventRecv:
+			out = append(out, transcript.Entry{Dir: "c2s", Line: e.Line})
+		case fakeservers.EventSend:
+			out = append(out, transcript.Entry{Dir: "s2c", Line: e.Line})
+		}
+	}
+	return out
+}
+
+// reapSurvivors waits briefly for the recorded server processes to die,
+// then kills and returns those still alive.
+func reapSurvivors(rec *fakeservers.Record) []int {
+	deadline := time.Now().Add(500 * time.Millisecond)
+	for time.Now().Before(deadline) && anyAlive(rec) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	return fakeservers.KillLeftovers(rec)
+}
+
+func anyAlive(rec *fakeservers.Record) bool {
+	for _, pid := range append(rec.PIDs(), rec.Children()...) {
+		if fakeservers.Alive(pid) {
+			return true
+		}
+	}
+	return false
+}
+
+// Limits are the client's declared limits, or the seed defaults where it
+// declares none.
+type Limits struct {
+	StdoutTextLines int64
+	StdoutTextBytes int64
+	StderrBytes     int64
+	CancelGrace     time.Duration
+	ShutdownGrace   time.Duration
+	Startup         time.Duration
+	Declared        map[string]bool
+}
+
+var (
+	declaredOnce sync.Once
+	declared     Limits
+	declaredErr  error
+)
+
+func resetDeclared() {
+	declaredOnce = sync.Once{}
+	declared, declaredErr = Limits{}, nil
+}
+
+// ClientLimits returns the limits the client under test declares in its
+// config line, probed once per run against the well-behaved fake.
+func (c *C) ClientLimits() Limits {
+	declaredOnce.Do(func() {
+		inv := target.Invocation{Case: "mcpconform.config-probe", Transport: "stdio", CallTimeout: c.cfg.Patience, Deadline: c.cfg.CheckDeadline}
+		inv.ServerCommand = FakeCommand(fakeservers.Options{Case: "well-behaved"})
+		r, err := target.Adapter{Command: c.cfg.ClientAdapter}.Run(c.Ctx, inv)
+		if err != nil {
+			declaredErr = err
+			return
+		}
+		declared = limitsFrom(r.Output)
+	})
+	if declaredErr != nil {
+		c.harnessError(declaredErr)
+	}
+	return declared
+}
+
+func limitsFrom(o target.Output) Limits {
+	d := stdio.DefaultConfig()
+	l := Limits{
+		StdoutTextLines: int64(d.MaxStdoutTextLines), StdoutTextBytes: d.MaxStdoutTextBytes, StderrBytes: int64(d.MaxStderrBytes),
+		CancelGrace: d.CancelGrace, ShutdownGrace: d.ShutdownGrace, Startup: d.StartupTimeout, Declared: map[string]bool{},
+	}
+	num := func(key string, dst *int64) {
+		if v, ok := o.Int(key); ok {
+			*dst, l.Declared[key] = v, true
+		}
+	}
+	dur := func(key string, dst *time.Duration) {
+		if v, ok := o.Int(key); ok {
+			*dst, l.Declared[key] = time.Duration(v)*time.Millisecond, true
+		}
+	}
+	num(target.LimitStdoutTextLines, &l.StdoutTextLines)
+	num(target.LimitStdoutTextBytes, &l.StdoutTextBytes)
+	num(target.LimitStderrBytes, &l.StderrBytes)
+	dur(target.LimitCancelGraceMS, &l.CancelGrace)
+	dur(target.LimitShutdownGraceMS, &l.ShutdownGrace)
+	dur(target.LimitStartupMS, &l.Startup)
+	return l
+}

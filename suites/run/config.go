@@ -1,0 +1,113 @@
+// Package run is what the suites share: the run configuration (the target,
+// timeouts, seed, baseline, snapshots) set by the CLI or a suite's test before
+// RunSpecs, the Check function that turns a descriptor and a body into a
+// Ginkgo spec, and the results the reports are made from.
+package run
+
+import (
+	"sync"
+	"time"
+
+	"github.com/mcpconform/mcpconform/harness/adapter"
+	"github.com/mcpconform/mcpconform/harness/mutant"
+	"github.com/mcpconform/mcpconform/harness/report"
+	"github.com/mcpconform/mcpconform/harness/selfexec"
+	"github.com/mcpconform/mcpconform/harness/stdio"
+)
+
+// Config is one run's configuration.
+type Config struct {
+	// ClientAdapter is the adapter command of the client under test; empty
+	// means the reference adapter with ReferenceSettings.
+	ClientAdapter []string
+	// Implementation names the implementation for snapshot files.
+	Implementation string
+	// Seed drives every property check; the same seed reproduces the run.
+	Seed int64
+	// Strict turns WARN into FAIL.
+	Strict bool
+	// Baseline is the expected-failures baseline; nil for none.
+	Baseline *report.Baseline
+	// SnapshotDir, when set, compares each check's normalised transcript
+	// with its snapshot there; UpdateSnapshots rewrites them.
+	SnapshotDir     string
+	UpdateSnapshots bool
+	// Patience is the call timeout given to the client in checks where a
+	// correct client ends the call long before it: a client that waits for
+	// the timeout instead is reported. Prompt is how soon "at once" must be.
+	Patience time.Duration
+	Prompt   time.Duration
+	// CheckDeadline bounds one adapter run; past it the adapter's process
+	// group is killed and the check fails.
+	CheckDeadline time.Duration
+	// PropertySamples is how many cases each property check runs.
+	PropertySamples int
+}
+
+// Defaults for a Config's zero fields.
+const (
+	DefaultPatience        = 5 * time.Second
+	DefaultPrompt          = 2 * time.Second
+	DefaultCheckDeadline   = 30 * time.Second
+	DefaultPropertySamples = 8
+)
+
+// ReferenceSettings are the reference adapter's settings when it is the
+// client under test: the seed's rules with small limits, so a run is quick.
+func ReferenceSettings(m mutant.Name) adapter.Settings {
+	c := stdio.DefaultConfig()
+	c.MaxStdoutTextLines = 20
+	c.MaxStdoutTextBytes = 4096
+	c.CancelGrace = 200 * time.Millisecond
+	c.ShutdownGrace = 300 * time.Millisecond
+	c.StartupTimeout = 1500 * time.Millisecond
+	return adapter.Settings{Stdio: c, Mutant: m}
+}
+
+// ReferenceAdapter is the argv of the reference adapter (or one of its
+// mutants) as a child of this executable.
+func ReferenceAdapter(m mutant.Name) []string {
+	return selfexec.Command("adapter", ReferenceSettings(m).Flags()...)
+}
+
+var (
+	cfgMu sync.Mutex
+	cfg   Config
+)
+
+// Configure sets the run configuration; call it before RunSpecs.
+func Configure(c Config) {
+	if len(c.ClientAdapter) == 0 {
+		c.ClientAdapter = ReferenceAdapter("")
+		if c.Implementation == "" {
+			c.Implementation = "reference"
+		}
+	}
+	if c.Implementation == "" {
+		c.Implementation = "client"
+	}
+	if c.Patience <= 0 {
+		c.Patience = DefaultPatience
+	}
+	if c.Prompt <= 0 {
+		c.Prompt = DefaultPrompt
+	}
+	if c.CheckDeadline <= 0 {
+		c.CheckDeadline = DefaultCheckDeadline
+	}
+	if c.PropertySamples <= 0 {
+		c.PropertySamples = DefaultPropertySamples
+	}
+	cfgMu.Lock()
+	cfg = c
+	cfgMu.Unlock()
+	resetResults()
+	resetDeclared()
+}
+
+// Current returns the run configuration.
+func Current() Config {
+	cfgMu.Lock()
+	defer cfgMu.Unlock()
+	return cfg
+}

@@ -1,0 +1,54 @@
+package run
+
+import (
+	"sort"
+	"sync"
+
+	"github.com/mcpconform/mcpconform/harness/check"
+)
+
+var (
+	resMu   sync.Mutex
+	results = map[string]check.Result{}
+)
+
+func record(r check.Result) {
+	resMu.Lock()
+	defer resMu.Unlock()
+	results[r.ID] = r
+}
+
+func resetResults() {
+	resMu.Lock()
+	defer resMu.Unlock()
+	results = map[string]check.Result{}
+}
+
+// Results returns the result of every catalogued check in the given roles:
+// the ones that ran, and SKIPPED for the ones the selection filtered out.
+func Results(roles ...check.Role) []check.Result {
+	resMu.Lock()
+	defer resMu.Unlock()
+	var out []check.Result
+	for _, d := range check.All() {
+		if len(roles) > 0 && !hasRole(roles, d.Role) {
+			continue
+		}
+		r, ok := results[d.ID]
+		if !ok {
+			r = check.Result{Descriptor: d, Outcome: check.Skipped, Message: "not selected"}
+		}
+		out = append(out, r)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].ID < out[j].ID })
+	return out
+}
+
+func hasRole(roles []check.Role, r check.Role) bool {
+	for _, x := range roles {
+		if x == r {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,196 @@
+package stdio
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/mcpconform/mcpconform/fakeservers"
+	"github.com/mcpconform/mcpconform/harness/check"
+	"github.com/mcpconform/mcpconform/harness/mutant"
+	"github.com/mcpconform/mcpconform/harness/target"
+	"github.com/mcpconform/mcpconform/suites/run"
+)
+
+// Banners and log lines on stdout: NG-01, NG-03, NG-04, NG-12 (ST-03 is the
+// server's rule these servers break).
+
+func clientCheck(d check.Descriptor, body func(c *run.C)) bool {
+	d.Role, d.Transport = check.Client, check.Stdio
+	if d.Level == "" {
+		d.Level = check.MUST
+	}
+	return run.Check(d, body)
+}
+
+func killers(ms ...mutant.Name) []string {
+	out := make([]string, len(ms))
+	for i, m := range ms {
+		out[i] = string(m)
+	}
+	return out
+}
+
+// bannerLineBytes is the size of one banner-lines text line: the line
+// checks stay clear of the byte budget when lines×size fits in it.
+func bannerFits(l run.Limits, lines int64) bool {
+	const maxBannerLine = 100
+	return l.StdoutTextBytes == 0 || lines*maxBannerLine <= l.StdoutTextBytes
+}
+
+var _ = clientCheck(check.Descriptor{
+	ID:          "stdio.client.banner.before-initialize",
+	Title:       "banner lines before the initialize reply are skipped and the call succeeds",
+	Requirement: "A stdout line that is not JSON and could not be a damaged message is skipped, within the text budgets, even before the initialize reply.",
+	Rules:       []string{"NG-01", "NG-03", "ST-03"},
+	KilledBy:    killers(mutant.TextFatalBeforeInit, mutant.DropAfterText),
+}, func(c *run.C) {
+	n := min(c.ClientLimits().StdoutTextLines, 3)
+	if n == 0 {
+		c.Unimplemented("the client declares a text line budget of 0, so no banner may be skipped")
+	}
+	r := c.RunStdioClient(fakeservers.Options{Case: "banner-before-init", Lines: int(n), Marker: newMarker("banner")}, target.Invocation{})
+	wantAllCallsOK(c, r, 1)
+})
+
+var _ = clientCheck(check.Descriptor{
+	ID:          "stdio.client.banner.between-responses",
+	Title:       "text between responses loses and reorders nothing",
+	Requirement: "Skipping text lines never loses or reorders messages: every reply still reaches its call.",
+	Rules:       []string{"NG-12", "NG-01"},
+	KilledBy:    killers(mutant.DropAfterText),
+}, func(c *run.C) {
+	l := c.ClientLimits()
+	const tools, perGap = 3, 1
+	gaps := int64(2*(tools+2) + 2) // before and after every response
+	if l.StdoutTextLines < gaps*perGap || !bannerFits(l, gaps*perGap) {
+		c.Unimplemented(fmt.Sprintf("the client's text budgets (%d lines, %d bytes) are too small for %d banner lines", l.StdoutTextLines, l.StdoutTextBytes, gaps))
+	}
+	r := c.RunStdioClient(fakeservers.Options{Case: "banner-between", Tools: tools, Lines: perGap, Marker: newMarker("between")}, target.Invocation{})
+	wantAllCallsOK(c, r, tools)
+	for i, call := range r.Calls {
+		want := fmt.Sprintf("t%d", i+1)
+		c.Require(call.Tool == want, "the calls complete in order t1, t2, t3", "call %d is %q", i+1, call.Tool)
+	}
+})
+
+var _ = clientCheck(check.Descriptor{
+	ID:          "stdio.client.banner.line-budget-exact",
+	Title:       "exactly max_stdout_text_lines text lines are skipped and the call succeeds",
+	Requirement: "Skipped lines count against max_stdout_text_lines; exactly the budget passes.",
+	Rules:       []string{"NG-03"},
+	KilledBy:    killers(mutant.LineBudgetOffByOne),
+}, func(c *run.C) {
+	l := c.ClientLimits()
+	if l.StdoutTextLines == 0 || !bannerFits(l, l.StdoutTextLines) {
+		c.Unimplemented(fmt.Sprintf("the client's line budget %d cannot be met within its byte budget %d", l.StdoutTextLines, l.StdoutTextBytes))
+	}
+	r := c.RunStdioClient(fakeservers.Options{Case: "banner-lines", Lines: int(l.StdoutTextLines), Marker: newMarker("lines")}, target.Invocation{})
+	wantAllCallsOK(c, r, 1)
+})
+
+var _ = clientCheck(check.Descriptor{
+	ID:          "stdio.client.banner.line-budget-exceeded",
+	Title:       "one text line past max_stdout_text_lines ends the session with a protocol failure",
+	Requirement: "The next skippable line once the line budget is spent ends the session with a protocol failure.",
+	Rules:       []string{"NG-03"},
+	KilledBy:    killers(mutant.NoLineBudget),
+}, func(c *run.C) {
+	l := c.ClientLimits()
+	if !bannerFits(l, l.StdoutTextLines+1) {
+		c.Unimplemented(fmt.Sprintf("the client's line budget %d cannot be passed within its byte budget %d", l.StdoutTextLines, l.StdoutTextBytes))
+	}
+	r := c.RunStdioClient(fakeservers.Options{Case: "banner-lines", Lines: int(l.StdoutTextLines) + 1, Marker: newMarker("lines")}, target.Invocation{})
+	wantCallFailedWithin(c, r, c.Config().Prompt, fmt.Sprintf("line %d is past the budget", l.StdoutTextLines+1))
+})
+
+// bytesScenario asks the fake for exactly n text bytes spread over at most
+// half the line budget, so only the byte budget can be what is spent.
+func bytesScenario(l run.Limits, n int64) fakeservers.Options {
+	return fakeservers.Options{Case: "banner-bytes", Bytes: n, Lines: int(max(1, l.StdoutTextLines/2)), Marker: newMarker("bytes")}
+}
+
+var _ = clientCheck(check.Descriptor{
+	ID:          "stdio.client.banner.byte-budget-exact",
+	Title:       "exactly max_stdout_text_bytes text bytes (newlines included) are skipped and the call succeeds",
+	Requirement: "Skipped lines count against max_stdout_text_bytes, newlines included; exactly the budget passes.",
+	Rules:       []string{"NG-03"},
+	KilledBy:    killers(mutant.ByteBudgetOffByOne),
+}, func(c *run.C) {
+	l := c.ClientLimits()
+	if l.StdoutTextBytes == 0 || l.StdoutTextLines == 0 {
+		c.Unimplemented("the client skips no text (a budget of 0)")
+	}
+	r := c.RunStdioClient(bytesScenario(l, l.StdoutTextBytes), target.Invocation{})
+	wantAllCallsOK(c, r, 1)
+})
+
+var _ = clientCheck(check.Descriptor{
+	ID:          "stdio.client.banner.byte-budget-exceeded",
+	Title:       "one text byte past max_stdout_text_bytes ends the session with a protocol failure",
+	Requirement: "The next skippable line once the byte budget is spent ends the session with a protocol failure.",
+	Rules:       []string{"NG-03"},
+	KilledBy:    killers(mutant.NoByteBudget),
+}, func(c *run.C) {
+	l := c.ClientLimits()
+	if l.StdoutTextLines == 0 {
+		c.Unimplemented("the client skips no text (a line budget of 0)")
+	}
+	r := c.RunStdioClient(bytesScenario(l, l.StdoutTextBytes+1), target.Invocation{})
+	wantCallFailedWithin(c, r, c.Config().Prompt, fmt.Sprintf("%d bytes are past the budget", l.StdoutTextBytes+1))
+})
+
+var _ = clientCheck(check.Descriptor{
+	ID:          "stdio.client.banner.zero-budget",
+	Title:       "with a text budget of 0 the first text line is fatal",
+	Requirement: "A budget of 0 (lines or bytes) means nothing is skipped: the first text line ends the session.",
+	Rules:       []string{"NG-03", "ST-03"},
+	KilledBy:    killers(mutant.ZeroBudgetMeansDefault),
+}, func(c *run.C) {
+	for _, key := range []string{target.LimitStdoutTextLines, target.LimitStdoutTextBytes} {
+		r := c.RunStdioClient(fakeservers.Options{Case: "banner-lines", Lines: 1, Marker: newMarker("zero")},
+			target.Invocation{Limits: map[string]any{key: 0}})
+		if v, ok := r.Int(key); !ok || v != 0 {
+			c.Unimplemented(fmt.Sprintf("the adapter does not honour %s {%q: 0} (its config line must echo %s: 0)", target.EnvLimits, key, key))
+		}
+		wantCallFailedWithin(c, r, c.Config().Prompt, key+" is 0")
+	}
+})
+
+// skipReportRun has the fake print five banner lines before its reply.
+func skipReportRun(c *run.C) (*run.ClientRun, string) {
+	l := c.ClientLimits()
+	if l.StdoutTextLines < 5 || !bannerFits(l, 5) {
+		c.Unimplemented("the client's text budget is below 5 lines")
+	}
+	marker := newMarker("quoted")
+	r := c.RunStdioClient(fakeservers.Options{Case: "banner-before-init", Lines: 5, Marker: marker}, target.Invocation{})
+	wantAllCallsOK(c, r, 1)
+	return r, marker
+}
+
+var _ = clientCheck(check.Descriptor{
+	ID:          "stdio.client.banner.not-quoted",
+	Title:       "skipped text is never quoted in what the client prints",
+	Requirement: "The skipped line is reported without quoting its content (a count and a length are fine; the bytes are not).",
+	Rules:       []string{"NG-04"},
+	KilledBy:    killers(mutant.QuoteSkippedLine),
+}, func(c *run.C) {
+	r, marker := skipReportRun(c)
+	for name, out := range map[string][]byte{"stdout": r.Stdout, "stderr": r.Stderr} {
+		c.Require(!strings.Contains(string(out), marker), "the banner's bytes appear nowhere in the client's output",
+			"the adapter's %s quotes the skipped banner", name)
+	}
+})
+
+var _ = clientCheck(check.Descriptor{
+	ID:          "stdio.client.banner.reported-once",
+	Title:       "the first skipped line is reported once on the host's stderr",
+	Requirement: "The first skipped line is reported once on the host's stderr; later ones are not reported line by line.",
+	Rules:       []string{"NG-04"},
+	Level:       check.SHOULD,
+	KilledBy:    killers(mutant.ReportEverySkippedLine),
+}, func(c *run.C) {
+	r, _ := skipReportRun(c)
+	n := stderrLines(r)
+	c.Require(n == 1, "exactly one report line on the host's stderr for five skipped lines", "%d stderr line(s)", n)
+})

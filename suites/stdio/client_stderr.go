@@ -1,0 +1,50 @@
+package stdio
+
+import (
+	"github.com/mcpconform/mcpconform/fakeservers"
+	"github.com/mcpconform/mcpconform/harness/check"
+	"github.com/mcpconform/mcpconform/harness/mutant"
+	"github.com/mcpconform/mcpconform/harness/target"
+	"github.com/mcpconform/mcpconform/suites/run"
+)
+
+// The server's stderr: NG-05, NG-06, ST-06 … ST-08.
+
+// floodBytes is the size of the stderr floods: far past any pipe buffer
+// and any stderr tail a client keeps.
+const floodBytes = 64 << 20
+
+func floodCheck(id, when, title string) bool {
+	return clientCheck(check.Descriptor{
+		ID:          id,
+		Title:       title,
+		Requirement: "stderr is drained from spawn to exit, concurrently with stdout, so a flood never blocks the server, and stderr volume never ends the session.",
+		Rules:       []string{"NG-05", "ST-06", "ST-08"},
+		KilledBy:    killers(mutant.NoStderrDrain, mutant.StderrVolumeFatal),
+	}, func(c *run.C) {
+		secret := newMarker("secret")
+		r := c.RunStdioClient(fakeservers.Options{Case: "stderr-flood", Bytes: floodBytes, When: when, Marker: secret}, target.Invocation{})
+		wantAllCallsOK(c, r, 1)
+		wantNotLeaked(c, r, secret, "the stderr secret")
+	})
+}
+
+var _ = floodCheck("stdio.client.stderr.flood-before-initialize", "before",
+	"64 MiB of stderr before the initialize reply neither blocks nor ends the session")
+
+var _ = floodCheck("stdio.client.stderr.flood-during-call", "during",
+	"64 MiB of stderr while a call is pending neither blocks nor ends the session")
+
+var _ = clientCheck(check.Descriptor{
+	ID:          "stdio.client.stderr.not-leaked",
+	Title:       "a secret the server writes to stderr appears in no error and no output of the client",
+	Requirement: "Captured stderr bytes never appear in error messages, exceptions or the host's stderr.",
+	Rules:       []string{"NG-06"},
+	KilledBy:    killers(mutant.LeakStderr),
+}, func(c *run.C) {
+	secret := newMarker("secret")
+	r := c.RunStdioClient(fakeservers.Options{Case: "stderr-secret-exit", Marker: secret}, target.Invocation{})
+	c.Require(len(r.Calls) == 1 && !r.Calls[0].OK(), "the call fails: the server exited without answering",
+		"calls: %s", describeCalls(r.Calls))
+	wantNotLeaked(c, r, secret, "the stderr secret")
+})

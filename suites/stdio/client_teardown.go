@@ -1,0 +1,147 @@
+package stdio
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/mcpconform/mcpconform/fakeservers"
+	"github.com/mcpconform/mcpconform/harness/check"
+	"github.com/mcpconform/mcpconform/harness/mutant"
+	"github.com/mcpconform/mcpconform/harness/target"
+	"github.com/mcpconform/mcpconform/suites/run"
+)
+
+// Cancellation and teardown: NG-07, NG-08, LC-20, LC-31.
+
+// cancelTimeout is the call timeout of the cancellation checks: the fake
+// never answers, so the call times out and the client cancels it.
+const cancelTimeout = 300 * time.Millisecond
+
+// graceSlack allows for the delay between the client sending
+// notifications/cancelled and the fake recording it.
+func graceSlack(grace time.Duration) time.Duration { return grace / 4 }
+
+// timedOutCall runs a call against a fake that never answers it.
+func timedOutCall(c *run.C, fakeCase string) *run.ClientRun {
+	r := c.RunStdioClient(fakeservers.Options{Case: fakeCase}, target.Invocation{CallTimeout: cancelTimeout})
+	c.Require(len(r.Calls) == 1 && !r.Calls[0].OK(), "the call times out", "calls: %s", describeCalls(r.Calls))
+	return r
+}
+
+// cancelTime returns when the fake received notifications/cancelled for
+// the timed-out tools/call.
+func cancelTime(c *run.C, r *run.ClientRun) time.Time {
+	id := requestID(c, r.Record, "tools/call")
+	e, ok := cancelledFor(r.Record, id)
+	c.Require(ok, fmt.Sprintf("notifications/cancelled with requestId %s", id), "no cancellation for request %s reached the server", id)
+	return time.Unix(0, e.T)
+}
+
+var _ = clientCheck(check.Descriptor{
+	ID:          "stdio.client.cancel.notification",
+	Title:       "a timed-out call is cancelled with notifications/cancelled for its id",
+	Requirement: "When a request times out the client sends notifications/cancelled carrying that request's id.",
+	Rules:       []string{"NG-07", "LC-31", "ST-13"},
+	KilledBy:    killers(mutant.NoCancelNotification),
+}, func(c *run.C) {
+	r := timedOutCall(c, "never-answers")
+	cancelTime(c, r)
+})
+
+var _ = clientCheck(check.Descriptor{
+	ID:          "stdio.client.cancel.grace",
+	Title:       "after notifications/cancelled the client waits cancel_grace before closing stdin",
+	Requirement: "After cancelling, the client waits cancel_grace for the server to stop before it terminates the process tree, stdin first.",
+	Rules:       []string{"NG-07"},
+	KilledBy:    killers(mutant.NoCancelGrace, mutant.NoCancelNotification),
+}, func(c *run.C) {
+	grace := c.ClientLimits().CancelGrace
+	r := timedOutCall(c, "never-answers")
+	cancelled := cancelTime(c, r)
+	eof, ok := eventTime(r.Record, fakeservers.EventStdinEOF)
+	c.Require(ok, "stdin closes after the grace", "the server's stdin never closed")
+	gap := eof.Sub(cancelled)
+	c.Require(gap >= grace-graceSlack(grace), fmt.Sprintf("stdin closes at least %s (cancel_grace) after notifications/cancelled", grace),
+		"stdin closed %s after notifications/cancelled", gap.Round(time.Millisecond))
+})
+
+var _ = clientCheck(check.Descriptor{
+	ID:          "stdio.client.cancel.sigterm-after-eof",
+	Title:       "a server that ignores stdin EOF after a cancel gets SIGTERM, after stdin closed",
+	Requirement: "Termination after a cancel closes stdin first, then sends SIGTERM.",
+	Rules:       []string{"NG-07", "LC-20"},
+	KilledBy:    killers(mutant.NoSigterm, mutant.SigtermBeforeEOF),
+}, func(c *run.C) {
+	r := timedOutCall(c, "never-answers-ignore-eof")
+	eof, okEOF := eventTime(r.Record, fakeservers.EventStdinEOF)
+	term, okTerm := eventTime(r.Record, fakeservers.EventSigterm)
+	c.Require(okEOF && okTerm, "stdin closed, then SIGTERM", "stdin closed: %v, SIGTERM: %v", okEOF, okTerm)
+	c.Require(!term.Before(eof), "SIGTERM after stdin closed", "SIGTERM came %s before stdin closed", eof.Sub(term).Round(time.Millisecond))
+	wantNoSurvivors(c, r)
+})
+
+var _ = clientCheck(check.Descriptor{
+	ID:          "stdio.client.cancel.sigkill",
+	Title:       "a server that ignores stdin EOF and SIGTERM after a cancel is killed",
+	Requirement: "Termination escalates to SIGKILL: a server that ignores stdin EOF and SIGTERM does not outlive the client.",
+	Rules:       []string{"NG-07", "LC-20"},
+	KilledBy:    killers(mutant.NoSigkill),
+}, func(c *run.C) {
+	r := timedOutCall(c, "never-answers-stubborn")
+	c.Require(!r.Record.ExitedByItself(), "the server is killed", "the server exited by itself")
+	wantNoSurvivors(c, r)
+})
+
+var _ = clientCheck(check.Descriptor{
+	ID:          "stdio.client.close.eof-first",
+	Title:       "a normal close closes stdin and lets a cooperative server exit, without signals",
+	Requirement: "On close the client closes the server's stdin first and waits for it to exit before any signal.",
+	Rules:       []string{"LC-20", "LC-21"},
+	Level:       check.SHOULD,
+	KilledBy:    killers(mutant.SigtermBeforeEOF),
+}, func(c *run.C) {
+	r := c.RunStdioClient(fakeservers.Options{Case: "well-behaved"}, target.Invocation{})
+	wantAllCallsOK(c, r, 1)
+	_, eof := eventTime(r.Record, fakeservers.EventStdinEOF)
+	_, term := eventTime(r.Record, fakeservers.EventSigterm)
+	c.Require(eof && !term, "stdin closes and the server exits with no SIGTERM", "stdin closed: %v, SIGTERM sent: %v", eof, term)
+	wantNoSurvivors(c, r)
+})
+
+var _ = clientCheck(check.Descriptor{
+	ID:          "stdio.client.close.escalation",
+	Title:       "a normal close escalates: stdin close, SIGTERM, then SIGKILL for a stubborn server",
+	Requirement: "On close, a server that ignores stdin EOF gets SIGTERM after a wait, and SIGKILL after another.",
+	Rules:       []string{"LC-20", "NG-07"},
+	KilledBy:    killers(mutant.NoSigterm, mutant.NoSigkill),
+}, func(c *run.C) {
+	r := c.RunStdioClient(fakeservers.Options{Case: "close-stubborn"}, target.Invocation{})
+	wantAllCallsOK(c, r, 1)
+	eof, okEOF := eventTime(r.Record, fakeservers.EventStdinEOF)
+	term, okTerm := eventTime(r.Record, fakeservers.EventSigterm)
+	c.Require(okEOF && okTerm && !term.Before(eof), "stdin closed, then SIGTERM", "stdin closed: %v, SIGTERM: %v", okEOF, okTerm)
+	wantNoSurvivors(c, r)
+})
+
+var _ = clientCheck(check.Descriptor{
+	ID:          "stdio.client.process-group.grandchild",
+	Title:       "a SIGTERM-ignoring grandchild of the server is gone after close and never writes its marker",
+	Requirement: "Termination reaches the whole process group, so grandchildren (npx, uvx, shell wrappers) do not survive as orphans.",
+	Rules:       []string{"NG-08", "LC-20"},
+	KilledBy:    killers(mutant.NoProcessGroup),
+}, func(c *run.C) {
+	const delay = 500 * time.Millisecond
+	marker := filepath.Join(c.TempDir(), "grandchild-alive")
+	r := c.RunStdioClient(fakeservers.Options{Case: "grandchild", File: marker, Delay: delay}, target.Invocation{})
+	wantAllCallsOK(c, r, 1)
+	c.Require(len(r.Record.Children()) > 0, "the fake started its grandchild", "no grandchild was recorded")
+	wantNoSurvivors(c, r)
+	child, _ := r.Record.First(fakeservers.EventChild)
+	if wait := time.Until(time.Unix(0, child.T).Add(delay + 200*time.Millisecond)); wait > 0 {
+		time.Sleep(wait) // the marker is due only after its delay
+	}
+	_, err := os.Stat(marker)
+	c.Require(os.IsNotExist(err), "the grandchild's marker never appears", "the grandchild wrote its marker file")
+})
