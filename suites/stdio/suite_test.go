@@ -9,8 +9,8 @@ import (
 
 	"github.com/mcpconform/mcpconform/harness/check"
 	"github.com/mcpconform/mcpconform/harness/selfexec"
-	_ "github.com/mcpconform/mcpconform/suites/stdio"
 	"github.com/mcpconform/mcpconform/suites/run"
+	_ "github.com/mcpconform/mcpconform/suites/stdio"
 )
 
 // TestMain lets this test binary serve as the fake servers and the
