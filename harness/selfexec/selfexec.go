@@ -42,12 +42,19 @@ func Command(name string, args ...string) []string {
 
 // Dispatch runs a registered subcommand and exits when os.Args[1] names one;
 // otherwise it returns. Test binaries call it first thing in TestMain.
+//
+// When it returns, the test binary is the parent of the children it will
+// start; under -race those children would pause a second at exit (the race
+// detector's atexit sleep) and look like servers that ignore stdin EOF, so
+// Dispatch turns that pause off for them unless GORACE is already set.
 func Dispatch() {
-	if len(os.Args) < 2 {
-		return
+	if len(os.Args) >= 2 {
+		if f, ok := Lookup(os.Args[1]); ok {
+			os.Exit(f(os.Args[2:]))
+		}
 	}
-	if f, ok := Lookup(os.Args[1]); ok {
-		os.Exit(f(os.Args[2:]))
+	if _, set := os.LookupEnv("GORACE"); !set {
+		_ = os.Setenv("GORACE", "atexit_sleep_ms=0")
 	}
 }
 

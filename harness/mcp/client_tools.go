@@ -1,0 +1,71 @@
+package mcp
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+
+	"github.com/mcpconform/mcpconform/harness/failure"
+)
+
+// Tool is one tool a server offers (tools/list).
+type Tool struct {
+	Name        string          `json:"name"`
+	Description string          `json:"description,omitempty"`
+	InputSchema json.RawMessage `json:"inputSchema,omitempty"`
+}
+
+// CallToolResult is the result of tools/call. A tool that failed reports
+// IsError in a result; that is not a protocol error.
+type CallToolResult struct {
+	Content           []json.RawMessage `json:"content"`
+	IsError           bool              `json:"isError,omitempty"`
+	StructuredContent json.RawMessage   `json:"structuredContent,omitempty"`
+}
+
+// MaxToolPages bounds how many tools/list pages ListTools follows.
+const MaxToolPages = 1000
+
+// ListTools lists the server's tools, following nextCursor pagination for at
+// most MaxToolPages pages.
+func (s *ClientSession) ListTools(ctx context.Context) ([]Tool, error) {
+	var tools []Tool
+	var params any
+	for range MaxToolPages {
+		var page struct {
+			Tools      []Tool `json:"tools"`
+			NextCursor string `json:"nextCursor"`
+		}
+		if err := s.Call(ctx, "tools/list", params, &page); err != nil {
+			return nil, err
+		}
+		tools = append(tools, page.Tools...)
+		if page.NextCursor == "" {
+			return tools, nil
+		}
+		params = map[string]string{"cursor": page.NextCursor}
+	}
+	return nil, failure.New(failure.ErrProtocol, "tools/list", fmt.Sprintf(
+		"the server still offers a nextCursor after %d pages; the client stops there", MaxToolPages))
+}
+
+type callToolParams struct {
+	Name      string `json:"name"`
+	Arguments any    `json:"arguments,omitempty"`
+}
+
+// CallTool calls tool name with args (nil sends no arguments). A JSON-RPC
+// error response is an error wrapping *jsonrpc.Error; a result with isError
+// is returned as a result.
+func (s *ClientSession) CallTool(ctx context.Context, name string, args any) (*CallToolResult, error) {
+	var res CallToolResult
+	if err := s.Call(ctx, "tools/call", callToolParams{Name: name, Arguments: args}, &res); err != nil {
+		return nil, err
+	}
+	return &res, nil
+}
+
+// Ping sends ping and waits for its empty result (PG-01, PG-02).
+func (s *ClientSession) Ping(ctx context.Context) error {
+	return s.Call(ctx, "ping", nil, nil)
+}
