@@ -42,7 +42,7 @@ const (
 	CancelInitialize       Name = "cancel-initialize"
 	IDTypeConfusion        Name = "id-type-confusion"
 	FIFOCorrelation        Name = "fifo-correlation"
-	PrettyStdin            Name = "pretty-stdin"
+	StdinBlankLines        Name = "stdin-blank-lines"
 	DiscoverNoFallback     Name = "discover-no-fallback"
 	IgnoreExit             Name = "ignore-exit"
 )
@@ -82,7 +82,7 @@ var catalogue = []Mutant{
 	{CancelInitialize, "client", "sends notifications/cancelled for initialize when start-up times out (LC-13)"},
 	{IDTypeConfusion, "client", "routes responses by the id's text, so 2 and \"2\" collide (NG-12, JR-07)"},
 	{FIFOCorrelation, "client", "gives each response to the oldest pending call instead of by id (NG-12, JR-07)"},
-	{PrettyStdin, "client", "writes indented, multi-line JSON to the server's stdin (ST-02, ST-04)"},
+	{StdinBlankLines, "client", "writes an empty line after every message to the server's stdin (ST-03, ST-04)"},
 	{DiscoverNoFallback, "client", "probes with server/discover and gives up when it fails instead of falling back (LC-45)"},
 	{IgnoreExit, "client", "does not notice the server exiting; pending calls wait for their timeouts (ST-16, LC-30)"},
 }

@@ -10,8 +10,6 @@
 package stdio
 
 import (
-	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -122,12 +120,8 @@ func (c *Client) encode(m *jsonrpc.Message) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	if c.cfg.Mutant == mutant.PrettyStdin {
-		var buf bytes.Buffer
-		if err := json.Indent(&buf, b, "", "  "); err != nil {
-			return nil, err
-		}
-		b = buf.Bytes()
+	if c.cfg.Mutant == mutant.StdinBlankLines {
+		return append(b, '\n', '\n'), nil
 	}
 	return append(b, '\n'), nil
 }

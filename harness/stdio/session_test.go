@@ -163,25 +163,28 @@ func echoed(t *testing.T, c *Client, m *jsonrpc.Message) string {
 	}
 }
 
-// TestSendWritesOneCompactLine: ST-02, ST-04; PrettyStdin breaks it.
+// TestSendWritesOneCompactLine: ST-02, ST-04; StdinBlankLines breaks it.
 func TestSendWritesOneCompactLine(t *testing.T) {
 	m, err := jsonrpc.NewRequest(jsonrpc.IntID(7), "tools/call", map[string]any{"name": "x", "arguments": map[string]any{"text": "a\nb"}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	want := `{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"arguments":{"text":"a\nb"},"name":"x"}}` + "\n"
-	for _, tt := range []struct {
-		m        mutant.Name
-		wantSame bool
-	}{{"", true}, {mutant.PrettyStdin, false}} {
-		cfg, _ := testConfig(serverArgv("echo")...)
-		cfg.Mutant = tt.m
-		c := start(t, cfg)
-		if got := echoed(t, c, m); (got == want) != tt.wantSame {
-			t.Errorf("mutant %q: server read %q", tt.m, got)
-		}
-		_ = c.Close()
+	cfg, _ := testConfig(serverArgv("echo")...)
+	c := start(t, cfg)
+	if got := echoed(t, c, m); got != want {
+		t.Errorf("server read %q, want %q", got, want)
 	}
+	_ = c.Close()
+
+	cfg.Mutant = mutant.StdinBlankLines
+	c = start(t, cfg)
+	echoed(t, c, m)
+	var p struct{ Line string }
+	if err := json.Unmarshal(next(t, c).Params, &p); err != nil || strings.TrimSpace(p.Line) != "" {
+		t.Errorf("mutant %s: the server read %q after the message, want an empty line", cfg.Mutant, p.Line)
+	}
+	_ = c.Close()
 }
 
 func TestSendAfterTheEnd(t *testing.T) {

@@ -36,6 +36,8 @@ var (
 //     appearance that keep the id's JSON type: "<n1>", "<n2>" for numbers,
 //     "<s1>" for strings. Equal ids get equal placeholders, so a response
 //     still visibly answers its request. A null id stays null.
+//   - The free-text reason of notifications/cancelled becomes "<reason>"
+//     (clients often put a measured time in it).
 //   - Progress tokens (params._meta.progressToken of a request and
 //     params.progressToken of notifications/progress) become "<token-n1>",
 //     "<token-s1>", … the same way.
@@ -128,8 +130,13 @@ func (n *normaliser) message(m map[string]any) {
 		return
 	}
 	method, _ := m["method"].(string)
-	if rid, ok := params["requestId"]; ok && method == "notifications/cancelled" {
-		params["requestId"] = n.ids.mask(rid)
+	if method == "notifications/cancelled" {
+		if rid, ok := params["requestId"]; ok {
+			params["requestId"] = n.ids.mask(rid)
+		}
+		if _, ok := params["reason"]; ok {
+			params["reason"] = "<reason>"
+		}
 	}
 	if tok, ok := params["progressToken"]; ok && method == "notifications/progress" {
 		params["progressToken"] = n.tokens.mask(tok)

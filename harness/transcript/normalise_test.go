@@ -20,7 +20,7 @@ func TestNormaliseCanonicalisesAndMasksIDs(t *testing.T) {
 		`s2c {"id":"<n1>","jsonrpc":"2.0","result":{"serverInfo":{"name":"s","version":"<version>"}}}`,
 		`c2s {"id":"<s1>","jsonrpc":"2.0","method":"tools/call","params":{"_meta":{"progressToken":"<token-s1>"},"name":"slow"}}`,
 		`s2c {"jsonrpc":"2.0","method":"notifications/progress","params":{"progress":1,"progressToken":"<token-s1>"}}`,
-		`c2s {"jsonrpc":"2.0","method":"notifications/cancelled","params":{"reason":"x","requestId":"<s1>"}}`,
+		`c2s {"jsonrpc":"2.0","method":"notifications/cancelled","params":{"reason":"<reason>","requestId":"<s1>"}}`,
 		`c2s {"id":"<n2>","jsonrpc":"2.0","method":"ping"}`,
 		`s2c {"error":{"code":-32700,"message":"Parse error"},"id":null,"jsonrpc":"2.0"}`,
 	}

@@ -37,7 +37,14 @@ type C struct {
 	seed    int64
 	entries []transcript.Entry
 	secrets []string
+	// unordered marks a transcript whose order is not behaviour (concurrent
+	// requests): it is not compared with a snapshot.
+	unordered bool
 }
+
+// Unordered says the check's transcript order depends on scheduling (its
+// requests are concurrent), so it has no snapshot.
+func (c *C) Unordered() { c.unordered = true }
 
 // Config returns the run configuration.
 func (c *C) Config() Config { return c.cfg }
@@ -101,9 +108,9 @@ func execute(d check.Descriptor, body func(c *C)) {
 	if res.Outcome == check.Fail && d.Level != check.MUST && !cfg.Strict {
 		res.Outcome = check.Warn
 	}
-	res.Transcript = c.transcriptLines()
-	if cfg.SnapshotDir != "" && res.Outcome != check.Unimplemented && len(res.Transcript) > 0 {
-		diff, err := report.MatchSnapshot(cfg.SnapshotDir, cfg.Implementation, d.ID, res.Transcript, cfg.UpdateSnapshots)
+	res.Transcript = c.transcriptLines(c.entries)
+	if snap := c.transcriptLines(clientSide(c.entries)); cfg.SnapshotDir != "" && !c.unordered && res.Outcome != check.Unimplemented && len(snap) > 0 {
+		diff, err := report.MatchSnapshot(cfg.SnapshotDir, cfg.Implementation, d.ID, snap, cfg.UpdateSnapshots)
 		switch {
 		case err != nil:
 			res.Outcome, res.Message = check.Fail, strings.TrimSpace(res.Message+"\nsnapshot: "+err.Error())
@@ -159,11 +166,24 @@ func (c *C) explain(msg string, lines []string) string {
 	return b.String()
 }
 
-func (c *C) transcriptLines() []string {
-	if len(c.entries) == 0 {
+// clientSide keeps what the implementation under test did: its messages and
+// the notes, in their order. How they interleave with the other side's
+// lines depends on scheduling, so snapshots leave the other side out.
+func clientSide(entries []transcript.Entry) []transcript.Entry {
+	var out []transcript.Entry
+	for _, e := range entries {
+		if e.Dir != transcript.ServerToClient {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+func (c *C) transcriptLines(entries []transcript.Entry) []string {
+	if len(entries) == 0 {
 		return nil
 	}
-	lines := transcript.Normalise(c.entries)
+	lines := transcript.Normalise(entries)
 	for i := range lines {
 		lines[i] = transcript.Redact(lines[i], c.secrets...)
 	}

@@ -69,14 +69,20 @@ func (c *C) harnessError(err error) {
 	panic(verdict{outcome: check.Fail, message: "harness error: " + err.Error()})
 }
 
+// recordTranscript turns a fake's record into the wire transcript: both
+// directions, and notes for the teardown steps the fake saw.
 func recordTranscript(rec *fakeservers.Record) []transcript.Entry {
 	var out []transcript.Entry
 	for _, e := range rec.Events {
 		switch e.Type {
 		case fakeservers.EventRecv:
-			out = append(out, transcript.Entry{Dir: "c2s", Line: e.Line})
+			out = append(out, transcript.Entry{Dir: transcript.ClientToServer, Line: e.Line})
 		case fakeservers.EventSend:
-			out = append(out, transcript.Entry{Dir: "s2c", Line: e.Line})
+			out = append(out, transcript.Entry{Dir: transcript.ServerToClient, Line: e.Line})
+		case fakeservers.EventStdinEOF:
+			out = append(out, transcript.Entry{Dir: transcript.Note, Line: "server stdin closed"})
+		case fakeservers.EventSigterm:
+			out = append(out, transcript.Entry{Dir: transcript.Note, Line: "server got SIGTERM"})
 		}
 	}
 	return out

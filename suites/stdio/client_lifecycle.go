@@ -89,7 +89,7 @@ var _ = clientCheck(check.Descriptor{
 	Title:       "nothing but one JSON-RPC message per line reaches the server's stdin",
 	Requirement: "The client writes only valid JSON-RPC messages to the server's stdin, one per line, with no embedded newline.",
 	Rules:       []string{"ST-04", "ST-02", "JR-01"},
-	KilledBy:    killers(mutant.PrettyStdin),
+	KilledBy:    killers(mutant.StdinBlankLines),
 }, func(c *run.C) {
 	r := c.RunStdioClient(fakeservers.Options{Case: "well-behaved"}, target.Invocation{})
 	lines := r.Record.Lines()
@@ -120,6 +120,7 @@ var _ = clientCheck(check.Descriptor{
 	KilledBy:    killers(mutant.FIFOCorrelation),
 }, func(c *run.C) {
 	const tools = 4
+	c.Unordered()
 	r := c.RunStdioClient(fakeservers.Options{Case: "reverse-order", Tools: tools}, target.Invocation{Parallel: true})
 	c.Require(len(r.Calls) == tools, fmt.Sprintf("%d call results", tools), "calls: %s", describeCalls(r.Calls))
 	for _, call := range r.Calls {
