@@ -163,3 +163,40 @@ func exitCode(err error) int {
 	}
 	return -1
 }
+
+// TestExpectedFailuresBaseline runs the four outcomes of the baseline
+// through the CLI: a listed failure passes as XFAIL, a listed pass is STALE.
+func TestExpectedFailuresBaseline(t *testing.T) {
+	const grandchild = "stdio.client.process-group.grandchild"
+	dir := t.TempDir()
+	baseline := filepath.Join(dir, "baseline.yaml")
+	if err := os.WriteFile(baseline, []byte("client:\n  - id: "+grandchild+"\n    reason: the wrapper forks on purpose\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name    string
+		adapter []string
+		code    int
+		outcome string
+	}{
+		{"listed failure", run.ReferenceAdapter(mutant.NoProcessGroup), 0, "XFAIL"},
+		{"listed pass", run.ReferenceAdapter(""), 1, "STALE"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			js := filepath.Join(t.TempDir(), "r.json")
+			args := append([]string{"--only", grandchild, "--expected-failures", baseline, "--json", js, "--no-color", "--"}, tc.adapter...)
+			argv := selfexec.Command("client", args...)
+			out, err := exec.Command(argv[0], argv[1:]...).CombinedOutput()
+			if code := exitCode(err); code != tc.code {
+				t.Fatalf("exit %d, want %d\n%s", code, tc.code, out)
+			}
+			var ix report.Index
+			readJSON(t, js, &ix)
+			for _, c := range ix.Checks {
+				if c.ID == grandchild && string(c.Outcome) != tc.outcome {
+					t.Errorf("%s is %s, want %s: %s", c.ID, c.Outcome, tc.outcome, c.Message)
+				}
+			}
+		})
+	}
+}

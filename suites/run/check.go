@@ -124,7 +124,7 @@ func execute(d check.Descriptor, body func(c *C)) {
 	res = cfg.Baseline.Apply(d.Role, res)
 	res.Message = transcript.Redact(res.Message, c.secrets...)
 	record(res)
-	ginkgo.AddReportEntry("outcome", string(res.Outcome))
+	ginkgo.AddReportEntry("outcome", string(res.Outcome), ginkgo.ReportEntryVisibilityFailureOrVerbose)
 	switch res.Outcome {
 	case check.Fail, check.Stale:
 		ginkgo.Fail(res.Message)
