@@ -47,6 +47,57 @@ const (
 	IgnoreExit             Name = "ignore-exit"
 )
 
+// Mutants of the reference streamable HTTP client (mcpconform adapter --mutant NAME).
+const (
+	NoConcurrencyLimit       Name = "no-concurrency-limit"
+	ConcurrencyZeroUnlimited Name = "concurrency-zero-unlimited"
+	SSEHoldsSlot             Name = "sse-holds-slot"
+	ControlWaitsBehindPOSTs  Name = "control-waits-behind-posts"
+	NoControlTimeout         Name = "no-control-timeout"
+	RecoveryPerRequest       Name = "recovery-per-request"
+	ReinitKeepsSessionID     Name = "reinit-keeps-session-id"
+	NoReinit                 Name = "no-reinit"
+	RetryNewIDs              Name = "retry-new-ids"
+	RetryControl             Name = "retry-control"
+	RetryTwice               Name = "retry-twice"
+	NoRecoveryWait           Name = "no-recovery-wait"
+	NoSSELimit               Name = "no-sse-limit"
+	SSELimitOffByOne         Name = "sse-limit-off-by-one"
+	SSESplitCRLFTwice        Name = "sse-split-crlf-twice"
+	ReconnectAfterOversize   Name = "reconnect-after-oversize"
+	StatelessIgnored         Name = "stateless-ignored"
+	NoAuthOnGetDelete        Name = "no-auth-on-get-delete"
+	CustomOverridesReserved  Name = "custom-overrides-reserved"
+	HeadersCrossOrigin       Name = "headers-cross-origin"
+	NoDeleteOnClose          Name = "no-delete-on-close"
+	AcceptJSONOnly           Name = "accept-json-only"
+	NoProtocolVersionHeader  Name = "no-protocol-version-header"
+	IgnoreRetryField         Name = "ignore-retry-field"
+	NoLastEventID            Name = "no-last-event-id"
+	BatchPOSTs               Name = "batch-posts"
+)
+
+// Mutants of the reference streamable HTTP server transport
+// (mcpconform serve --transport http --mutant NAME).
+const (
+	NotificationGets200    Name = "notification-gets-200"
+	RefusedBodyGets200     Name = "refused-body-gets-200"
+	WrongContentType       Name = "wrong-content-type"
+	StreamStaysOpen        Name = "stream-stays-open"
+	GetReturnsJSON         Name = "get-returns-json"
+	ResponseOnGetStream    Name = "response-on-get-stream"
+	DuplicateAcrossStreams Name = "duplicate-across-streams"
+	DuplicateEventIDs      Name = "duplicate-event-ids"
+	SessionIDNotVisible    Name = "session-id-not-visible"
+	MissingSessionAccepted Name = "missing-session-accepted"
+	DeleteKeepsSession     Name = "delete-keeps-session"
+	NoOriginCheck          Name = "no-origin-check"
+	NoHostCheck            Name = "no-host-check"
+	NoVersionCheck         Name = "no-version-check"
+	AcceptBatch            Name = "accept-batch"
+	ReplayOtherStreams     Name = "replay-other-streams"
+)
+
 // Mutant describes one mutant.
 type Mutant struct {
 	Name        Name
@@ -85,6 +136,50 @@ var catalogue = []Mutant{
 	{StdinBlankLines, "client", "writes an empty line after every message to the server's stdin (ST-03, ST-04)"},
 	{DiscoverNoFallback, "client", "probes with server/discover and gives up when it fails instead of falling back (LC-45)"},
 	{IgnoreExit, "client", "does not notice the server exiting; pending calls wait for their timeouts (ST-16, LC-30)"},
+
+	{NoConcurrencyLimit, "client", "runs any number of ordinary POSTs at once (RM-01)"},
+	{ConcurrencyZeroUnlimited, "client", "treats max_concurrent_requests 0 as no limit instead of 1 (RM-01)"},
+	{SSEHoldsSlot, "client", "keeps a POST's slot while its response streams as SSE (RM-01)"},
+	{ControlWaitsBehindPOSTs, "client", "queues cancellations and replies behind ordinary POSTs (RM-02)"},
+	{NoControlTimeout, "client", "lets a control POST run without control_request_timeout (RM-03)"},
+	{RecoveryPerRequest, "client", "re-initializes once per expired POST instead of once per session (RM-05)"},
+	{ReinitKeepsSessionID, "client", "sends the expired session id on the fresh initialize (RM-05, HT-57)"},
+	{NoReinit, "client", "returns session-expired to the caller instead of recovering (RM-05, HT-57)"},
+	{RetryNewIDs, "client", "retries expired POSTs with new JSON-RPC ids (RM-05)"},
+	{RetryControl, "client", "retries control POSTs after session expiry (RM-06)"},
+	{RetryTwice, "client", "retries a POST that meets 404 again a second time (RM-08)"},
+	{NoRecoveryWait, "client", "does not wait for older POSTs before recovery; replays them (RM-05, RM-07)"},
+	{NoSSELimit, "client", "accepts SSE events of any size (RM-09)"},
+	{SSELimitOffByOne, "client", "rejects an SSE event of exactly max_sse_event_size (RM-09)"},
+	{SSESplitCRLFTwice, "client", "counts a CRLF split across reads as two line breaks (RM-09)"},
+	{ReconnectAfterOversize, "client", "reconnects with Last-Event-ID after rejecting an oversize event (RM-09)"},
+	{StatelessIgnored, "client", "ignores allow_stateless: accepts a reply without a session id when told not to (RM-10)"},
+	{NoAuthOnGetDelete, "client", "sends Authorization only on POST (RM-11)"},
+	{CustomOverridesReserved, "client", "lets custom headers override Accept and Mcp-Session-Id (RM-12)"},
+	{HeadersCrossOrigin, "client", "sends custom headers and Authorization to another origin after a redirect (RM-12)"},
+	{NoDeleteOnClose, "client", "closes without DELETE (RM-13, HT-58)"},
+	{AcceptJSONOnly, "client", "sends Accept: application/json only (HT-11)"},
+	{NoProtocolVersionHeader, "client", "omits MCP-Protocol-Version after initialize (HT-70)"},
+	{IgnoreRetryField, "client", "reconnects at once, ignoring the SSE retry field (HT-29b)"},
+	{NoLastEventID, "client", "resumes without Last-Event-ID (HT-45)"},
+	{BatchPOSTs, "client", "puts several messages into one POST body (HT-10, HT-13)"},
+
+	{NotificationGets200, "server", "answers a POSTed notification with 200 and a body instead of 202 (HT-15)"},
+	{RefusedBodyGets200, "server", "answers an invalid body with 200 instead of an HTTP error (HT-16)"},
+	{WrongContentType, "server", "answers a request with Content-Type text/plain (HT-17)"},
+	{StreamStaysOpen, "server", "keeps a POST's SSE stream open after the response (HT-25)"},
+	{GetReturnsJSON, "server", "answers GET with 200 application/json instead of SSE or 405 (HT-31g)"},
+	{ResponseOnGetStream, "server", "sends responses on the GET stream (HT-33g)"},
+	{DuplicateAcrossStreams, "server", "sends a server message on both the GET stream and a POST stream (HT-41)"},
+	{DuplicateEventIDs, "server", "reuses event ids across streams (HT-43)"},
+	{SessionIDNotVisible, "server", "mints session ids with a space in them (HT-52)"},
+	{MissingSessionAccepted, "server", "serves non-initialize requests without a session id (HT-55)"},
+	{DeleteKeepsSession, "server", "keeps a session alive after DELETE (HT-56, HT-58)"},
+	{NoOriginCheck, "server", "accepts any Origin (HT-03, HT-04)"},
+	{NoHostCheck, "server", "accepts any Host, so DNS rebinding works (HT-03)"},
+	{NoVersionCheck, "server", "accepts any MCP-Protocol-Version (HT-72)"},
+	{AcceptBatch, "server", "accepts JSON-RPC batches from 2025-06-18 on (JR-37, HT-13)"},
+	{ReplayOtherStreams, "server", "replays events of other streams on resumption (HT-46)"},
 }
 
 // All returns every mutant, sorted by name.
