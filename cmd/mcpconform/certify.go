@@ -5,7 +5,9 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"net/url"
 	"os/exec"
+	"slices"
 	"strings"
 	"time"
 
@@ -14,6 +16,7 @@ import (
 
 	"github.com/mcpconform/mcpconform/harness/check"
 	"github.com/mcpconform/mcpconform/harness/report"
+	"github.com/mcpconform/mcpconform/harness/serve"
 	"github.com/mcpconform/mcpconform/suites/run"
 )
 
@@ -29,7 +32,8 @@ type runOptions struct {
 	timeout                     time.Duration
 	seed                        int64
 	noColor, verbose            bool
-	target                      []string // the command after --
+	url                         string   // server: the endpoint under test
+	target                      []string // client: the adapter command after --
 }
 
 func parseRunFlags(name string, args []string, stderr io.Writer) (*runOptions, error) {
@@ -51,10 +55,21 @@ func parseRunFlags(name string, args []string, stderr io.Writer) (*runOptions, e
 	fs.Int64Var(&o.seed, "seed", 0, "seed of the property checks (default: time-based, printed)")
 	fs.BoolVar(&o.noColor, "no-color", false, "no colour in the console output")
 	fs.BoolVar(&o.verbose, "v", false, "verbose console output")
+	if name == "server" {
+		fs.StringVar(&o.url, "url", "", "the streamable HTTP endpoint of the server under test (default: the built-in reference)")
+	}
 	if err := fs.Parse(args); err != nil {
 		return nil, err
 	}
 	o.target = fs.Args()
+	if name == "server" && len(o.target) > 0 {
+		return nil, fmt.Errorf("server: certifying a stdio server (-- CMD…) comes with the server suites; give --url for a streamable HTTP server")
+	}
+	if o.url != "" {
+		if u, err := url.Parse(o.url); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			return nil, fmt.Errorf("server: --url %q is not an http(s) URL with a host, e.g. http://127.0.0.1:8080/mcp", o.url)
+		}
+	}
 	if n := len(args) - len(o.target) - 1; len(o.target) > 0 && (n < 0 || args[n] != "--") {
 		return nil, fmt.Errorf("%s: unexpected argument %q; put the adapter command after --: mcpconform %s [flags] -- CMD…", name, o.target[0], name)
 	}
@@ -67,10 +82,14 @@ func parseRunFlags(name string, args []string, stderr io.Writer) (*runOptions, e
 	return o, nil
 }
 
-// filter builds the Ginkgo label filter from the role, --label-filter,
+// filter builds the Ginkgo label filter from the roles, --label-filter,
 // --only and --skip, and validates it.
-func (o *runOptions) filter(role check.Role) (string, error) {
-	parts := []string{"role:" + string(role)}
+func (o *runOptions) filter(roles []check.Role) (string, error) {
+	var rs []string
+	for _, r := range roles {
+		rs = append(rs, "role:"+string(r))
+	}
+	parts := []string{"(" + strings.Join(rs, " || ") + ")"}
 	if o.labelFilter != "" {
 		if _, err := types.ParseLabelFilter(o.labelFilter); err != nil {
 			return "", fmt.Errorf("--label-filter %q: %v", o.labelFilter, err)
@@ -114,11 +133,33 @@ func certify(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return exitFor(err, stderr)
 	}
-	return certifyWith(o, check.Client, stdout, stderr)
+	return certifyWith(o, []check.Role{check.Client}, stdout, stderr)
 }
 
-func certifyWith(o *runOptions, role check.Role, stdout, stderr io.Writer) int {
-	filter, err := o.filter(role)
+// certifyServer runs the server checks against --url (default: the
+// reference server, started in this process).
+func certifyServer(args []string, stdout, stderr io.Writer) int {
+	o, err := parseRunFlags("server", args, stderr)
+	if err != nil {
+		return exitFor(err, stderr)
+	}
+	return certifyWith(o, []check.Role{check.Server}, stdout, stderr)
+}
+
+// certifyAll certifies the built-in reference client and server.
+func certifyAll(args []string, stdout, stderr io.Writer) int {
+	o, err := parseRunFlags("mcpconform", args, stderr)
+	if err != nil {
+		return exitFor(err, stderr)
+	}
+	if len(o.target) > 0 {
+		return exitFor(fmt.Errorf("mcpconform: no adapter without a command; use mcpconform client [flags] -- CMD…"), stderr)
+	}
+	return certifyWith(o, []check.Role{check.Client, check.Server}, stdout, stderr)
+}
+
+func certifyWith(o *runOptions, roles []check.Role, stdout, stderr io.Writer) int {
+	filter, err := o.filter(roles)
 	if err != nil {
 		return exitFor(err, stderr)
 	}
@@ -139,10 +180,19 @@ func certifyWith(o *runOptions, role check.Role, stdout, stderr io.Writer) int {
 	if o.seed == 0 {
 		o.seed = time.Now().UnixNano() % 1_000_000_000
 	}
-	cfg := run.Config{ClientAdapter: o.target, Seed: o.seed, Strict: o.strict, Baseline: baseline,
-		SnapshotDir: o.snapshots, UpdateSnapshots: o.updateSnapshots, CheckDeadline: o.timeout}
+	serverURL, implementation := o.url, ""
+	if slices.Contains(roles, check.Server) && serverURL == "" {
+		url, stop, err := serve.Start(serve.Options{})
+		if err != nil {
+			return exitFor(fmt.Errorf("starting the reference server: %w", err), stderr)
+		}
+		defer stop()
+		serverURL, implementation = url, "reference"
+	}
+	cfg := run.Config{ClientAdapter: o.target, ServerURL: serverURL, Implementation: implementation, Seed: o.seed, Strict: o.strict,
+		Baseline: baseline, SnapshotDir: o.snapshots, UpdateSnapshots: o.updateSnapshots, CheckDeadline: o.timeout}
 	run.Configure(cfg)
-	fmt.Fprintf(stdout, "mcpconform %s: certifying %s (seed %d)\n", Version, describeTarget(o.target), o.seed)
+	fmt.Fprintf(stdout, "mcpconform %s: certifying %s (seed %d)\n", Version, describeTarget(roles, o, serverURL), o.seed)
 
 	suiteConfig, reporterConfig := ginkgo.GinkgoConfiguration()
 	suiteConfig.LabelFilter = filter
@@ -152,12 +202,15 @@ func certifyWith(o *runOptions, role check.Role, stdout, stderr io.Writer) int {
 	reporterConfig.Verbose = o.verbose
 	reporterConfig.SilenceSkips = !o.verbose
 	var t failer
-	passed := ginkgo.RunSpecs(&t, "mcpconform "+string(role), suiteConfig, reporterConfig)
+	passed := ginkgo.RunSpecs(&t, "mcpconform", suiteConfig, reporterConfig)
 
-	results := run.Results(role)
-	target := map[string]any{"role": string(role), "implementation": run.Current().Implementation}
+	results := run.Results(roles...)
+	target := map[string]any{"roles": roles, "implementation": run.Current().Implementation}
 	if len(o.target) > 0 {
 		target["adapter"] = o.target
+	}
+	if o.url != "" {
+		target["url"] = o.url
 	}
 	ix := report.NewIndex(report.Tool{Name: "mcpconform", Version: Version}, target, o.seed, results)
 	if err := writeReports(o, ix); err != nil {
@@ -170,11 +223,23 @@ func certifyWith(o *runOptions, role check.Role, stdout, stderr io.Writer) int {
 	return 0
 }
 
-func describeTarget(cmd []string) string {
-	if len(cmd) == 0 {
-		return "the reference client"
+func describeTarget(roles []check.Role, o *runOptions, serverURL string) string {
+	var parts []string
+	if slices.Contains(roles, check.Client) {
+		if len(o.target) == 0 {
+			parts = append(parts, "the reference client")
+		} else {
+			parts = append(parts, "the client adapter "+strings.Join(o.target, " "))
+		}
 	}
-	return "the client adapter " + strings.Join(cmd, " ")
+	if slices.Contains(roles, check.Server) {
+		if o.url == "" {
+			parts = append(parts, "the reference server at "+serverURL)
+		} else {
+			parts = append(parts, "the server at "+serverURL)
+		}
+	}
+	return strings.Join(parts, " and ")
 }
 
 func writeReports(o *runOptions, ix *report.Index) error {

@@ -14,6 +14,8 @@ import (
 	"github.com/mcpconform/mcpconform/fakeservers"
 	_ "github.com/mcpconform/mcpconform/fakeservers" // the fakeserver subcommand
 	"github.com/mcpconform/mcpconform/harness/adapter"
+	"github.com/mcpconform/mcpconform/harness/serve"
+	_ "github.com/mcpconform/mcpconform/suites/http"  // the checks
 	_ "github.com/mcpconform/mcpconform/suites/stdio" // the checks
 )
 
@@ -23,8 +25,10 @@ var Version = "dev"
 const usage = `mcpconform certifies MCP clients and servers.
 
 Usage:
-  mcpconform                          certify the built-in reference client
+  mcpconform [flags]                  certify the built-in reference client and server
   mcpconform client [flags] [-- CMD…] certify a client through its adapter (default: the reference adapter)
+  mcpconform server [flags] [--url U] certify a streamable HTTP server (default: the reference server)
+  mcpconform serve [--mutant M]       the reference server over streamable HTTP (prints its URL)
   mcpconform selftest [flags]         run the reference and every mutant; report the kill matrix
   mcpconform list [--format table|json]
   mcpconform adapter [--mutant M]     the reference client, speaking the adapter contract
@@ -42,11 +46,15 @@ type errUsage struct{ error }
 
 func dispatch(args []string, stdout, stderr io.Writer) int {
 	if len(args) == 0 {
-		return certify(nil, stdout, stderr)
+		return certifyAll(nil, stdout, stderr)
 	}
 	switch args[0] {
 	case "client":
 		return certify(args[1:], stdout, stderr)
+	case "server":
+		return certifyServer(args[1:], stdout, stderr)
+	case "serve":
+		return serve.Main(args[1:])
 	case "selftest":
 		return selftest(args[1:], stdout, stderr)
 	case "list":
@@ -63,8 +71,8 @@ func dispatch(args []string, stdout, stderr io.Writer) int {
 		return 0
 	}
 	if len(args[0]) > 0 && args[0][0] == '-' {
-		// Flags without a command: certify the reference.
-		return certify(args, stdout, stderr)
+		// Flags without a command: certify the references.
+		return certifyAll(args, stdout, stderr)
 	}
 	fmt.Fprintf(stderr, "mcpconform: unknown command %q\n\n%s", args[0], usage)
 	return 2

@@ -17,11 +17,13 @@ import (
 	"github.com/mcpconform/mcpconform/harness/mutant"
 	"github.com/mcpconform/mcpconform/harness/report"
 	"github.com/mcpconform/mcpconform/harness/selfexec"
+	"github.com/mcpconform/mcpconform/harness/serve"
 	"github.com/mcpconform/mcpconform/suites/run"
 )
 
 func init() {
 	selfexec.Register("client", func(args []string) int { return certify(args, os.Stdout, os.Stderr) })
+	selfexec.Register("server", func(args []string) int { return certifyServer(args, os.Stdout, os.Stderr) })
 }
 
 // Kill matrix written by selftest --json; field names are a public contract.
@@ -68,15 +70,12 @@ func selftest(args []string, stdout, stderr io.Writer) int {
 	}
 	defer os.RemoveAll(dir)
 
-	mutants := mutant.ForRole("client")
-	type job struct {
-		name    mutant.Name
-		targets []string
-	}
-	jobs := []job{{name: ""}}
-	for _, m := range mutants {
-		j := job{name: m.Name, targets: check.KilledBy(string(m.Name))}
-		jobs = append(jobs, j)
+	// The first two jobs are the references; then one job per mutant.
+	jobs := []job{{role: check.Client}, {role: check.Server}}
+	for _, role := range []check.Role{check.Client, check.Server} {
+		for _, m := range mutant.ForRole(string(role)) {
+			jobs = append(jobs, job{role: role, name: m.Name, targets: check.KilledBy(string(m.Name))})
+		}
 	}
 	results := make([]map[string]check.Outcome, len(jobs))
 	errs := make([]error, len(jobs))
@@ -93,10 +92,10 @@ func selftest(args []string, stdout, stderr io.Writer) int {
 			if j.name == "" || *matrix {
 				only = nil
 			}
-			results[i], errs[i] = runMutant(dir, j.name, only, *seed, *verbose, stderr)
+			results[i], errs[i] = runMutant(dir, j, only, *seed, *verbose, stderr)
 			label := string(j.name)
 			if label == "" {
-				label = "reference"
+				label = "reference " + string(j.role)
 			}
 			fmt.Fprintf(stdout, "selftest: %-30s done\n", label)
 		})
@@ -110,13 +109,16 @@ func selftest(args []string, stdout, stderr io.Writer) int {
 
 	km := killMatrix{Unkilled: []string{}, ReferenceFailures: []string{}}
 	killedBy := map[string][]string{}
-	for id, o := range results[0] {
-		if o != check.Pass {
-			km.ReferenceFailures = append(km.ReferenceFailures, id+" ("+string(o)+")")
+	const references = 2
+	for _, ref := range results[:references] {
+		for id, o := range ref {
+			if o != check.Pass {
+				km.ReferenceFailures = append(km.ReferenceFailures, id+" ("+string(o)+")")
+			}
 		}
 	}
-	for i, j := range jobs[1:] {
-		res := results[i+1]
+	for i, j := range jobs[references:] {
+		res := results[i+references]
 		if res == nil {
 			km.Unused = append(km.Unused, string(j.name))
 			continue
@@ -142,9 +144,6 @@ func selftest(args []string, stdout, stderr io.Writer) int {
 		km.Mutants = append(km.Mutants, mk)
 	}
 	for _, d := range check.All() {
-		if d.Role != check.Client {
-			continue
-		}
 		ks := killedBy[d.ID]
 		sort.Strings(ks)
 		if ks == nil {
@@ -166,24 +165,40 @@ func selftest(args []string, stdout, stderr io.Writer) int {
 	return printKillMatrix(stdout, km)
 }
 
-// runMutant runs `mcpconform client` in a child process against the
-// reference adapter with mutant m (the reference itself for ""), and returns
-// each check's outcome.
-func runMutant(dir string, m mutant.Name, only []string, seed int64, verbose bool, stderr io.Writer) (map[string]check.Outcome, error) {
-	name := string(m)
+// job is one run of the self-test: a reference (name "") or a mutant of
+// the reference client or server, against the checks of its role.
+type job struct {
+	role    check.Role
+	name    mutant.Name
+	targets []string
+}
+
+// runMutant runs `mcpconform client` or `mcpconform server` in a child
+// process against the reference (or its mutant), and returns each check's
+// outcome. A mutant server is served from this process.
+func runMutant(dir string, j job, only []string, seed int64, verbose bool, stderr io.Writer) (map[string]check.Outcome, error) {
+	name := string(j.name)
 	if name == "" {
-		name = "reference"
+		name = "reference-" + string(j.role)
 	}
 	out := filepath.Join(dir, name+".json")
 	args := []string{"--json", out, "--no-color", "--seed", fmt.Sprint(seed)}
 	if len(only) > 0 {
 		args = append(args, "--only", strings.Join(only, ","))
 	}
-	if m != "" {
+	switch {
+	case j.role == check.Server && j.name != "":
+		url, stop, err := serve.Start(serve.Options{Mutant: j.name})
+		if err != nil {
+			return nil, err
+		}
+		defer stop()
+		args = append(args, "--url", url)
+	case j.role == check.Client && j.name != "":
 		args = append(args, "--")
-		args = append(args, run.ReferenceAdapter(m)...)
+		args = append(args, run.ReferenceAdapter(j.name)...)
 	}
-	argv := selfexec.Command("client", args...)
+	argv := selfexec.Command(string(j.role), args...)
 	if verbose {
 		fmt.Fprintln(stderr, "selftest:", strings.Join(argv, " "))
 	}

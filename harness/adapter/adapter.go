@@ -18,6 +18,7 @@ import (
 	"github.com/mcpconform/mcpconform/harness/mutant"
 	"github.com/mcpconform/mcpconform/harness/selfexec"
 	"github.com/mcpconform/mcpconform/harness/stdio"
+	"github.com/mcpconform/mcpconform/harness/streamable"
 	"github.com/mcpconform/mcpconform/harness/target"
 )
 
@@ -27,6 +28,7 @@ func init() { selfexec.Register("adapter", Main) }
 // limits (seed defaults unless given) and the mutant to run.
 type Settings struct {
 	Stdio  stdio.Config
+	HTTP   streamable.ClientConfig
 	Mutant mutant.Name
 }
 
@@ -40,6 +42,11 @@ func (s Settings) Flags() []string {
 		"--cancel-grace", c.CancelGrace.String(),
 		"--shutdown-grace", c.ShutdownGrace.String(),
 		"--startup-timeout", c.StartupTimeout.String(),
+		"--max-concurrent-requests", fmt.Sprint(s.HTTP.MaxConcurrentRequests),
+		"--max-sse-event-size", fmt.Sprint(s.HTTP.MaxSSEEventSize),
+		"--session-recovery-timeout", s.HTTP.SessionRecoveryTimeout.String(),
+		"--control-request-timeout", s.HTTP.ControlRequestTimeout.String(),
+		fmt.Sprintf("--allow-stateless=%v", s.HTTP.AllowStateless),
 	}
 	if s.Mutant != "" {
 		args = append(args, "--mutant", string(s.Mutant))
@@ -48,8 +55,8 @@ func (s Settings) Flags() []string {
 }
 
 func parseFlags(args []string, stderr io.Writer) (Settings, error) {
-	s := Settings{Stdio: stdio.DefaultConfig()}
-	c := &s.Stdio
+	s := Settings{Stdio: stdio.DefaultConfig(), HTTP: streamable.DefaultClientConfig("")}
+	c, h := &s.Stdio, &s.HTTP
 	fs := flag.NewFlagSet("adapter", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.IntVar(&c.MaxStdoutTextLines, "max-stdout-text-lines", c.MaxStdoutTextLines, "text lines the client skips on stdout per session (0: none)")
@@ -58,6 +65,11 @@ func parseFlags(args []string, stderr io.Writer) (Settings, error) {
 	fs.DurationVar(&c.CancelGrace, "cancel-grace", c.CancelGrace, "wait after notifications/cancelled before terminating the server")
 	fs.DurationVar(&c.ShutdownGrace, "shutdown-grace", c.ShutdownGrace, "wait after closing stdin, and after SIGTERM")
 	fs.DurationVar(&c.StartupTimeout, "startup-timeout", c.StartupTimeout, "launch until notifications/initialized")
+	fs.IntVar(&h.MaxConcurrentRequests, "max-concurrent-requests", h.MaxConcurrentRequests, "ordinary POSTs in progress at once (0: one)")
+	fs.IntVar(&h.MaxSSEEventSize, "max-sse-event-size", h.MaxSSEEventSize, "largest SSE event accepted, raw bytes")
+	fs.DurationVar(&h.SessionRecoveryTimeout, "session-recovery-timeout", h.SessionRecoveryTimeout, "wait for old POSTs, and for the new handshake, when a session expires")
+	fs.DurationVar(&h.ControlRequestTimeout, "control-request-timeout", h.ControlRequestTimeout, "longest run of a cancellation or reply POST")
+	fs.BoolVar(&h.AllowStateless, "allow-stateless", h.AllowStateless, "accept a server that issues no session id")
 	m := fs.String("mutant", "", "run a mutant of the reference client (see mcpconform selftest)")
 	if err := fs.Parse(args); err != nil {
 		return s, err
@@ -87,39 +99,60 @@ func Main(args []string) int {
 		fmt.Fprintln(os.Stderr, "adapter:", err)
 		return 2
 	}
-	if inv.Transport != "stdio" {
-		fmt.Fprintf(os.Stderr, "adapter: transport %q is not supported by this adapter\n", inv.Transport)
-		return target.ExitUnsupported
-	}
 	cfg := s.Stdio
 	cfg.Command = inv.ServerCommand
 	cfg.Mutant = s.Mutant
 	cfg.Report = os.Stderr
-	if err := applyLimits(&cfg, inv.Limits); err != nil {
+	h := s.HTTP
+	h.URL, h.Mutant, h.AuthHeader, h.CustomHeaders = inv.ServerURL, s.Mutant, inv.AuthToken, inv.Headers
+	if err := applyLimits(&cfg, &h, inv.Limits); err != nil {
 		fmt.Fprintln(os.Stderr, "adapter:", err)
 		return 2
 	}
 	out := &printer{w: os.Stdout}
-	out.line(target.Line{Config: declare(cfg)})
-	run(inv, cfg, out)
+	opts := mcp.ClientOptions{StartupTimeout: cfg.StartupTimeout, CallTimeout: inv.CallTimeout, Mutant: s.Mutant}
+	switch inv.Transport {
+	case "stdio":
+		out.line(target.Line{Config: declare(cfg, nil)})
+		run(inv, opts, out, func() (mcp.Transport, error) {
+			c, err := stdio.Start(cfg)
+			if err != nil {
+				return nil, err
+			}
+			return c, nil
+		})
+	case "http":
+		out.line(target.Line{Config: declare(cfg, &h)})
+		run(inv, opts, out, func() (mcp.Transport, error) {
+			c, err := streamable.Dial(h)
+			if err != nil {
+				return nil, err
+			}
+			return c, nil
+		})
+	default:
+		fmt.Fprintf(os.Stderr, "adapter: transport %q is not supported by this adapter\n", inv.Transport)
+		return target.ExitUnsupported
+	}
 	return 0
 }
 
-func run(inv target.Invocation, cfg stdio.Config, out *printer) {
-	start := time.Now()
-	client, err := stdio.Start(cfg)
+// run connects over the transport start returns, lists the tools, calls
+// each, and closes, printing a contract line for every step.
+func run(inv target.Invocation, opts mcp.ClientOptions, out *printer, dial func() (mcp.Transport, error)) {
+	began := time.Now()
+	client, err := dial()
 	if err != nil {
-		out.line(target.Line{Connect: phase(start, err)})
+		out.line(target.Line{Connect: phase(began, err)})
 		return
 	}
-	opts := mcp.ClientOptions{StartupTimeout: cfg.StartupTimeout, CallTimeout: inv.CallTimeout, Mutant: cfg.Mutant}
 	session, err := mcp.Connect(context.Background(), client, opts)
-	out.line(target.Line{Connect: phase(start, err)})
+	out.line(target.Line{Connect: phase(began, err)})
 	if err != nil {
 		_ = client.Close()
 		return
 	}
-	start = time.Now()
+	start := time.Now()
 	tools, err := session.ListTools(context.Background())
 	out.line(target.Line{List: phase(start, err)})
 	if err == nil {
@@ -156,8 +189,9 @@ func phase(start time.Time, err error) *target.Phase {
 	return p
 }
 
-// declare is the config line: the limits this client enforces.
-func declare(c stdio.Config) map[string]json.RawMessage {
+// declare is the config line: the limits this client enforces, with the
+// HTTP ones when h is given.
+func declare(c stdio.Config, h *streamable.ClientConfig) map[string]json.RawMessage {
 	vals := map[string]int64{
 		target.LimitStdoutTextLines: int64(c.MaxStdoutTextLines),
 		target.LimitStdoutTextBytes: c.MaxStdoutTextBytes,
@@ -166,11 +200,26 @@ func declare(c stdio.Config) map[string]json.RawMessage {
 		target.LimitShutdownGraceMS: c.ShutdownGrace.Milliseconds(),
 		target.LimitStartupMS:       c.StartupTimeout.Milliseconds(),
 	}
+	if h != nil {
+		vals[target.LimitMaxConcurrent] = int64(h.MaxConcurrentRequests)
+		vals[target.LimitMaxSSEEventSize] = int64(h.MaxSSEEventSize)
+		vals[target.LimitSessionRecoveryMS] = h.SessionRecoveryTimeout.Milliseconds()
+		vals[target.LimitControlRequestMS] = h.ControlRequestTimeout.Milliseconds()
+		vals[target.LimitAllowStateless] = boolInt(h.AllowStateless)
+		vals[target.LimitReinitOnExpired] = boolInt(h.ReinitOnExpiredSession)
+	}
 	out := make(map[string]json.RawMessage, len(vals))
 	for k, v := range vals {
 		out[k] = json.RawMessage(fmt.Sprint(v))
 	}
 	return out
+}
+
+func boolInt(b bool) int64 {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // printer writes contract lines whole, one at a time.

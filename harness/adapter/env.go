@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/mcpconform/mcpconform/harness/stdio"
+	"github.com/mcpconform/mcpconform/harness/streamable"
 	"github.com/mcpconform/mcpconform/harness/target"
 )
 
@@ -24,6 +25,15 @@ func readEnvironment() (target.Invocation, error) {
 		}
 	}
 	inv.ServerURL = os.Getenv(target.EnvServerURL)
+	if inv.Transport == "http" && inv.ServerURL == "" {
+		return inv, fmt.Errorf("%s is not set; mcpconform client sets it for every HTTP check", target.EnvServerURL)
+	}
+	inv.AuthToken = os.Getenv(target.EnvAuthToken)
+	if raw := os.Getenv(target.EnvHeaders); raw != "" {
+		if err := json.Unmarshal([]byte(raw), &inv.Headers); err != nil {
+			return inv, fmt.Errorf("%s must be a JSON object of strings, got %q: %v", target.EnvHeaders, raw, err)
+		}
+	}
 	if raw := os.Getenv(target.EnvCallTimeoutMS); raw != "" {
 		ms, err := strconv.ParseInt(raw, 10, 64)
 		if err != nil || ms <= 0 {
@@ -41,7 +51,7 @@ func readEnvironment() (target.Invocation, error) {
 }
 
 // applyLimits honours the limit overrides the harness asks for.
-func applyLimits(c *stdio.Config, limits map[string]any) error {
+func applyLimits(c *stdio.Config, h *streamable.ClientConfig, limits map[string]any) error {
 	for k, v := range limits {
 		f, ok := v.(float64)
 		if !ok || f < 0 || f != float64(int64(f)) {
@@ -61,6 +71,18 @@ func applyLimits(c *stdio.Config, limits map[string]any) error {
 			c.ShutdownGrace = time.Duration(n) * time.Millisecond
 		case target.LimitStartupMS:
 			c.StartupTimeout = time.Duration(n) * time.Millisecond
+		case target.LimitMaxConcurrent:
+			h.MaxConcurrentRequests = int(n)
+		case target.LimitMaxSSEEventSize:
+			h.MaxSSEEventSize = int(n)
+		case target.LimitSessionRecoveryMS:
+			h.SessionRecoveryTimeout = time.Duration(n) * time.Millisecond
+		case target.LimitControlRequestMS:
+			h.ControlRequestTimeout = time.Duration(n) * time.Millisecond
+		case target.LimitAllowStateless:
+			h.AllowStateless = n != 0
+		case target.LimitReinitOnExpired:
+			h.ReinitOnExpiredSession = n != 0
 		}
 	}
 	return nil

@@ -7,12 +7,13 @@ import (
 	"time"
 
 	"github.com/mcpconform/mcpconform/harness/stdio"
+	"github.com/mcpconform/mcpconform/harness/streamable"
 	"github.com/mcpconform/mcpconform/harness/target"
 )
 
 func TestApplyLimitsHonoursEveryKey(t *testing.T) {
-	c := stdio.DefaultConfig()
-	err := applyLimits(&c, map[string]any{
+	c, h := stdio.DefaultConfig(), streamable.DefaultClientConfig("")
+	err := applyLimits(&c, &h, map[string]any{
 		target.LimitStdoutTextLines: 0.0, target.LimitStdoutTextBytes: 5.0, target.LimitStderrBytes: 6.0,
 		target.LimitCancelGraceMS: 7.0, target.LimitShutdownGraceMS: 8.0, target.LimitStartupMS: 9.0,
 	})
@@ -23,12 +24,12 @@ func TestApplyLimitsHonoursEveryKey(t *testing.T) {
 		c.ShutdownGrace != 8*time.Millisecond || c.StartupTimeout != 9*time.Millisecond {
 		t.Errorf("config after overrides: %+v", c)
 	}
-	declared := declare(c)
+	declared := declare(c, nil)
 	if string(declared[target.LimitStdoutTextLines]) != "0" || string(declared[target.LimitStartupMS]) != "9" {
 		t.Errorf("config line does not echo the overrides: %s", declared)
 	}
 	for _, bad := range []any{-1.0, 1.5, "3"} {
-		if err := applyLimits(&c, map[string]any{target.LimitStdoutTextLines: bad}); err == nil {
+		if err := applyLimits(&c, &h, map[string]any{target.LimitStdoutTextLines: bad}); err == nil {
 			t.Errorf("override %v accepted", bad)
 		}
 	}

@@ -19,6 +19,7 @@ type pendingCall struct {
 	method string                // for error messages
 	sent   time.Time             // when the request was written
 	reply  chan *jsonrpc.Message // receives the response; buffered, sent to once
+	failed chan error            // receives the transport's RequestFailure; buffered, sent to once
 }
 
 // Call sends request method with params (nil for none) and decodes the
@@ -73,7 +74,7 @@ func (s *ClientSession) start(method string, params any) (*pendingCall, error) {
 	}
 	s.nextID++
 	id := jsonrpc.IntID(s.nextID)
-	p := &pendingCall{id: s.nextID, key: id.Key(), method: method, reply: make(chan *jsonrpc.Message, 1)}
+	p := &pendingCall{id: s.nextID, key: id.Key(), method: method, reply: make(chan *jsonrpc.Message, 1), failed: make(chan error, 1)}
 	s.pending[p.key] = p
 	s.mu.Unlock()
 
@@ -91,12 +92,15 @@ func (s *ClientSession) start(method string, params any) (*pendingCall, error) {
 }
 
 // wait waits for p's response. It returns ctx's error when ctx ends first
-// (the call is then forgotten) and the transport's failure when the
-// transport ends first. A response that arrived is preferred to either.
+// (the call is then forgotten), the transport's failure when the transport
+// ends first, and the transport's RequestFailure for p when it gives up on
+// the request. A response that arrived is preferred to either.
 func (s *ClientSession) wait(ctx context.Context, p *pendingCall) (*jsonrpc.Message, error) {
 	select {
 	case m := <-p.reply:
 		return m, nil
+	case err := <-p.failed:
+		return nil, err
 	case <-s.gone:
 		select {
 		case m := <-p.reply:

@@ -9,11 +9,12 @@ import (
 )
 
 // dispatch reads the server's messages until the transport ends: responses
-// go to their callers, requests are answered, notifications are ignored.
-// When the transport ends, every pending call fails with its reason.
+// go to their callers, requests are answered, notifications are ignored,
+// and a transport's RequestFailure fails its call (FailureSource). When the
+// transport ends, every pending call fails with its reason.
 func (s *ClientSession) dispatch() {
 	defer close(s.dispatchDone)
-	in, done := s.t.Incoming(), s.t.Done()
+	in, done, failures := s.t.Incoming(), s.t.Done(), s.failures()
 	for {
 		select {
 		case m, ok := <-in:
@@ -22,6 +23,12 @@ func (s *ClientSession) dispatch() {
 				return
 			}
 			s.handle(m)
+		case f, ok := <-failures:
+			if !ok {
+				failures = nil
+				continue
+			}
+			s.fail(f)
 		case <-done:
 			s.drain(in)
 			s.transportEnded()

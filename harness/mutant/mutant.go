@@ -96,6 +96,7 @@ const (
 	NoVersionCheck         Name = "no-version-check"
 	AcceptBatch            Name = "accept-batch"
 	ReplayOtherStreams     Name = "replay-other-streams"
+	UnknownSessionAccepted Name = "unknown-session-accepted"
 )
 
 // Mutant describes one mutant.
@@ -180,6 +181,7 @@ var catalogue = []Mutant{
 	{NoVersionCheck, "server", "accepts any MCP-Protocol-Version (HT-72)"},
 	{AcceptBatch, "server", "accepts JSON-RPC batches from 2025-06-18 on (JR-37, HT-13)"},
 	{ReplayOtherStreams, "server", "replays events of other streams on resumption (HT-46)"},
+	{UnknownSessionAccepted, "server", "serves requests bearing a session id it never issued (HT-56)"},
 }
 
 // All returns every mutant, sorted by name.

@@ -16,14 +16,16 @@ import (
 
 // Invocation is one run of a client adapter for one check.
 type Invocation struct {
-	Case          string         // MCPCONFORM_CASE
-	Transport     string         // "stdio" or "http"
-	ServerCommand []string       // stdio: the server the adapter's client launches
-	ServerURL     string         // http: the endpoint
-	CallTimeout   time.Duration  // MCPCONFORM_CALL_TIMEOUT_MS
-	Parallel      bool           // MCPCONFORM_PARALLEL=1
-	Limits        map[string]any // MCPCONFORM_LIMITS, optional
-	Deadline      time.Duration  // the adapter is killed (with its process group) after this long
+	Case          string            // MCPCONFORM_CASE
+	Transport     string            // "stdio" or "http"
+	ServerCommand []string          // stdio: the server the adapter's client launches
+	ServerURL     string            // http: the endpoint
+	CallTimeout   time.Duration     // MCPCONFORM_CALL_TIMEOUT_MS
+	Parallel      bool              // MCPCONFORM_PARALLEL=1
+	Limits        map[string]any    // MCPCONFORM_LIMITS, optional
+	AuthToken     string            // MCPCONFORM_AUTH_TOKEN, optional
+	Headers       map[string]string // MCPCONFORM_HEADERS, optional
+	Deadline      time.Duration     // the adapter is killed (with its process group) after this long
 }
 
 // maxCapture bounds what is kept of an adapter's stdout and stderr.
@@ -115,6 +117,16 @@ func (inv Invocation) environment() ([]string, error) {
 	}
 	if inv.Parallel {
 		env = append(env, EnvParallel+"=1")
+	}
+	if inv.AuthToken != "" {
+		env = append(env, EnvAuthToken+"="+inv.AuthToken)
+	}
+	if len(inv.Headers) > 0 {
+		b, err := json.Marshal(inv.Headers)
+		if err != nil {
+			return nil, err
+		}
+		env = append(env, EnvHeaders+"="+string(b))
 	}
 	if len(inv.Limits) > 0 {
 		b, err := json.Marshal(inv.Limits)

@@ -19,6 +19,12 @@ const (
 	// the value in its config line; one that does not leaves the check
 	// UNIMPLEMENTED.
 	EnvLimits = "MCPCONFORM_LIMITS"
+	// EnvAuthToken is a bearer token (without "Bearer ") the HTTP client sends
+	// as Authorization on every request.
+	EnvAuthToken = "MCPCONFORM_AUTH_TOKEN"
+	// EnvHeaders is a JSON object of custom headers the HTTP client sends on
+	// every request.
+	EnvHeaders = "MCPCONFORM_HEADERS"
 )
 
 // ExitUnsupported is the adapter's exit status for a transport or feature it lacks.
@@ -32,6 +38,13 @@ const (
 	LimitCancelGraceMS   = "cancel_grace_ms"
 	LimitStartupMS       = "startup_timeout_ms"
 	LimitShutdownGraceMS = "shutdown_grace_ms"
+
+	LimitMaxConcurrent     = "max_concurrent_requests"
+	LimitMaxSSEEventSize   = "max_sse_event_size"
+	LimitSessionRecoveryMS = "session_recovery_timeout_ms"
+	LimitControlRequestMS  = "control_request_timeout_ms"
+	LimitAllowStateless    = "allow_stateless"           // 0 or 1
+	LimitReinitOnExpired   = "reinit_on_expired_session" // 0 or 1
 )
 
 // Outcomes of an adapter line.

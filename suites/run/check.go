@@ -30,17 +30,21 @@ func Check(d check.Descriptor, body func(c *C)) bool {
 
 // C is a running check: what its body uses to act, observe and judge.
 type C struct {
-	D       check.Descriptor
-	Ctx     context.Context
-	cfg     Config
-	dir     string
-	seed    int64
-	entries []transcript.Entry
-	secrets []string
+	D        check.Descriptor
+	Ctx      context.Context
+	cfg      Config
+	dir      string
+	seed     int64
+	entries  []transcript.Entry
+	secrets  []string
+	cleanups []func()
 	// unordered marks a transcript whose order is not behaviour (concurrent
 	// requests): it is not compared with a snapshot.
 	unordered bool
 }
+
+// Cleanup registers f to run when the check ends, last registered first.
+func (c *C) Cleanup(f func()) { c.cleanups = append(c.cleanups, f) }
 
 // Unordered says the check's transcript order depends on scheduling (its
 // requests are concurrent), so it has no snapshot.
@@ -104,6 +108,9 @@ func execute(d check.Descriptor, body func(c *C)) {
 	c := &C{D: d, Ctx: ctx, cfg: cfg, dir: dir}
 	start := time.Now()
 	v := runBody(c, body)
+	for i := len(c.cleanups) - 1; i >= 0; i-- {
+		c.cleanups[i]()
+	}
 	res := check.Result{Descriptor: d, Outcome: v.outcome, Message: v.message, DurationMS: time.Since(start).Milliseconds(), Seed: c.seed}
 	if res.Outcome == check.Fail && d.Level != check.MUST && !cfg.Strict {
 		res.Outcome = check.Warn

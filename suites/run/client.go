@@ -125,9 +125,41 @@ var (
 	declaredErr  error
 )
 
+var (
+	httpDeclaredOnce sync.Once
+	httpDeclared     target.Output
+	httpDeclaredErr  error
+)
+
 func resetDeclared() {
 	declaredOnce = sync.Once{}
 	declared, declaredErr = Limits{}, nil
+	httpDeclaredOnce = sync.Once{}
+	httpDeclared, httpDeclaredErr = target.Output{}, nil
+}
+
+// HTTPDeclared returns the HTTP client's config line, probed once per run
+// against the well-behaved HTTP fake.
+func (c *C) HTTPDeclared() target.Output {
+	httpDeclaredOnce.Do(func() {
+		f, err := fakeservers.StartHTTP(fakeservers.HTTPOptions{Case: "well-behaved"})
+		if err != nil {
+			httpDeclaredErr = err
+			return
+		}
+		defer f.Close()
+		inv := target.Invocation{Case: "mcpconform.config-probe", Transport: "http", ServerURL: f.URL(), CallTimeout: c.cfg.Patience, Deadline: c.cfg.CheckDeadline}
+		r, err := target.Adapter{Command: c.cfg.ClientAdapter}.Run(c.Ctx, inv)
+		if err != nil {
+			httpDeclaredErr = err
+			return
+		}
+		httpDeclared = r.Output
+	})
+	if httpDeclaredErr != nil {
+		c.harnessError(httpDeclaredErr)
+	}
+	return httpDeclared
 }
 
 // ClientLimits returns the limits the client under test declares in its

@@ -13,6 +13,7 @@ import (
 	"github.com/mcpconform/mcpconform/harness/report"
 	"github.com/mcpconform/mcpconform/harness/selfexec"
 	"github.com/mcpconform/mcpconform/harness/stdio"
+	"github.com/mcpconform/mcpconform/harness/streamable"
 )
 
 // Config is one run's configuration.
@@ -20,6 +21,8 @@ type Config struct {
 	// ClientAdapter is the adapter command of the client under test; empty
 	// means the reference adapter with ReferenceSettings.
 	ClientAdapter []string
+	// ServerURL is the streamable HTTP endpoint of the server under test.
+	ServerURL string
 	// Implementation names the implementation for snapshot files.
 	Implementation string
 	// Seed drives every property check; the same seed reproduces the run.
@@ -61,7 +64,12 @@ func ReferenceSettings(m mutant.Name) adapter.Settings {
 	c.CancelGrace = 200 * time.Millisecond
 	c.ShutdownGrace = 300 * time.Millisecond
 	c.StartupTimeout = 1500 * time.Millisecond
-	return adapter.Settings{Stdio: c, Mutant: m}
+	h := streamable.DefaultClientConfig("")
+	h.MaxConcurrentRequests = 4
+	h.MaxSSEEventSize = 64 << 10
+	h.SessionRecoveryTimeout = time.Second
+	h.ControlRequestTimeout = 500 * time.Millisecond
+	return adapter.Settings{Stdio: c, HTTP: h, Mutant: m}
 }
 
 // ReferenceAdapter is the argv of the reference adapter (or one of its

@@ -1,0 +1,188 @@
+package mcp
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+
+	"github.com/mcpconform/mcpconform/harness/jsonrpc"
+)
+
+// SessionInfo is what a server-side handler knows of the session a message
+// belongs to; *streamable.ServerSession is one. The server transports import
+// this package, so it names no transport type.
+type SessionInfo interface {
+	// ID is the transport's session id; empty without one.
+	ID() string
+	// ProtocolVersion is the version initialize negotiated.
+	ProtocolVersion() string
+}
+
+// The serverInfo of the reference server.
+const (
+	ServerName    = "mcpconform-reference"
+	ServerVersion = "dev"
+)
+
+// MinimalServer is the smallest reference MCP server: the initialize
+// handshake with version negotiation (LC-04, LC-09), ping (PG-02),
+// logging/setLevel (LG-03, LG-06), and two tools. "echo" returns its "text"
+// argument, or "ok"; "notify" sends a notifications/message log notification
+// on the request's stream before its result (HT-21). Its Handle has the shape
+// of streamable.Handler with the session as a SessionInfo.
+type MinimalServer struct {
+	versions []string // supported protocol versions, newest first
+}
+
+// NewMinimalServer returns a minimal server speaking DefaultProtocolVersions.
+func NewMinimalServer() *MinimalServer {
+	return &MinimalServer{versions: slices.Clone(DefaultProtocolVersions)}
+}
+
+// Handle answers one message. Requests get their response; notifications and
+// responses get nil (JR-14). Related messages go out through out.
+func (m *MinimalServer) Handle(ctx context.Context, _ SessionInfo, req *jsonrpc.Message, out func(*jsonrpc.Message) error) *jsonrpc.Message {
+	if req.Kind() != jsonrpc.KindRequest {
+		return nil
+	}
+	result, rpcErr := m.dispatch(ctx, req, out)
+	if rpcErr != nil {
+		return &jsonrpc.Message{ID: req.ID, Error: rpcErr}
+	}
+	resp, err := jsonrpc.NewResult(req.ID, result)
+	if err != nil {
+		return jsonrpc.NewError(req.ID, jsonrpc.CodeInternalError, "the server could not encode its result")
+	}
+	return resp
+}
+
+func (m *MinimalServer) dispatch(ctx context.Context, req *jsonrpc.Message, out func(*jsonrpc.Message) error) (any, *jsonrpc.Error) {
+	switch req.Method {
+	case "initialize":
+		return m.initialize(req.Params)
+	case "ping":
+		return struct{}{}, nil
+	case "logging/setLevel":
+		return setLevel(req.Params)
+	case "tools/list":
+		return map[string]any{"tools": minimalTools}, nil
+	case "tools/call":
+		return callTool(ctx, req.Params, out)
+	}
+	return nil, &jsonrpc.Error{Code: jsonrpc.CodeMethodNotFound, Message: fmt.Sprintf("method %q is not offered by this server", req.Method)}
+}
+
+// initialize answers with the proposed version when the server speaks it, and
+// otherwise with its newest (LC-09).
+func (m *MinimalServer) initialize(params json.RawMessage) (any, *jsonrpc.Error) {
+	var p struct {
+		ProtocolVersion *string `json:"protocolVersion"`
+	}
+	if err := decodeParams(params, &p); err != nil || p.ProtocolVersion == nil {
+		return nil, invalidParams("initialize needs params with a string protocolVersion")
+	}
+	version := m.versions[0]
+	if slices.Contains(m.versions, *p.ProtocolVersion) {
+		version = *p.ProtocolVersion
+	}
+	return map[string]any{
+		"protocolVersion": version,
+		"capabilities":    map[string]any{"tools": map[string]any{}, "logging": map[string]any{}},
+		"serverInfo":      map[string]string{"name": ServerName, "version": ServerVersion},
+	}, nil
+}
+
+// logLevels are the RFC 5424 severities of notifications/message (LG-02).
+var logLevels = []string{"debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"}
+
+// setLevel accepts a valid level (LG-03) and refuses any other with -32602
+// (LG-06). The minimal server logs only at info, from the notify tool, and
+// does not filter by the level yet.
+func setLevel(params json.RawMessage) (any, *jsonrpc.Error) {
+	var p struct {
+		Level string `json:"level"`
+	}
+	if err := decodeParams(params, &p); err != nil || !slices.Contains(logLevels, p.Level) {
+		return nil, invalidParams(fmt.Sprintf("logging/setLevel needs a level, one of %v", logLevels))
+	}
+	return struct{}{}, nil
+}
+
+// minimalTools are the tools of tools/list.
+var minimalTools = []Tool{
+	{
+		Name:        "echo",
+		Description: "Returns its text argument, or \"ok\" without one.",
+		InputSchema: json.RawMessage(`{"type":"object","properties":{"text":{"type":"string"}}}`),
+	},
+	{
+		Name:        "notify",
+		Description: "Sends a log notification on the request's stream, then returns \"ok\".",
+		InputSchema: json.RawMessage(`{"type":"object","additionalProperties":false}`),
+	},
+}
+
+func callTool(ctx context.Context, params json.RawMessage, out func(*jsonrpc.Message) error) (any, *jsonrpc.Error) {
+	var p struct {
+		Name      string          `json:"name"`
+		Arguments json.RawMessage `json:"arguments"`
+	}
+	if err := decodeParams(params, &p); err != nil || p.Name == "" {
+		return nil, invalidParams("tools/call needs params with a tool name")
+	}
+	switch p.Name {
+	case "echo":
+		var args struct {
+			Text *string `json:"text"`
+		}
+		if len(p.Arguments) > 0 && json.Unmarshal(p.Arguments, &args) != nil {
+			return toolError(`echo takes an object argument with an optional string "text"`), nil
+		}
+		if args.Text == nil {
+			return toolText("ok"), nil
+		}
+		return toolText(*args.Text), nil
+	case "notify":
+		note, err := jsonrpc.NewNotification("notifications/message", map[string]any{
+			"level": "info", "logger": "notify", "data": "the notify tool was called",
+		})
+		if err == nil && ctx.Err() == nil {
+			_ = out(note)
+		}
+		return toolText("ok"), nil
+	}
+	return nil, invalidParams(fmt.Sprintf("unknown tool %q; tools/list names the tools", p.Name))
+}
+
+func toolText(text string) CallToolResult {
+	return CallToolResult{Content: []json.RawMessage{textContent(text)}}
+}
+
+func toolError(text string) CallToolResult {
+	return CallToolResult{Content: []json.RawMessage{textContent(text)}, IsError: true}
+}
+
+func textContent(text string) json.RawMessage {
+	b, _ := json.Marshal(map[string]string{"type": "text", "text": text})
+	return b
+}
+
+// decodeParams decodes params that must be an object; absent params decode as
+// an empty object.
+func decodeParams(params json.RawMessage, v any) error {
+	params = bytes.TrimSpace(params)
+	if len(params) == 0 {
+		return nil
+	}
+	if params[0] != '{' {
+		return errors.New("params must be an object")
+	}
+	return json.Unmarshal(params, v)
+}
+
+func invalidParams(message string) *jsonrpc.Error {
+	return &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: message}
+}

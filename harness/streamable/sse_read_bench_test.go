@@ -1,0 +1,163 @@
+package streamable
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"io"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+)
+
+// benchStream is 4 MiB of typical MCP events: a comment keep-alive now and
+// then, ids, and JSON-RPC notifications of about 1 KiB, with CRLF breaks
+// in every other event.
+func benchStream() []byte {
+	var b bytes.Buffer
+	payload := `{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"` + strings.Repeat("x", 950) + `"}}`
+	for i := 0; b.Len() < 4<<20; i++ {
+		brk := "\n"
+		if i%2 == 1 {
+			brk = "\r\n"
+		}
+		if i%16 == 0 {
+			b.WriteString(": keep-alive" + brk)
+		}
+		b.WriteString("id: " + strings.Repeat("7", i%5+1) + brk + "data: " + payload + brk + brk)
+	}
+	return b.Bytes()
+}
+
+// BenchmarkSSEReader measures SSEReader over benchStream, in MB/s of raw
+// stream; compare BenchmarkSSERawBaseline.
+func BenchmarkSSEReader(b *testing.B) {
+	stream := benchStream()
+	b.SetBytes(int64(len(stream)))
+	b.ReportAllocs()
+	for b.Loop() {
+		r := NewSSEReader(bytes.NewReader(stream), DefaultMaxSSEEventSize)
+		for {
+			if _, err := r.Next(); err != nil {
+				if !errors.Is(err, io.EOF) {
+					b.Fatal(err)
+				}
+				break
+			}
+		}
+	}
+}
+
+// BenchmarkSSERawBaseline reads the same bytes line by line through a
+// bufio.Reader and does nothing with them: the floor an SSE parser is
+// measured against.
+func BenchmarkSSERawBaseline(b *testing.B) {
+	stream := benchStream()
+	b.SetBytes(int64(len(stream)))
+	b.ReportAllocs()
+	for b.Loop() {
+		r := bufio.NewReaderSize(bytes.NewReader(stream), sseBufferSize)
+		for {
+			if _, err := r.ReadSlice('\n'); err != nil {
+				if !errors.Is(err, io.EOF) {
+					b.Fatal(err)
+				}
+				break
+			}
+		}
+	}
+}
+
+// hugeEvent is an SSE event of one data line: "data: " and then left bytes
+// of 'x'. It is generated as it is read, never held.
+type hugeEvent struct {
+	left   int64
+	header bool
+}
+
+func (h *hugeEvent) Read(p []byte) (int, error) {
+	if !h.header {
+		h.header = true
+		return copy(p, "data: "), nil
+	}
+	if h.left <= 0 {
+		return 0, io.EOF
+	}
+	n := int64(len(p))
+	n = min(n, h.left)
+	for i := range p[:n] {
+		p[i] = 'x'
+	}
+	h.left -= n
+	return int(n), nil
+}
+
+// BenchmarkSSEOversizePeakHeap rejects one 1 GiB event with the default
+// 16 MiB limit and reports the peak heap in use meanwhile (RM-09: memory is
+// bounded by the limit, not by the event) and how much of the event was
+// read before the reader gave up.
+func BenchmarkSSEOversizePeakHeap(b *testing.B) {
+	const event = 1 << 30
+	var peak uint64
+	var read int
+	for b.Loop() {
+		runtime.GC()
+		stop, sampled := make(chan struct{}), make(chan uint64)
+		go samplePeakHeap(stop, sampled)
+		src := &countingReader{r: &hugeEvent{left: event}}
+		_, err := NewSSEReader(src, DefaultMaxSSEEventSize).Next()
+		close(stop)
+		peak = max(peak, <-sampled)
+		if !errors.Is(err, ErrEventTooLarge) {
+			b.Fatalf("error %v, want ErrEventTooLarge", err)
+		}
+		read = src.n
+	}
+	b.ReportMetric(float64(peak)/(1<<20), "peak-heap-MiB")
+	b.ReportMetric(float64(read)/(1<<20), "read-MiB")
+}
+
+// TestSSEOversizeMemoryIsBounded is the peak-heap benchmark's claim as a
+// test: rejecting a 1 GiB event with a 16 MiB limit never holds much more
+// than the limit.
+func TestSSEOversizeMemoryIsBounded(t *testing.T) {
+	if testing.Short() {
+		t.Skip("reads 16 MiB")
+	}
+	runtime.GC()
+	var before runtime.MemStats
+	runtime.ReadMemStats(&before)
+	stop, sampled := make(chan struct{}), make(chan uint64)
+	go samplePeakHeap(stop, sampled)
+	_, err := NewSSEReader(&hugeEvent{left: 1 << 30}, DefaultMaxSSEEventSize).Next()
+	close(stop)
+	peak := <-sampled
+	if !errors.Is(err, ErrEventTooLarge) {
+		t.Fatalf("error %v, want ErrEventTooLarge", err)
+	}
+	grew := int64(peak) - int64(before.HeapInuse)
+	if grew > 3*DefaultMaxSSEEventSize {
+		t.Fatalf("the heap grew by %d MiB while rejecting the event; the limit is 16 MiB", grew>>20)
+	}
+	t.Logf("the heap grew by at most %.1f MiB while rejecting a 1 GiB event with a 16 MiB limit", float64(grew)/(1<<20))
+}
+
+// samplePeakHeap samples HeapInuse until stop closes, then sends the peak.
+func samplePeakHeap(stop <-chan struct{}, peak chan<- uint64) {
+	var ms runtime.MemStats
+	var top uint64
+	tick := time.NewTicker(time.Millisecond)
+	defer tick.Stop()
+	for {
+		runtime.ReadMemStats(&ms)
+		top = max(top, ms.HeapInuse)
+		select {
+		case <-stop:
+			runtime.ReadMemStats(&ms)
+			peak <- max(top, ms.HeapInuse)
+			return
+		case <-tick.C:
+		}
+	}
+}

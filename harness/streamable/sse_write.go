@@ -1,0 +1,68 @@
+package streamable
+
+import (
+	"io"
+	"net/http"
+)
+
+// sseWriter writes Server-Sent Events to one HTTP response.
+type sseWriter struct {
+	w   io.Writer
+	rc  *http.ResponseController
+	buf []byte
+}
+
+func newSSEWriter(w http.ResponseWriter) *sseWriter {
+	return &sseWriter{w: w, rc: http.NewResponseController(w)}
+}
+
+// event writes one event; it is on the wire after the next flush.
+func (sw *sseWriter) event(id string, data []byte) error {
+	sw.buf = appendEvent(sw.buf[:0], id, data)
+	_, err := sw.w.Write(sw.buf)
+	return err
+}
+
+// flush sends what was written so far to the client.
+func (sw *sseWriter) flush() error { return sw.rc.Flush() }
+
+// appendEvent appends one SSE event carrying id to dst. A nil data makes the
+// priming event: an id and one empty data line (HT-28). Otherwise data is the
+// event's payload, one data line per line of it, so that even a payload with
+// line breaks reaches the client intact.
+func appendEvent(dst []byte, id string, data []byte) []byte {
+	dst = append(dst, "id: "...)
+	dst = append(dst, id...)
+	dst = append(dst, '\n')
+	if data == nil {
+		return append(dst, "data: \n\n"...)
+	}
+	dst = append(dst, "event: message\n"...)
+	for {
+		line, rest, more := cutLine(data)
+		dst = append(dst, "data: "...)
+		dst = append(dst, line...)
+		dst = append(dst, '\n')
+		if !more {
+			break
+		}
+		data = rest
+	}
+	return append(dst, '\n')
+}
+
+// cutLine splits b at its first line break (CRLF, LF or CR, as SSE reads them).
+func cutLine(b []byte) (line, rest []byte, found bool) {
+	for i, c := range b {
+		switch c {
+		case '\n':
+			return b[:i], b[i+1:], true
+		case '\r':
+			if i+1 < len(b) && b[i+1] == '\n' {
+				return b[:i], b[i+2:], true
+			}
+			return b[:i], b[i+1:], true
+		}
+	}
+	return b, nil, false
+}

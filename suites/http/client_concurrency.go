@@ -1,0 +1,114 @@
+package http
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/mcpconform/mcpconform/fakeservers"
+	"github.com/mcpconform/mcpconform/harness/check"
+	"github.com/mcpconform/mcpconform/harness/mutant"
+	"github.com/mcpconform/mcpconform/harness/target"
+	"github.com/mcpconform/mcpconform/suites/run"
+)
+
+// Request concurrency and the control queue: RM-01 … RM-03.
+
+// slowCall is how long the slow fakes hold each call: long enough for every
+// concurrent call to be in flight at once.
+const slowCall = 300 * time.Millisecond
+
+var _ = clientCheck(check.Descriptor{
+	ID:          "http.client.concurrency.limit",
+	Title:       "concurrent calls never exceed max_concurrent_requests ordinary POSTs, and reach it",
+	Requirement: "At most max_concurrent_requests ordinary POSTs are in progress at once.",
+	Rules:       []string{"RM-01"},
+	KilledBy:    killers(mutant.NoConcurrencyLimit),
+}, func(c *run.C) {
+	limit := declared(c).MaxConcurrent
+	c.Unordered()
+	r := c.RunHTTPClient(fakeservers.HTTPOptions{Case: "slow-calls", Tools: limit + 3, Delay: slowCall}, target.Invocation{Parallel: true})
+	wantAllCallsOK(c, r, limit+3)
+	c.Require(r.MaxConcurrent == limit, fmt.Sprintf("a peak of exactly %d POSTs in progress", limit), "a peak of %d", r.MaxConcurrent)
+})
+
+var _ = clientCheck(check.Descriptor{
+	ID:          "http.client.concurrency.zero-means-one",
+	Title:       "max_concurrent_requests 0 runs POSTs one at a time",
+	Requirement: "A max_concurrent_requests of 0 means 1.",
+	Rules:       []string{"RM-01"},
+	KilledBy:    killers(mutant.ConcurrencyZeroUnlimited),
+}, func(c *run.C) {
+	c.Unordered()
+	r := c.RunHTTPClient(fakeservers.HTTPOptions{Case: "slow-calls", Tools: 3, Delay: slowCall / 3},
+		target.Invocation{Parallel: true, Limits: map[string]any{target.LimitMaxConcurrent: 0}})
+	if v, ok := r.Int(target.LimitMaxConcurrent); !ok || v != 0 {
+		c.Unimplemented(fmt.Sprintf("the adapter does not honour %s {%q: 0}", target.EnvLimits, target.LimitMaxConcurrent))
+	}
+	wantAllCallsOK(c, r, 3)
+	c.Require(r.MaxConcurrent == 1, "one POST in progress at a time", "a peak of %d", r.MaxConcurrent)
+})
+
+var _ = clientCheck(check.Descriptor{
+	ID:          "http.client.concurrency.sse-releases-slot",
+	Title:       "a POST whose response turns into SSE stops counting against the limit",
+	Requirement: "A POST stops counting when its response headers say text/event-stream.",
+	Rules:       []string{"RM-01"},
+	KilledBy:    killers(mutant.SSEHoldsSlot),
+}, func(c *run.C) {
+	limit := declared(c).MaxConcurrent
+	c.Unordered()
+	tools := limit + 2
+	r := c.RunHTTPClient(fakeservers.HTTPOptions{Case: "sse-early", Tools: tools, Delay: slowCall}, target.Invocation{Parallel: true})
+	wantAllCallsOK(c, r, tools)
+	c.Require(r.MaxConcurrent == tools, fmt.Sprintf("all %d calls open at once (their responses stream)", tools), "a peak of %d (the limit is %d)", r.MaxConcurrent, limit)
+})
+
+var _ = clientCheck(check.Descriptor{
+	ID:          "http.client.control.bypass",
+	Title:       "replies to server requests do not wait behind ordinary POSTs at capacity",
+	Requirement: "Control traffic (cancellations, replies to server requests) uses a separate queue with one extra slot and never waits behind ordinary POSTs.",
+	Rules:       []string{"RM-02", "HT-21"},
+	KilledBy:    killers(mutant.ControlWaitsBehindPOSTs),
+}, func(c *run.C) {
+	// One call more than the limit: the fake holds the others, headers
+	// unsent, until the first call's server request is answered, so every
+	// ordinary slot is busy when the reply must go out.
+	tools := declared(c).MaxConcurrent + 1
+	hold := 2 * time.Second
+	c.Unordered()
+	r := c.RunHTTPClient(fakeservers.HTTPOptions{Case: "server-request", Tools: tools, Delay: hold}, target.Invocation{Parallel: true})
+	c.Require(len(r.Calls) == tools, fmt.Sprintf("%d call results", tools), "calls: %s", describeCalls(r.Calls))
+	for _, call := range r.Calls {
+		c.Require(call.OK() && time.Duration(call.ElapsedMS)*time.Millisecond < hold,
+			fmt.Sprintf("every call completes before the fake's %s fallback (its reply to the server's request came at once)", hold),
+			"tool %q ended %s after %d ms", call.Tool, call.Outcome, call.ElapsedMS)
+	}
+})
+
+var _ = clientCheck(check.Descriptor{
+	ID:          "http.client.control.timeout",
+	Title:       "a cancellation POST that hangs is given up after control_request_timeout",
+	Requirement: "A control POST runs at most control_request_timeout after it starts.",
+	Rules:       []string{"RM-03"},
+	KilledBy:    killers(mutant.NoControlTimeout),
+}, func(c *run.C) {
+	// Two calls time out one after the other; a cancellation POST that is
+	// never given up runs on until the client closes, a call timeout later.
+	control := declared(c).Control
+	callTimeout := control + c.Config().Prompt
+	r := c.RunHTTPClient(fakeservers.HTTPOptions{Case: "control-hang", Tools: 2}, target.Invocation{CallTimeout: callTimeout})
+	var cancels []fakeservers.HTTPRequest
+	for _, q := range r.Requests {
+		for _, m := range q.Messages {
+			if m.Method == "notifications/cancelled" {
+				cancels = append(cancels, q)
+			}
+		}
+	}
+	c.Require(len(cancels) > 0, "the timed-out call is cancelled with a POST", "no notifications/cancelled was POSTed")
+	first := cancels[0]
+	took := first.End.Sub(first.Start)
+	bound := control + c.Config().Prompt/4
+	c.Require(first.Aborted && took <= bound, fmt.Sprintf("the cancellation POST is abandoned within %s (control_request_timeout %s)", bound, control),
+		"it ran %s (aborted: %v)", took.Round(time.Millisecond), first.Aborted)
+})

@@ -1,0 +1,167 @@
+package http
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/mcpconform/mcpconform/fakeservers"
+	"github.com/mcpconform/mcpconform/harness/check"
+	"github.com/mcpconform/mcpconform/harness/mutant"
+	"github.com/mcpconform/mcpconform/harness/target"
+	"github.com/mcpconform/mcpconform/suites/run"
+)
+
+// Headers: RM-11, RM-12, HT-10, HT-11, HT-13, HT-54, HT-70.
+
+const customHeader = "X-Mcpconform-Probe"
+
+func token() string {
+	b := make([]byte, 12)
+	_, _ = rand.Read(b)
+	return "mcpconform-token-" + hex.EncodeToString(b)
+}
+
+var _ = clientCheck(check.Descriptor{
+	ID:          "http.client.headers.bearer-and-custom-everywhere",
+	Title:       "the bearer token and custom headers go on every POST, GET and DELETE",
+	Requirement: "auth_header is sent as Authorization: Bearer <token>, and custom headers, on every request: POST, GET and DELETE.",
+	Rules:       []string{"RM-11", "RM-12"},
+	KilledBy:    killers(mutant.NoAuthOnGetDelete),
+}, func(c *run.C) {
+	tok, val := token(), "probe-value"
+	r := c.RunHTTPClient(fakeservers.HTTPOptions{Case: "headers"}, target.Invocation{AuthToken: tok, Headers: map[string]string{customHeader: val}})
+	wantAllCallsOK(c, r, 1)
+	for _, q := range r.Requests {
+		c.Require(q.Header.Get("Authorization") == "Bearer "+tok, "Authorization: Bearer <token> on every request",
+			"a %s carried Authorization %q", q.Method, redactedAuth(q.Header.Get("Authorization"), tok))
+		c.Require(q.Header.Get(customHeader) == val, customHeader+" on every request", "a %s carried %q", q.Method, q.Header.Get(customHeader))
+	}
+})
+
+func redactedAuth(v, tok string) string {
+	if v == "" {
+		return ""
+	}
+	return strings.ReplaceAll(v, tok, "<token>")
+}
+
+var _ = clientCheck(check.Descriptor{
+	ID:          "http.client.headers.reserved-untouched",
+	Title:       "custom headers cannot override Accept or Mcp-Session-Id",
+	Requirement: "Headers the transport owns (Accept, Mcp-Session-Id, Last-Event-ID) cannot be overridden by custom headers: the client refuses them or keeps its own.",
+	Rules:       []string{"RM-12", "HT-11", "HT-54"},
+	KilledBy:    killers(mutant.CustomOverridesReserved),
+}, func(c *run.C) {
+	r := c.RunHTTPClient(fakeservers.HTTPOptions{Case: "headers"},
+		target.Invocation{Headers: map[string]string{"Accept": "text/plain", "Mcp-Session-Id": "mcpconform-forged"}})
+	for _, q := range r.Requests {
+		c.Require(q.SessionID != "mcpconform-forged", "the forged session id is never sent", "a %s carried it", q.Method)
+		c.Require(q.Header.Get("Accept") != "text/plain", "the transport's own Accept", "a %s carried Accept: text/plain", q.Method)
+	}
+})
+
+var _ = clientCheck(check.Descriptor{
+	ID:          "http.client.headers.no-cross-origin",
+	Title:       "after a redirect to another origin, neither custom headers nor Authorization follow",
+	Requirement: "Custom headers (and credentials) are not sent to another origin after a redirect.",
+	Rules:       []string{"RM-12", "RM-11"},
+	KilledBy:    killers(mutant.HeadersCrossOrigin),
+}, func(c *run.C) {
+	tok := token()
+	r := c.RunHTTPClient(fakeservers.HTTPOptions{Case: "redirect"}, target.Invocation{AuthToken: tok, Headers: map[string]string{customHeader: "probe"}})
+	first := ""
+	for _, q := range r.Requests {
+		if first == "" {
+			first = q.Host
+		}
+		if q.Host == first {
+			continue
+		}
+		c.Require(q.Header.Get(customHeader) == "" && q.Header.Get("Authorization") == "",
+			"no custom header and no Authorization at the other origin", "a %s to %s carried them", q.Method, q.Host)
+	}
+})
+
+var _ = clientCheck(check.Descriptor{
+	ID:          "http.client.post.one-message",
+	Title:       "each message is its own POST with a single JSON-RPC message",
+	Requirement: "Every client message is its own POST whose body is exactly one request, notification or response.",
+	Rules:       []string{"HT-10", "HT-13", "JR-37"},
+	KilledBy:    killers(mutant.BatchPOSTs),
+}, func(c *run.C) {
+	c.Unordered()
+	r := c.RunHTTPClient(fakeservers.HTTPOptions{Case: "well-behaved", Tools: 4}, target.Invocation{Parallel: true})
+	for _, q := range r.ByMethod("POST") {
+		body := strings.TrimSpace(q.Body)
+		c.Require(strings.HasPrefix(body, "{") && len(q.Messages) == 1, "one JSON object per POST body",
+			"a POST body of %d bytes held %d message(s)", len(body), len(q.Messages))
+	}
+})
+
+var _ = clientCheck(check.Descriptor{
+	ID:          "http.client.post.accept-both",
+	Title:       "every POST accepts both application/json and text/event-stream",
+	Requirement: "The POST Accept header lists both application/json and text/event-stream.",
+	Rules:       []string{"HT-11"},
+	KilledBy:    killers(mutant.AcceptJSONOnly),
+}, func(c *run.C) {
+	r := c.RunHTTPClient(fakeservers.HTTPOptions{Case: "well-behaved"}, target.Invocation{})
+	for _, q := range r.ByMethod("POST") {
+		a := q.Header.Get("Accept")
+		c.Require(strings.Contains(a, "application/json") && strings.Contains(a, "text/event-stream"),
+			"Accept lists application/json and text/event-stream", "Accept: %q", a)
+	}
+})
+
+var _ = clientCheck(check.Descriptor{
+	ID:          "http.client.protocol-version-header",
+	Title:       "every request after initialize carries MCP-Protocol-Version with the negotiated version",
+	Requirement: "From 2025-06-18, every request after initialization carries MCP-Protocol-Version: <negotiated version>.",
+	Rules:       []string{"HT-70", "LC-14"},
+	KilledBy:    killers(mutant.NoProtocolVersionHeader),
+}, func(c *run.C) {
+	r := c.RunHTTPClient(fakeservers.HTTPOptions{Case: "well-behaved"}, target.Invocation{})
+	wantAllCallsOK(c, r, 1)
+	negotiated := ""
+	for _, q := range initializeRequests(r) {
+		for _, m := range q.Messages {
+			var p struct {
+				ProtocolVersion string `json:"protocolVersion"`
+			}
+			_ = json.Unmarshal(m.Params, &p)
+			negotiated = p.ProtocolVersion // the fake echoes the proposed version
+		}
+	}
+	if negotiated == "2025-03-26" {
+		c.Unimplemented("the client negotiated 2025-03-26, which has no MCP-Protocol-Version header")
+	}
+	afterInit := false
+	for _, q := range r.Requests {
+		isInit := len(q.Messages) == 1 && q.Messages[0].Method == "initialize"
+		if isInit {
+			afterInit = true
+			continue
+		}
+		if !afterInit {
+			continue
+		}
+		got := q.Header.Get("MCP-Protocol-Version")
+		c.Require(got == negotiated, fmt.Sprintf("MCP-Protocol-Version: %s", negotiated), "a %s carried %q", q.Method, got)
+	}
+})
+
+var _ = clientCheck(check.Descriptor{
+	ID:          "http.client.era.legacy-fallback",
+	Title:       "a client that probes with server/discover falls back to initialize on a legacy server",
+	Requirement: "A dual-era client reads an error to its server/discover probe as a legacy server and falls back to initialize.",
+	Rules:       []string{"HT-92", "LC-45", "LC-46"},
+	Eras:        []check.Era{check.Legacy, check.Modern},
+	KilledBy:    killers(mutant.DiscoverNoFallback),
+}, func(c *run.C) {
+	r := c.RunHTTPClient(fakeservers.HTTPOptions{Case: "well-behaved"}, target.Invocation{})
+	c.Require(r.Count("initialize") > 0, "initialize after the probe (or without one)", "probes: %d; initialize never sent", r.Count("server/discover"))
+	wantAllCallsOK(c, r, 1)
+})

@@ -1,0 +1,116 @@
+package http
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/mcpconform/mcpconform/fakeservers"
+	"github.com/mcpconform/mcpconform/harness/check"
+	"github.com/mcpconform/mcpconform/harness/mutant"
+	"github.com/mcpconform/mcpconform/harness/target"
+	"github.com/mcpconform/mcpconform/suites/run"
+)
+
+// SSE event size, resumption and retry: RM-09, HT-29b, HT-45.
+
+func sseRun(c *run.C, fakeCase string, size int) *run.HTTPClientRun {
+	return c.RunHTTPClient(fakeservers.HTTPOptions{Case: fakeCase, SSEEventSize: size}, target.Invocation{})
+}
+
+var _ = clientCheck(check.Descriptor{
+	ID:          "http.client.sse.exact-limit",
+	Title:       "an SSE event of exactly max_sse_event_size raw bytes is accepted",
+	Requirement: "One SSE event of exactly max_sse_event_size raw bytes (non-comment lines plus one byte per line break) is accepted.",
+	Rules:       []string{"RM-09"},
+	KilledBy:    killers(mutant.SSELimitOffByOne),
+}, func(c *run.C) {
+	r := sseRun(c, "sse-event", declared(c).MaxSSEEventSize)
+	wantAllCallsOK(c, r, 1)
+})
+
+var _ = clientCheck(check.Descriptor{
+	ID:          "http.client.sse.over-limit",
+	Title:       "an SSE event one byte over max_sse_event_size is rejected",
+	Requirement: "One SSE event larger than max_sse_event_size raw bytes is rejected with an error.",
+	Rules:       []string{"RM-09"},
+	KilledBy:    killers(mutant.NoSSELimit),
+}, func(c *run.C) {
+	r := sseRun(c, "sse-event", declared(c).MaxSSEEventSize+1)
+	wantCallFailed(c, r, "its response event is one byte over the limit")
+})
+
+var _ = clientCheck(check.Descriptor{
+	ID:          "http.client.sse.no-reconnect-after-oversize",
+	Title:       "after rejecting an oversize event the client does not resume the stream",
+	Requirement: "After an oversize SSE event the stream is not reconnected (no GET with Last-Event-ID).",
+	Rules:       []string{"RM-09", "HT-45"},
+	KilledBy:    killers(mutant.ReconnectAfterOversize),
+}, func(c *run.C) {
+	r := sseRun(c, "sse-event", declared(c).MaxSSEEventSize+1)
+	for _, q := range r.ByMethod("GET") {
+		c.Require(q.Header.Get("Last-Event-ID") == "", "no GET with Last-Event-ID", "the client resumed with Last-Event-ID %q", q.Header.Get("Last-Event-ID"))
+	}
+})
+
+var _ = clientCheck(check.Descriptor{
+	ID:          "http.client.sse.huge-event-abandoned",
+	Title:       "a streamed event 64 times the limit fails the call without reading it whole",
+	Requirement: "Memory stays bounded by max_sse_event_size: an event far past it is rejected, not read to its end.",
+	Rules:       []string{"RM-09"},
+	KilledBy:    killers(mutant.NoSSELimit),
+}, func(c *run.C) {
+	size := 64 * declared(c).MaxSSEEventSize
+	r := c.RunHTTPClient(fakeservers.HTTPOptions{Case: "sse-huge", SSEEventSize: size}, target.Invocation{})
+	wantCallFailed(c, r, fmt.Sprintf("its response event is %d bytes", size))
+})
+
+var _ = clientCheck(check.Descriptor{
+	ID:          "http.client.sse.crlf-split",
+	Title:       "CRLF line breaks split across reads count once, so an event of exactly the limit passes",
+	Requirement: "CR, LF and CRLF each end a line, even when CR and LF arrive in different reads; one break counts one byte.",
+	Rules:       []string{"RM-09"},
+	KilledBy:    killers(mutant.SSESplitCRLFTwice),
+}, func(c *run.C) {
+	r := sseRun(c, "sse-crlf-split", declared(c).MaxSSEEventSize)
+	wantAllCallsOK(c, r, 1)
+})
+
+var _ = clientCheck(check.Descriptor{
+	ID:          "http.client.resume.last-event-id",
+	Title:       "a response stream dropped before the result is resumed with GET and Last-Event-ID",
+	Requirement: "To resume a broken stream the client sends a GET with Last-Event-ID, and the result arrives there.",
+	Rules:       []string{"HT-45", "HT-29a"},
+	Level:       check.SHOULD,
+	KilledBy:    killers(mutant.NoLastEventID),
+}, func(c *run.C) {
+	r := c.RunHTTPClient(fakeservers.HTTPOptions{Case: "resume", RetryMS: 100}, target.Invocation{})
+	wantAllCallsOK(c, r, 1)
+})
+
+var _ = clientCheck(check.Descriptor{
+	ID:          "http.client.resume.retry-delay",
+	Title:       "the client waits the SSE retry delay before reconnecting",
+	Requirement: "Before reconnecting, the client waits the number of milliseconds the server's retry field gave.",
+	Rules:       []string{"HT-29b"},
+	KilledBy:    killers(mutant.IgnoreRetryField),
+}, func(c *run.C) {
+	const retry = 400
+	r := c.RunHTTPClient(fakeservers.HTTPOptions{Case: "resume", RetryMS: retry}, target.Invocation{})
+	var drop, resume time.Time
+	for _, q := range r.Requests {
+		for _, m := range q.Messages {
+			if m.Method == "tools/call" && drop.IsZero() {
+				drop = q.End
+			}
+		}
+		if q.Method == "GET" && q.Header.Get("Last-Event-ID") != "" && resume.IsZero() {
+			resume = q.Start
+		}
+	}
+	if resume.IsZero() {
+		c.Unimplemented("the client did not resume the stream (see http.client.resume.last-event-id)")
+	}
+	gap := resume.Sub(drop)
+	want := time.Duration(retry) * time.Millisecond
+	c.Require(gap >= want*3/4, fmt.Sprintf("the reconnect comes at least %s after the drop", want), "it came after %s", gap.Round(time.Millisecond))
+})

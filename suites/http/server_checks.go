@@ -1,0 +1,390 @@
+package http
+
+import (
+	"encoding/json"
+	"fmt"
+	nethttp "net/http"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/mcpconform/mcpconform/harness/check"
+	"github.com/mcpconform/mcpconform/harness/jsonrpc"
+	"github.com/mcpconform/mcpconform/harness/mutant"
+	"github.com/mcpconform/mcpconform/suites/run"
+)
+
+// Server-role checks of the streamable HTTP transport: HT-03 … HT-72.
+
+func serverCheck(d check.Descriptor, body func(c *run.C)) bool {
+	d.Role, d.Transport = check.Server, check.HTTP
+	if d.Level == "" {
+		d.Level = check.MUST
+	}
+	return run.Check(d, body)
+}
+
+func killers(ms ...mutant.Name) []string {
+	out := make([]string, len(ms))
+	for i, m := range ms {
+		out[i] = string(m)
+	}
+	return out
+}
+
+// linger is how long a check keeps reading an SSE stream after the
+// response arrived, to see whether the server ends it.
+func linger(c *run.C) time.Duration { return c.Config().Prompt }
+
+var _ = serverCheck(check.Descriptor{
+	ID:          "http.server.notification.accepted-202",
+	Title:       "a POSTed notification gets 202 Accepted with an empty body",
+	Requirement: "A body of only notifications or responses that the server accepts gets 202 Accepted with no body.",
+	Rules:       []string{"HT-15", "JR-14"},
+	KilledBy:    killers(mutant.NotificationGets200),
+}, func(c *run.C) {
+	p := newProbe(c)
+	s := p.initialize(latestLegacy)
+	r := p.post(p.message(jsonrpc.ID{}, "notifications/progress", map[string]any{"progressToken": "none", "progress": 1}), s.headers(), jsonrpc.ID{}, 0)
+	c.Require(r.Status == nethttp.StatusAccepted && len(r.Body) == 0 && len(r.Events) == 0,
+		"202 Accepted with an empty body", "%s, body of %d bytes", r.describe(), len(r.Body))
+})
+
+var _ = serverCheck(check.Descriptor{
+	ID:          "http.server.invalid-body.http-error",
+	Title:       "a body that is not JSON-RPC gets an HTTP error status",
+	Requirement: "A body the server refuses is answered with an HTTP error status (4xx), optionally with a JSON-RPC error without id.",
+	Rules:       []string{"HT-16", "JR-20"},
+	KilledBy:    killers(mutant.RefusedBodyGets200),
+}, func(c *run.C) {
+	p := newProbe(c)
+	s := p.initialize(latestLegacy)
+	r := p.post([]byte(`{"jsonrpc":"2.0","id":`), s.headers(), jsonrpc.ID{}, 0)
+	c.Require(r.Status >= 400 && r.Status < 500, "a 4xx status", "%s", r.describe())
+	for _, m := range r.Messages {
+		c.Require(m.Error != nil && m.ID.IsZero(), "any JSON-RPC body is an error without id", "body message of kind %s with id %s", m.Kind(), m.ID)
+	}
+})
+
+var _ = serverCheck(check.Descriptor{
+	ID:          "http.server.request.content-type",
+	Title:       "a request is answered with application/json or text/event-stream",
+	Requirement: "A body containing a request is answered with Content-Type application/json (one JSON object) or text/event-stream.",
+	Rules:       []string{"HT-17"},
+	KilledBy:    killers(mutant.WrongContentType),
+}, func(c *run.C) {
+	p := newProbe(c)
+	s := p.initialize(latestLegacy)
+	r, id := p.call(s, "tools/list", nil, 0)
+	ct := r.ContentType()
+	c.Require(r.Status == nethttp.StatusOK && (ct == "application/json" || ct == "text/event-stream"),
+		"200 with Content-Type application/json or text/event-stream", "%s", r.describe())
+	c.Require(r.response(id) != nil, "the reply carries the response to the request", "%s", r.describe())
+})
+
+var _ = serverCheck(check.Descriptor{
+	ID:          "http.server.sse.ends-after-response",
+	Title:       "an SSE reply ends once the response has been sent",
+	Requirement: "Once the response to the POSTed request has been sent on its SSE stream, the server ends the stream.",
+	Rules:       []string{"HT-25"},
+	Level:       check.SHOULD,
+	KilledBy:    killers(mutant.StreamStaysOpen),
+}, func(c *run.C) {
+	p := newProbe(c)
+	s := p.initialize(latestLegacy)
+	r, id := p.call(s, "tools/list", nil, linger(c))
+	if r.ContentType() != "text/event-stream" {
+		c.Require(r.response(id) != nil, "a JSON reply with the response", "%s", r.describe())
+		return
+	}
+	c.Require(r.response(id) != nil && r.Ended, fmt.Sprintf("the stream ends within %s of the response", linger(c)),
+		"%s; stream ended: %v", r.describe(), r.Ended)
+})
+
+var _ = serverCheck(check.Descriptor{
+	ID:          "http.server.get.sse-or-405",
+	Title:       "GET on the endpoint opens an SSE stream or is refused with 405",
+	Requirement: "A GET gets either Content-Type text/event-stream or 405 Method Not Allowed.",
+	Rules:       []string{"HT-31g", "HT-01"},
+	KilledBy:    killers(mutant.GetReturnsJSON),
+}, func(c *run.C) {
+	p := newProbe(c)
+	s := p.initialize(latestLegacy)
+	req, _ := nethttp.NewRequestWithContext(c.Ctx, nethttp.MethodGet, p.url, nil)
+	req.Header.Set("Accept", "text/event-stream")
+	for k, v := range s.headers() {
+		req.Header.Set(k, v)
+	}
+	resp, err := (&nethttp.Client{Timeout: c.Config().Patience}).Do(req)
+	c.Require(err == nil, "the server answers GET", "%v", err)
+	resp.Body.Close()
+	ct := resp.Header.Get("Content-Type")
+	c.Require(resp.StatusCode == nethttp.StatusMethodNotAllowed || (resp.StatusCode == nethttp.StatusOK && isEventStream(ct)),
+		"200 text/event-stream or 405", "status %d, Content-Type %q", resp.StatusCode, ct)
+})
+
+// callEveryTool lists the tools and calls each one that has no required
+// arguments, returning the replies. It is how a check makes a server it does
+// not know send messages.
+func callEveryTool(c *run.C, p *probe, s session) []*reply {
+	r, id := p.call(s, "tools/list", nil, 0)
+	resp := r.response(id)
+	c.Require(resp != nil && resp.Error == nil, "tools/list succeeds", "%s", r.describe())
+	var list struct {
+		Tools []struct {
+			Name        string `json:"name"`
+			InputSchema struct {
+				Required []string `json:"required"`
+			} `json:"inputSchema"`
+		} `json:"tools"`
+	}
+	_ = json.Unmarshal(resp.Result, &list)
+	var out []*reply
+	for _, t := range list.Tools {
+		if len(t.InputSchema.Required) > 0 {
+			continue
+		}
+		r, _ := p.call(s, "tools/call", map[string]any{"name": t.Name, "arguments": map[string]any{}}, 0)
+		out = append(out, r)
+	}
+	return out
+}
+
+var _ = serverCheck(check.Descriptor{
+	ID:          "http.server.get.no-responses",
+	Title:       "responses to POSTed requests never travel the GET stream",
+	Requirement: "The GET stream carries requests and notifications only, never JSON-RPC responses (except when resuming a POST's stream).",
+	Rules:       []string{"HT-33g"},
+	KilledBy:    killers(mutant.ResponseOnGetStream),
+}, func(c *run.C) {
+	p := newProbe(c)
+	s := p.initialize(latestLegacy)
+	g := p.openGET(s, "")
+	if g.Status != nethttp.StatusOK {
+		return // no GET stream: nothing can travel it
+	}
+	replies := callEveryTool(c, p, s)
+	time.Sleep(linger(c)) // let anything misrouted arrive on the GET stream
+	for _, m := range g.Messages() {
+		c.Require(m.Kind() != jsonrpc.KindResult && m.Kind() != jsonrpc.KindError,
+			"no response on the GET stream", "a %s with id %s arrived on the GET stream (%d tool calls made)", m.Kind(), m.ID, len(replies))
+	}
+})
+
+var _ = serverCheck(check.Descriptor{
+	ID:          "http.server.streams.no-duplicates",
+	Title:       "each server message goes on exactly one stream",
+	Requirement: "Each server message is sent on exactly one of the session's streams, never duplicated across streams.",
+	Rules:       []string{"HT-41"},
+	KilledBy:    killers(mutant.DuplicateAcrossStreams),
+}, func(c *run.C) {
+	p := newProbe(c)
+	s := p.initialize(latestLegacy)
+	g := p.openGET(s, "")
+	replies := callEveryTool(c, p, s)
+	time.Sleep(linger(c))
+	seen := map[string]bool{}
+	for _, r := range replies {
+		for _, ev := range r.Events {
+			if strings.TrimSpace(ev.Data) != "" {
+				seen[ev.Data] = true
+			}
+		}
+	}
+	for _, ev := range g.Events() {
+		c.Require(!seen[ev.Data] || strings.TrimSpace(ev.Data) == "", "no message on both a POST stream and the GET stream",
+			"a message of %d bytes arrived on both", len(ev.Data))
+	}
+})
+
+var _ = serverCheck(check.Descriptor{
+	ID:          "http.server.event-ids.unique",
+	Title:       "SSE event ids are unique across all streams of a session",
+	Requirement: "Event ids, where given, are unique across all streams of the session.",
+	Rules:       []string{"HT-43", "HT-42"},
+	KilledBy:    killers(mutant.DuplicateEventIDs),
+}, func(c *run.C) {
+	p := newProbe(c)
+	s := p.initialize(latestLegacy)
+	g := p.openGET(s, "")
+	replies := callEveryTool(c, p, s)
+	more, _ := p.call(s, "tools/list", nil, 0)
+	replies = append(replies, more)
+	time.Sleep(linger(c))
+	seen := map[string]string{}
+	note := func(stream string, id string) {
+		if id == "" {
+			return
+		}
+		prev, dup := seen[id]
+		c.Require(!dup, "every event id once", "event id %q appears on %s and on %s", id, prev, stream)
+		seen[id] = stream
+	}
+	for i, r := range replies {
+		for _, ev := range r.Events {
+			note(fmt.Sprintf("POST stream %d", i+1), ev.ID)
+		}
+	}
+	for _, ev := range g.Events() {
+		note("the GET stream", ev.ID)
+	}
+})
+
+var _ = serverCheck(check.Descriptor{
+	ID:          "http.server.session.id-visible-ascii",
+	Title:       "the session id uses visible ASCII only",
+	Requirement: "A session id, when the server issues one, contains only visible ASCII characters (0x21 to 0x7E).",
+	Rules:       []string{"HT-52", "HT-50"},
+	KilledBy:    killers(mutant.SessionIDNotVisible),
+}, func(c *run.C) {
+	p := newProbe(c)
+	s := p.initialize(latestLegacy)
+	for i := 0; i < len(s.ID); i++ {
+		c.Require(s.ID[i] >= 0x21 && s.ID[i] <= 0x7E, "visible ASCII only", "byte %d of the session id is 0x%02x", i, s.ID[i])
+	}
+})
+
+// sessionful opens a session and skips the check for a stateless server.
+func sessionful(c *run.C, p *probe) session {
+	s := p.initialize(latestLegacy)
+	if s.ID == "" {
+		c.Unimplemented("the server issues no session id (stateless): session rules do not apply")
+	}
+	return s
+}
+
+var _ = serverCheck(check.Descriptor{
+	ID:          "http.server.session.missing-id-400",
+	Title:       "a request without the session id gets 400",
+	Requirement: "A server that requires sessions answers a non-initialize request lacking Mcp-Session-Id with 400 Bad Request.",
+	Rules:       []string{"HT-55"},
+	Level:       check.SHOULD,
+	KilledBy:    killers(mutant.MissingSessionAccepted),
+}, func(c *run.C) {
+	p := newProbe(c)
+	s := sessionful(c, p)
+	h := s.headers()
+	delete(h, "Mcp-Session-Id")
+	id := p.id()
+	r := p.post(p.message(id, "tools/list", nil), h, id, 0)
+	c.Require(r.Status == nethttp.StatusBadRequest, "400 Bad Request", "%s", r.describe())
+})
+
+var _ = serverCheck(check.Descriptor{
+	ID:          "http.server.session.unknown-404",
+	Title:       "a request with a session id the server never issued gets 404",
+	Requirement: "Every request bearing an unknown or ended session id gets 404 Not Found.",
+	Rules:       []string{"HT-56"},
+	KilledBy:    killers(mutant.UnknownSessionAccepted),
+}, func(c *run.C) {
+	p := newProbe(c)
+	s := sessionful(c, p)
+	s.ID = "mcpconform-never-issued-" + s.ID
+	r, _ := p.call(s, "tools/list", nil, 0)
+	c.Require(r.Status == nethttp.StatusNotFound, "404 Not Found", "%s", r.describe())
+})
+
+var _ = serverCheck(check.Descriptor{
+	ID:          "http.server.session.delete-then-404",
+	Title:       "after DELETE ends a session, its id gets 404",
+	Requirement: "DELETE with the session id ends the session (or is refused with 405); afterwards every request bearing that id gets 404.",
+	Rules:       []string{"HT-56", "HT-58"},
+	KilledBy:    killers(mutant.DeleteKeepsSession),
+}, func(c *run.C) {
+	p := newProbe(c)
+	s := sessionful(c, p)
+	req, _ := nethttp.NewRequestWithContext(c.Ctx, nethttp.MethodDelete, p.url, nil)
+	for k, v := range s.headers() {
+		req.Header.Set(k, v)
+	}
+	resp, err := p.client.Do(req)
+	c.Require(err == nil, "the server answers DELETE", "%v", err)
+	resp.Body.Close()
+	if resp.StatusCode == nethttp.StatusMethodNotAllowed {
+		return
+	}
+	c.Require(resp.StatusCode/100 == 2, "DELETE gets 2xx or 405", "status %d", resp.StatusCode)
+	r, _ := p.call(s, "tools/list", nil, 0)
+	c.Require(r.Status == nethttp.StatusNotFound, "404 for the ended session", "%s", r.describe())
+})
+
+var _ = serverCheck(check.Descriptor{
+	ID:          "http.server.origin.forbidden-403",
+	Title:       "a request with a foreign Origin gets 403",
+	Requirement: "The server validates Origin on every connection; a present but unacceptable Origin gets 403 Forbidden.",
+	Rules:       []string{"HT-03", "HT-04"},
+	KilledBy:    killers(mutant.NoOriginCheck),
+}, func(c *run.C) {
+	p := newProbe(c)
+	id := p.id()
+	r := p.post(p.message(id, "ping", nil), headers{"Origin": "http://mcpconform-attacker.example"}, id, 0)
+	c.Require(r.Status == nethttp.StatusForbidden, "403 Forbidden", "%s", r.describe())
+})
+
+var _ = serverCheck(check.Descriptor{
+	ID:          "http.server.host.rebinding-403",
+	Title:       "a request whose Host is a foreign name (DNS rebinding) gets 403",
+	Requirement: "A local server defends against DNS rebinding: a request addressed to a foreign host name is refused with 403.",
+	Rules:       []string{"HT-03", "HT-05"},
+	KilledBy:    killers(mutant.NoHostCheck),
+}, func(c *run.C) {
+	p := newProbe(c)
+	u, err := url.Parse(p.url)
+	c.Require(err == nil, "a parseable server URL", "%v", err)
+	if !isLoopbackHost(u.Hostname()) {
+		c.Unimplemented("the server is not on a loopback address; DNS rebinding protection applies to local servers")
+	}
+	id := p.id()
+	req, _ := nethttp.NewRequestWithContext(c.Ctx, nethttp.MethodPost, p.url, strings.NewReader(string(p.message(id, "ping", nil))))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	req.Host = "mcpconform-rebound.example:" + u.Port()
+	r := p.do(req, id, 0)
+	c.Require(r.Status == nethttp.StatusForbidden, "403 Forbidden", "%s", r.describe())
+})
+
+func isLoopbackHost(h string) bool {
+	return h == "localhost" || h == "::1" || strings.HasPrefix(h, "127.")
+}
+
+var _ = serverCheck(check.Descriptor{
+	ID:          "http.server.protocol-version.invalid-400",
+	Title:       "a request with an unsupported MCP-Protocol-Version gets 400",
+	Requirement: "After initialization, a malformed or unsupported MCP-Protocol-Version header gets 400 Bad Request.",
+	Rules:       []string{"HT-72", "LC-14"},
+	KilledBy:    killers(mutant.NoVersionCheck),
+}, func(c *run.C) {
+	p := newProbe(c)
+	s := p.initialize(latestLegacy)
+	if s.Version == oldest {
+		c.Unimplemented("the server negotiated 2025-03-26, which has no MCP-Protocol-Version header")
+	}
+	for _, bad := range []string{"1999-01-01", "not-a-version"} {
+		h := s.headers()
+		h["MCP-Protocol-Version"] = bad
+		id := p.id()
+		r := p.post(p.message(id, "tools/list", nil), h, id, 0)
+		c.Require(r.Status == nethttp.StatusBadRequest, fmt.Sprintf("400 for MCP-Protocol-Version %q", bad), "%s", r.describe())
+	}
+})
+
+var _ = serverCheck(check.Descriptor{
+	ID:          "http.server.batch.rejected",
+	Title:       "a JSON-RPC batch is refused from 2025-06-18 on",
+	Requirement: "From 2025-06-18 a POST body holds exactly one message; a batch array is refused (an HTTP error, or a JSON-RPC error), never executed.",
+	Rules:       []string{"JR-37", "HT-13"},
+	KilledBy:    killers(mutant.AcceptBatch),
+}, func(c *run.C) {
+	p := newProbe(c)
+	s := p.initialize(latestLegacy)
+	if s.Version == oldest {
+		c.Unimplemented("the server negotiated 2025-03-26, where batches are allowed")
+	}
+	a, b := p.id(), p.id()
+	body := "[" + string(p.message(a, "ping", nil)) + "," + string(p.message(b, "ping", nil)) + "]"
+	r := p.post([]byte(body), s.headers(), jsonrpc.ID{}, 0)
+	for _, m := range r.Messages {
+		c.Require(m.Kind() != jsonrpc.KindResult, "no result for a batched request", "the server answered the batch's request %s with a result", m.ID)
+	}
+	c.Require(r.Status >= 400 || len(r.Messages) > 0, "an HTTP error or a JSON-RPC error", "%s", r.describe())
+})

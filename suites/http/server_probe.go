@@ -1,0 +1,277 @@
+package http
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	nethttp "net/http"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/mcpconform/mcpconform/harness/jsonrpc"
+	"github.com/mcpconform/mcpconform/harness/streamable"
+	"github.com/mcpconform/mcpconform/suites/run"
+)
+
+// Versions the probe proposes.
+const (
+	latestLegacy = "2025-11-25"
+	oldest       = "2025-03-26"
+)
+
+// maxBody bounds what the probe reads of one reply.
+const maxBody = 4 << 20
+
+// probe speaks raw HTTP to the server under test: what a check uses to make
+// the server show a behaviour.
+type probe struct {
+	c      *run.C
+	url    string
+	client *nethttp.Client
+	nextID int
+	// sessions opened by this check, ended with DELETE when it ends.
+	mu       sync.Mutex
+	sessions []string
+}
+
+func newProbe(c *run.C) *probe {
+	url := c.Config().ServerURL
+	if url == "" {
+		c.Unimplemented("no server URL: run mcpconform server --url URL")
+	}
+	p := &probe{c: c, url: url, client: &nethttp.Client{Timeout: c.Config().CheckDeadline}}
+	c.Cleanup(p.endSessions)
+	return p
+}
+
+// reply is one HTTP exchange as the probe saw it.
+type reply struct {
+	Status   int
+	Header   nethttp.Header
+	Body     []byte             // a JSON body (capped)
+	Events   []streamable.Event // SSE events, in order
+	Messages []*jsonrpc.Message // JSON-RPC messages from the body or the events
+	Ended    bool               // an SSE body reached its end within the wait
+}
+
+// ContentType returns the media type of the reply without parameters.
+func (r *reply) ContentType() string {
+	ct, _, _ := strings.Cut(r.Header.Get("Content-Type"), ";")
+	return strings.TrimSpace(strings.ToLower(ct))
+}
+
+// response returns the JSON-RPC response with id among the reply's messages.
+func (r *reply) response(id jsonrpc.ID) *jsonrpc.Message {
+	for _, m := range r.Messages {
+		if (m.Kind() == jsonrpc.KindResult || m.Kind() == jsonrpc.KindError) && m.ID.Key() == id.Key() {
+			return m
+		}
+	}
+	return nil
+}
+
+// headers for one request.
+type headers map[string]string
+
+// id returns a fresh request id.
+func (p *probe) id() jsonrpc.ID {
+	p.nextID++
+	return jsonrpc.IntID(int64(p.nextID))
+}
+
+// post sends body and reads the reply. An SSE reply is read until the
+// response to wait arrives (when wait is not zero) and then, for at most
+// linger, until the stream ends.
+func (p *probe) post(body []byte, h headers, wait jsonrpc.ID, linger time.Duration) *reply {
+	req, err := nethttp.NewRequestWithContext(p.c.Ctx, nethttp.MethodPost, p.url, bytes.NewReader(body))
+	if err != nil {
+		p.c.Failf("a request can be built", "%v", err)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	for k, v := range h {
+		req.Header.Set(k, v)
+	}
+	return p.do(req, wait, linger)
+}
+
+func (p *probe) do(req *nethttp.Request, wait jsonrpc.ID, linger time.Duration) *reply {
+	resp, err := p.client.Do(req)
+	if err != nil {
+		p.c.Failf("the server answers "+req.Method, "%v", err)
+	}
+	defer resp.Body.Close()
+	r := &reply{Status: resp.StatusCode, Header: resp.Header}
+	if r.ContentType() == "text/event-stream" {
+		p.readEvents(resp.Body, r, wait, linger)
+		return r
+	}
+	r.Body, _ = io.ReadAll(io.LimitReader(resp.Body, maxBody))
+	r.Messages = decodeBody(r.Body)
+	return r
+}
+
+// readEvents reads SSE events until the response to wait arrived, then
+// until the stream ends or linger passes; the whole read is bounded by
+// the run's Patience.
+func (p *probe) readEvents(body io.ReadCloser, r *reply, wait jsonrpc.ID, linger time.Duration) {
+	type next struct {
+		ev  streamable.Event
+		err error
+	}
+	events := make(chan next)
+	stop := make(chan struct{})
+	defer close(stop)
+	go func() {
+		sse := streamable.NewSSEReader(body, maxBody)
+		for {
+			ev, err := sse.Next()
+			select {
+			case events <- next{ev, err}:
+			case <-stop:
+				return
+			}
+			if err != nil {
+				return
+			}
+		}
+	}()
+	deadline := time.NewTimer(p.c.Config().Patience)
+	defer deadline.Stop()
+	answered := wait.IsZero()
+	var lingerC <-chan time.Time
+	if answered {
+		lingerC = time.After(linger)
+	}
+	for {
+		select {
+		case n := <-events:
+			if n.err != nil {
+				r.Ended = true
+				body.Close()
+				return
+			}
+			r.Events = append(r.Events, n.ev)
+			if m, err := jsonrpc.Decode([]byte(n.ev.Data)); err == nil {
+				r.Messages = append(r.Messages, m)
+				if !answered && r.response(wait) != nil {
+					answered, lingerC = true, time.After(linger)
+				}
+			}
+		case <-lingerC:
+			body.Close()
+			return
+		case <-deadline.C:
+			body.Close()
+			return
+		}
+	}
+}
+
+func decodeBody(b []byte) []*jsonrpc.Message {
+	b = bytes.TrimSpace(b)
+	if len(b) == 0 {
+		return nil
+	}
+	if b[0] == '[' {
+		ms, _ := jsonrpc.DecodeBatch(b)
+		return ms
+	}
+	if m, err := jsonrpc.Decode(b); err == nil {
+		return []*jsonrpc.Message{m}
+	}
+	return nil
+}
+
+// message encodes a JSON-RPC message for a body.
+func (p *probe) message(id jsonrpc.ID, method string, params any) []byte {
+	var m *jsonrpc.Message
+	var err error
+	if id.IsZero() {
+		m, err = jsonrpc.NewNotification(method, params)
+	} else {
+		m, err = jsonrpc.NewRequest(id, method, params)
+	}
+	if err == nil {
+		var b []byte
+		if b, err = jsonrpc.Encode(m); err == nil {
+			return b
+		}
+	}
+	p.c.Failf("the probe can encode "+method, "%v", err)
+	return nil
+}
+
+// session is an initialized session of the server under test.
+type session struct {
+	ID      string // empty for a stateless server
+	Version string // the negotiated protocol version
+}
+
+// headers returns the headers every request of the session carries.
+func (s session) headers() headers {
+	h := headers{"MCP-Protocol-Version": s.Version}
+	if s.ID != "" {
+		h["Mcp-Session-Id"] = s.ID
+	}
+	return h
+}
+
+// initialize opens a session proposing version and sends
+// notifications/initialized.
+func (p *probe) initialize(version string) session {
+	id := p.id()
+	params := map[string]any{"protocolVersion": version, "capabilities": map[string]any{},
+		"clientInfo": map[string]any{"name": "mcpconform-probe", "version": "1"}}
+	r := p.post(p.message(id, "initialize", params), nil, id, 0)
+	resp := r.response(id)
+	p.c.Require(r.Status == nethttp.StatusOK && resp != nil && resp.Error == nil,
+		"initialize succeeds (200 with its result)", "status %d, %d message(s)", r.Status, len(r.Messages))
+	var result struct {
+		ProtocolVersion string `json:"protocolVersion"`
+	}
+	_ = json.Unmarshal(resp.Result, &result)
+	s := session{ID: r.Header.Get("Mcp-Session-Id"), Version: result.ProtocolVersion}
+	if s.ID != "" {
+		p.mu.Lock()
+		p.sessions = append(p.sessions, s.ID)
+		p.mu.Unlock()
+	}
+	n := p.post(p.message(jsonrpc.ID{}, "notifications/initialized", nil), s.headers(), jsonrpc.ID{}, 0)
+	p.c.Require(n.Status/100 == 2, "notifications/initialized is accepted", "status %d", n.Status)
+	return s
+}
+
+// call sends a request on the session and returns the reply, read until
+// its response (and, for SSE, for linger more).
+func (p *probe) call(s session, method string, params any, linger time.Duration) (*reply, jsonrpc.ID) {
+	id := p.id()
+	return p.post(p.message(id, method, params), s.headers(), id, linger), id
+}
+
+// endSessions ends the check's sessions with DELETE.
+func (p *probe) endSessions() {
+	p.mu.Lock()
+	ids := p.sessions
+	p.sessions = nil
+	p.mu.Unlock()
+	for _, id := range ids {
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+		req, err := nethttp.NewRequestWithContext(ctx, nethttp.MethodDelete, p.url, nil)
+		if err == nil {
+			req.Header.Set("Mcp-Session-Id", id)
+			if resp, err := p.client.Do(req); err == nil {
+				resp.Body.Close()
+			}
+		}
+		cancel()
+	}
+}
+
+// describe renders a reply for a failure message.
+func (r *reply) describe() string {
+	return fmt.Sprintf("status %d, Content-Type %q, %d event(s), %d message(s)", r.Status, r.Header.Get("Content-Type"), len(r.Events), len(r.Messages))
+}

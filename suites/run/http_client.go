@@ -1,0 +1,108 @@
+package run
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/mcpconform/mcpconform/fakeservers"
+	"github.com/mcpconform/mcpconform/harness/target"
+	"github.com/mcpconform/mcpconform/harness/transcript"
+)
+
+// HTTPClientRun is what one check saw of an HTTP client: what its adapter
+// printed and what the fake HTTP server recorded.
+type HTTPClientRun struct {
+	*target.Run
+	Requests      []fakeservers.HTTPRequest
+	MaxConcurrent int
+}
+
+// RunHTTPClient starts a fake HTTP server in this process, runs the
+// client's adapter against it, and returns both sides' records. inv may set
+// CallTimeout, Parallel, Limits, AuthToken and Headers.
+func (c *C) RunHTTPClient(fake fakeservers.HTTPOptions, inv target.Invocation) *HTTPClientRun {
+	f, err := fakeservers.StartHTTP(fake)
+	if err != nil {
+		c.harnessError(err)
+	}
+	defer f.Close()
+	inv.Case = c.D.ID
+	inv.Transport = "http"
+	inv.ServerURL = f.URL()
+	if inv.CallTimeout <= 0 {
+		inv.CallTimeout = c.cfg.Patience
+	}
+	if inv.Deadline <= 0 {
+		inv.Deadline = c.cfg.CheckDeadline
+	}
+	if inv.AuthToken != "" {
+		c.Secret(inv.AuthToken)
+	}
+	r, err := target.Adapter{Command: c.cfg.ClientAdapter}.Run(c.Ctx, inv)
+	if err != nil {
+		c.harnessError(err)
+	}
+	out := &HTTPClientRun{Run: r, Requests: f.Requests(), MaxConcurrent: f.MaxConcurrent()}
+	c.entries = httpTranscript(out.Requests)
+	if r.ExitCode == target.ExitUnsupported {
+		c.Unimplemented(fmt.Sprintf("the adapter exited %d: it does not support transport http", target.ExitUnsupported))
+	}
+	if r.Killed {
+		c.Failf(fmt.Sprintf("the client finishes within %s", inv.Deadline),
+			"the adapter was still running after %s and was killed (it hangs)", inv.Deadline)
+	}
+	return out
+}
+
+// httpTranscript renders the requests the fake saw: each POST body, and a
+// note for every other method.
+func httpTranscript(reqs []fakeservers.HTTPRequest) []transcript.Entry {
+	var out []transcript.Entry
+	for _, r := range reqs {
+		if r.Method == "POST" {
+			out = append(out, transcript.Entry{Dir: transcript.ClientToServer, Line: r.Body})
+			continue
+		}
+		note := r.Method
+		if r.Header.Get("Last-Event-ID") != "" {
+			note += " with Last-Event-ID"
+		}
+		out = append(out, transcript.Entry{Dir: transcript.Note, Line: note + fmt.Sprintf(" → %d", r.Status)})
+	}
+	return out
+}
+
+// Methods returns the JSON-RPC methods of the POSTs the fake saw, in order.
+func (r *HTTPClientRun) Methods() []string {
+	var out []string
+	for _, q := range r.Requests {
+		for _, m := range q.Messages {
+			if m.Method != "" {
+				out = append(out, m.Method)
+			}
+		}
+	}
+	return out
+}
+
+// Count returns how many POSTed messages had method.
+func (r *HTTPClientRun) Count(method string) int {
+	n := 0
+	for _, m := range r.Methods() {
+		if m == method {
+			n++
+		}
+	}
+	return n
+}
+
+// ByMethod returns the requests whose HTTP method is m.
+func (r *HTTPClientRun) ByMethod(m string) []fakeservers.HTTPRequest {
+	var out []fakeservers.HTTPRequest
+	for _, q := range r.Requests {
+		if strings.EqualFold(q.Method, m) {
+			out = append(out, q)
+		}
+	}
+	return out
+}
