@@ -70,7 +70,7 @@ var httpCases = map[string]httpCase{
 		build:    expireOldPending,
 	},
 	"recovery-hangs": {
-		desc:     "tools/call expires the session (404); every initialize after that blocks until the client leaves or the fake closes",
+		desc:     "tools/call expires the session (404); every initialize after that blocks until the client leaves or the fake closes, or with Delay answers after Delay, and calls then succeed after Delay/5",
 		sessions: true,
 		build:    recoveryHangs,
 	},

@@ -101,10 +101,19 @@ func expireOldPending(o HTTPOptions) (*httpBehaviour, error) {
 	}, nil
 }
 
-func recoveryHangs(HTTPOptions) (*httpBehaviour, error) {
-	var expired atomic.Bool
+func recoveryHangs(o HTTPOptions) (*httpBehaviour, error) {
+	var expired, recovered atomic.Bool
 	return &httpBehaviour{
-		call: func(x *httpExchange, _ toolCall) {
+		tools: numberedTools("t", o.Tools),
+		call: func(x *httpExchange, c toolCall) {
+			if o.Delay > 0 && recovered.Load() {
+				// Take a fifth of Delay, so whatever the client does right
+				// after the recovery reaches the fake before it closes.
+				if x.wait(nil, o.Delay/5) == waitTimeout {
+					x.json(c.ok())
+				}
+				return
+			}
 			expired.Store(true)
 			x.expire()
 		},
@@ -112,8 +121,15 @@ func recoveryHangs(HTTPOptions) (*httpBehaviour, error) {
 			if !expired.Load() {
 				return true
 			}
-			x.hold()
-			return false
+			if o.Delay <= 0 {
+				x.hold()
+				return false
+			}
+			if x.wait(nil, o.Delay) != waitTimeout {
+				return false
+			}
+			recovered.Store(true)
+			return true
 		},
 	}, nil
 }

@@ -28,13 +28,14 @@ const (
 
 // seen is one HTTP request as the rig server saw it.
 type seen struct {
-	Method string // HTTP method
-	Path   string
-	Header http.Header
-	Body   []byte
-	Msgs   []*jsonrpc.Message // the decoded body of a POST
-	At     time.Time
-	ctx    context.Context // ends when the client gives the request up
+	Method  string // HTTP method
+	Path    string
+	Header  http.Header
+	Body    []byte
+	Msgs    []*jsonrpc.Message // the decoded body of a POST
+	At      time.Time
+	ctx     context.Context // ends when the client gives the request up
+	handled chan struct{}   // closed when the rig has answered it
 }
 
 // msg is the request's first JSON-RPC message (an empty one for GET and
@@ -91,7 +92,8 @@ func newRig(t *testing.T, hook func(w http.ResponseWriter, q *seen) bool) *rig {
 
 func (s *rig) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	body, _ := io.ReadAll(r.Body)
-	q := &seen{Method: r.Method, Path: r.URL.Path, Header: r.Header.Clone(), Body: body, At: time.Now(), ctx: r.Context()}
+	q := &seen{Method: r.Method, Path: r.URL.Path, Header: r.Header.Clone(), Body: body, At: time.Now(), ctx: r.Context(), handled: make(chan struct{})}
+	defer close(q.handled)
 	if r.Method == http.MethodPost {
 		q.Msgs, _ = decodeMessages(body)
 	}
@@ -342,7 +344,8 @@ func clientSend(t *testing.T, c *Client, m *jsonrpc.Message) {
 }
 
 // handshake runs initialize and notifications/initialized over the bare
-// transport and drains what the rig saw of it.
+// transport, drains what the rig saw of it, and returns once the rig has
+// answered both.
 func handshake(t *testing.T, c *Client, s *rig) {
 	t.Helper()
 	clientSend(t, c, initRequest(t))
@@ -350,7 +353,11 @@ func handshake(t *testing.T, c *Client, s *rig) {
 	wantResponse(t, c, jsonrpc.IntID(1))
 	note, _ := jsonrpc.NewNotification("notifications/initialized", nil)
 	clientSend(t, c, note)
-	s.want(t, "notifications/initialized")
+	select {
+	case <-s.want(t, "notifications/initialized").handled:
+	case <-time.After(clientWait):
+		t.Fatal("the rig did not answer notifications/initialized")
+	}
 }
 
 // callOutcome is what became of one request: its response or its failure.

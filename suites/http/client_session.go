@@ -146,3 +146,23 @@ var _ = clientCheck(check.Descriptor{
 	deletes := r.ByMethod("DELETE")
 	c.Require(len(deletes) == 1 && deletes[0].SessionID != "", "one DELETE with the session id", "%d DELETE(s)", len(deletes))
 })
+
+var _ = clientCheck(check.Descriptor{
+	ID:          "http.client.session.no-control-retry",
+	Title:       "a cancellation that meets the expired session is not retried on the new one",
+	Requirement: "Control POSTs (cancellations, replies) are never retried after session expiry.",
+	Rules:       []string{"RM-06", "RM-02"},
+	KilledBy:    killers(mutant.RetryControl),
+}, func(c *run.C) {
+	// The first call meets 404 and the new handshake takes D; the call
+	// times out at 0.8 D and is cancelled on the dead session. The second
+	// call waits for the new session and is answered 0.2 D after it, by
+	// when a client that retries control traffic has replayed the
+	// cancellation.
+	d := declared(c).Recovery / 2
+	r := c.RunHTTPClient(fakeservers.HTTPOptions{Case: "recovery-hangs", Tools: 2, Delay: d},
+		target.Invocation{CallTimeout: d * 4 / 5})
+	c.Require(r.Count("notifications/cancelled") > 0, "the first call is cancelled during the recovery", "no cancellation was POSTed")
+	cancels := r.Count("notifications/cancelled")
+	c.Require(cancels <= 1, "at most one notifications/cancelled", "%d were POSTed", cancels)
+})
