@@ -200,3 +200,51 @@ func TestExpectedFailuresBaseline(t *testing.T) {
 		})
 	}
 }
+
+// TestBrokenHTTPClientsFailExactlyTheirChecks certifies two broken HTTP
+// clients over every HTTP client check: one that sends the dead session id
+// on its fresh initialize after a 404 fails the session-recovery checks and
+// nothing else; one that accepts a 24 MiB event under a 16 MiB limit fails
+// the two event-size checks and nothing else.
+func TestBrokenHTTPClientsFailExactlyTheirChecks(t *testing.T) {
+	for _, tc := range []struct {
+		mutant mutant.Name
+		flags  []string
+		want   func(id string) bool
+		must   string
+	}{
+		{mutant.ReinitKeepsSessionID, nil,
+			func(id string) bool { return strings.HasPrefix(id, "http.client.session.") },
+			"http.client.session.reinit-without-session-id"},
+		{mutant.NoSSELimit, []string{"--max-sse-event-size", "16777216"},
+			func(id string) bool {
+				return id == "http.client.sse.over-limit" || id == "http.client.sse.huge-event-abandoned"
+			},
+			"http.client.sse.huge-event-abandoned"},
+	} {
+		t.Run(string(tc.mutant), func(t *testing.T) {
+			js := filepath.Join(t.TempDir(), "r.json")
+			args := append([]string{"--label-filter", "transport:http", "--json", js, "--no-color", "--"}, run.ReferenceAdapter(tc.mutant)...)
+			args = append(args, tc.flags...)
+			argv := selfexec.Command("client", args...)
+			out, err := exec.Command(argv[0], argv[1:]...).CombinedOutput()
+			if code := exitCode(err); code != 1 {
+				t.Fatalf("exit %d, want 1\n%s", code, out)
+			}
+			var ix report.Index
+			readJSON(t, js, &ix)
+			failed := map[string]bool{}
+			for _, c := range ix.Checks {
+				if c.Outcome == "FAIL" {
+					failed[c.ID] = true
+					if !tc.want(c.ID) {
+						t.Errorf("%s failed too: %s", c.ID, c.Message)
+					}
+				}
+			}
+			if !failed[tc.must] {
+				t.Errorf("%s did not fail; failures: %v", tc.must, failed)
+			}
+		})
+	}
+}

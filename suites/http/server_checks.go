@@ -388,3 +388,30 @@ var _ = serverCheck(check.Descriptor{
 	}
 	c.Require(r.Status >= 400 || len(r.Messages) > 0, "an HTTP error or a JSON-RPC error", "%s", r.describe())
 })
+
+var _ = serverCheck(check.Descriptor{
+	ID:          "http.server.resume.one-stream-only",
+	Title:       "resuming a stream with Last-Event-ID replays that stream's events only",
+	Requirement: "On a GET with Last-Event-ID the server may replay the messages after that id for the disconnected stream only; it never replays messages of other streams.",
+	Rules:       []string{"HT-46", "HT-45"},
+	KilledBy:    killers(mutant.ReplayOtherStreams),
+}, func(c *run.C) {
+	p := newProbe(c)
+	s := p.initialize(latestLegacy)
+	first, _ := p.call(s, "tools/list", nil, 0)
+	other, _ := p.call(s, "tools/list", nil, 0)
+	if first.ContentType() != "text/event-stream" || len(first.Events) == 0 || first.Events[0].ID == "" {
+		c.Unimplemented("the server answers without SSE event ids: there is no stream to resume")
+	}
+	foreign := map[string]bool{}
+	for _, ev := range other.Events {
+		if ev.ID != "" {
+			foreign[ev.ID] = true
+		}
+	}
+	g := p.openGET(s, first.Events[0].ID)
+	time.Sleep(linger(c))
+	for _, ev := range g.Events() {
+		c.Require(!foreign[ev.ID], "only the resumed stream's events", "the replay carried event %q of another stream", ev.ID)
+	}
+})
