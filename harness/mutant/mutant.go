@@ -75,6 +75,7 @@ const (
 	IgnoreRetryField         Name = "ignore-retry-field"
 	NoLastEventID            Name = "no-last-event-id"
 	BatchPOSTs               Name = "batch-posts"
+	SessionIDOnlyOnPOST      Name = "session-id-only-on-post"
 )
 
 // Mutants of the reference streamable HTTP server transport
@@ -164,6 +165,7 @@ var catalogue = []Mutant{
 	{IgnoreRetryField, "client", "reconnects at once, ignoring the SSE retry field (HT-29b)"},
 	{NoLastEventID, "client", "resumes without Last-Event-ID (HT-45)"},
 	{BatchPOSTs, "client", "puts several messages into one POST body (HT-10, HT-13)"},
+	{SessionIDOnlyOnPOST, "client", "sends Mcp-Session-Id on POSTs only, not on GET and DELETE (HT-54)"},
 
 	{NotificationGets200, "server", "answers a POSTed notification with 200 and a body instead of 202 (HT-15)"},
 	{RefusedBodyGets200, "server", "answers an invalid body with 200 instead of an HTTP error (HT-16)"},

@@ -52,7 +52,7 @@ func (c *Client) newRequest(ctx context.Context, method string, body []byte, ses
 	case http.MethodGet:
 		h.Set("Accept", acceptSSE)
 	}
-	if sess != nil && sess.id != "" {
+	if sess != nil && sess.id != "" && (method == http.MethodPost || c.cfg.Mutant != mutant.SessionIDOnlyOnPOST) {
 		h.Set(headerSession, sess.id)
 	}
 	if sess != nil && sess.version != "" && c.cfg.Mutant != mutant.NoProtocolVersionHeader {

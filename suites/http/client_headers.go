@@ -165,3 +165,24 @@ var _ = clientCheck(check.Descriptor{
 	c.Require(r.Count("initialize") > 0, "initialize after the probe (or without one)", "probes: %d; initialize never sent", r.Count("server/discover"))
 	wantAllCallsOK(c, r, 1)
 })
+
+var _ = clientCheck(check.Descriptor{
+	ID:          "http.client.session.id-on-every-request",
+	Title:       "once issued, the session id goes on every POST, GET and DELETE",
+	Requirement: "Once the server issued a session id, the client sends it on every later HTTP request: POST, GET and DELETE.",
+	Rules:       []string{"HT-54"},
+	KilledBy:    killers(mutant.SessionIDOnlyOnPOST),
+}, func(c *run.C) {
+	r := c.RunHTTPClient(fakeservers.HTTPOptions{Case: "headers"}, target.Invocation{})
+	wantAllCallsOK(c, r, 1)
+	issued := ""
+	for _, q := range r.Requests {
+		if len(q.Messages) == 1 && (q.Messages[0].Method == "initialize" || q.Messages[0].Method == "server/discover") {
+			continue
+		}
+		if issued == "" {
+			issued = q.SessionID
+		}
+		c.Require(q.SessionID != "" && q.SessionID == issued, "the issued session id on every request", "a %s carried %q", q.Method, q.SessionID)
+	}
+})
