@@ -2,8 +2,6 @@ package http
 
 import (
 	"encoding/json"
-	"fmt"
-	"strings"
 	"time"
 
 	"github.com/mcpconform/mcpconform/fakeservers"
@@ -15,13 +13,7 @@ import (
 
 // Client-role helpers, named after what they expect.
 
-func clientCheck(d check.Descriptor, body func(c *run.C)) bool {
-	d.Role, d.Transport = check.Client, check.HTTP
-	if d.Level == "" {
-		d.Level = check.MUST
-	}
-	return run.Check(d, body)
-}
+var clientCheck = run.For(check.Client, check.HTTP)
 
 // httpLimits are the HTTP client's declared limits (seed defaults where it
 // declares none).
@@ -58,35 +50,13 @@ func limitsOf(o target.Output) httpLimits {
 // declared returns the HTTP client's declared limits.
 func declared(c *run.C) httpLimits { return limitsOf(c.HTTPDeclared()) }
 
-func wantConnected(c *run.C, r *run.HTTPClientRun) {
-	if r.Connect != nil {
-		c.Require(r.Connect.Outcome == target.OutcomeOK, "the handshake succeeds",
-			"the handshake failed after %d ms: %s", r.Connect.ElapsedMS, r.Connect.Error)
-	}
-}
-
-func wantAllCallsOK(c *run.C, r *run.HTTPClientRun, n int) {
-	wantConnected(c, r)
-	c.Require(len(r.Calls) == n, fmt.Sprintf("%d tool call result(s)", n), "%d: %s", len(r.Calls), describeCalls(r.Calls))
-	for _, call := range r.Calls {
-		c.Require(call.OK(), fmt.Sprintf("tool %q succeeds", call.Tool), "tool %q failed after %d ms: %s", call.Tool, call.ElapsedMS, call.Error)
-	}
-}
+func wantAllCallsOK(c *run.C, r *run.HTTPClientRun, n int) { c.WantAllCallsOK(r.Output, n) }
 
 func wantCallFailed(c *run.C, r *run.HTTPClientRun, why string) {
 	c.Require(len(r.Calls) > 0 && !r.Calls[0].OK(), "the call fails ("+why+")", "calls: %s", describeCalls(r.Calls))
 }
 
-func describeCalls(calls []target.Call) string {
-	if len(calls) == 0 {
-		return "none"
-	}
-	parts := make([]string, len(calls))
-	for i, c := range calls {
-		parts[i] = fmt.Sprintf("%s=%s", c.Tool, c.Outcome)
-	}
-	return strings.Join(parts, ", ")
-}
+var describeCalls = run.DescribeCalls
 
 // callIDs returns the JSON-RPC ids of the tools/call requests for tool, in order.
 func callIDs(r *run.HTTPClientRun, tool string) []string {

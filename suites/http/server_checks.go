@@ -16,21 +16,10 @@ import (
 
 // Server-role checks of the streamable HTTP transport: HT-03 … HT-72.
 
-func serverCheck(d check.Descriptor, body func(c *run.C)) bool {
-	d.Role, d.Transport = check.Server, check.HTTP
-	if d.Level == "" {
-		d.Level = check.MUST
-	}
-	return run.Check(d, body)
-}
-
-func killers(ms ...mutant.Name) []string {
-	out := make([]string, len(ms))
-	for i, m := range ms {
-		out[i] = string(m)
-	}
-	return out
-}
+var (
+	serverCheck = run.For(check.Server, check.HTTP)
+	killers     = run.Killers
+)
 
 // linger is how long a check keeps reading an SSE stream after the
 // response arrived, to see whether the server ends it.

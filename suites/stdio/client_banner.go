@@ -14,21 +14,10 @@ import (
 // Banners and log lines on stdout: NG-01, NG-03, NG-04, NG-12 (ST-03 is the
 // server's rule these servers break).
 
-func clientCheck(d check.Descriptor, body func(c *run.C)) bool {
-	d.Role, d.Transport = check.Client, check.Stdio
-	if d.Level == "" {
-		d.Level = check.MUST
-	}
-	return run.Check(d, body)
-}
-
-func killers(ms ...mutant.Name) []string {
-	out := make([]string, len(ms))
-	for i, m := range ms {
-		out[i] = string(m)
-	}
-	return out
-}
+var (
+	clientCheck = run.For(check.Client, check.Stdio)
+	killers     = run.Killers
+)
 
 // bannerLineBytes is the size of one banner-lines text line: the line
 // checks stay clear of the byte budget when lines×size fits in it.

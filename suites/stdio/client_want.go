@@ -15,18 +15,7 @@ import (
 // Helpers named after what they expect, so a check body reads like its rule.
 
 // wantAllCallsOK expects the handshake to succeed and n tool calls, all ok.
-func wantAllCallsOK(c *run.C, r *run.ClientRun, n int) {
-	if r.Connect != nil {
-		c.Require(r.Connect.Outcome == target.OutcomeOK, "the handshake succeeds",
-			"the handshake failed after %d ms: %s", r.Connect.ElapsedMS, r.Connect.Error)
-	}
-	c.Require(len(r.Calls) == n, fmt.Sprintf("%d tool call result(s)", n),
-		"%d tool call result(s): %s", len(r.Calls), describeCalls(r.Calls))
-	for _, call := range r.Calls {
-		c.Require(call.OK(), fmt.Sprintf("tool %q succeeds", call.Tool),
-			"tool %q failed after %d ms: %s", call.Tool, call.ElapsedMS, call.Error)
-	}
-}
+func wantAllCallsOK(c *run.C, r *run.ClientRun, n int) { c.WantAllCallsOK(r.Output, n) }
 
 // wantCallFailedWithin expects the first tool call to fail, and to fail
 // within bound (long before the call's own timeout).
@@ -95,16 +84,7 @@ func eventTime(rec *fakeservers.Record, typ string) (time.Time, bool) {
 	return time.Unix(0, e.T), ok
 }
 
-func describeCalls(calls []target.Call) string {
-	if len(calls) == 0 {
-		return "none"
-	}
-	parts := make([]string, len(calls))
-	for i, c := range calls {
-		parts[i] = fmt.Sprintf("%s=%s", c.Tool, c.Outcome)
-	}
-	return strings.Join(parts, ", ")
-}
+var describeCalls = run.DescribeCalls
 
 // stderrLines counts the non-empty lines of the adapter's stderr.
 func stderrLines(r *run.ClientRun) int {
