@@ -16,6 +16,7 @@ import (
 
 	"github.com/mcpconform/mcpconform/harness/check"
 	"github.com/mcpconform/mcpconform/harness/report"
+	"github.com/mcpconform/mcpconform/harness/selfexec"
 	"github.com/mcpconform/mcpconform/harness/serve"
 	"github.com/mcpconform/mcpconform/suites/run"
 )
@@ -62,9 +63,6 @@ func parseRunFlags(name string, args []string, stderr io.Writer) (*runOptions, e
 		return nil, err
 	}
 	o.target = fs.Args()
-	if name == "server" && len(o.target) > 0 {
-		return nil, fmt.Errorf("server: certifying a stdio server (-- CMD…) comes with the server suites; give --url for a streamable HTTP server")
-	}
 	if o.url != "" {
 		if u, err := url.Parse(o.url); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 			return nil, fmt.Errorf("server: --url %q is not an http(s) URL with a host, e.g. http://127.0.0.1:8080/mcp", o.url)
@@ -174,22 +172,29 @@ func certifyWith(o *runOptions, roles []check.Role, stdout, stderr io.Writer) in
 	}
 	if len(o.target) > 0 {
 		if _, err := exec.LookPath(o.target[0]); err != nil {
-			return exitFor(fmt.Errorf("client adapter %q not found: %v; give a path or a command on PATH after --", o.target[0], err), stderr)
+			return exitFor(fmt.Errorf("command %q not found: %v; give a path or a command on PATH after --", o.target[0], err), stderr)
 		}
 	}
 	if o.seed == 0 {
 		o.seed = time.Now().UnixNano() % 1_000_000_000
 	}
+	// The client role takes the command after -- as its adapter; the server
+	// role as the stdio server. Without --url or a command, the server role
+	// certifies the reference over both transports.
+	adapterCmd, serverCmd := o.target, []string(nil)
+	if slices.Contains(roles, check.Server) && !slices.Contains(roles, check.Client) {
+		adapterCmd, serverCmd = nil, o.target
+	}
 	serverURL, implementation := o.url, ""
-	if slices.Contains(roles, check.Server) && serverURL == "" {
+	if slices.Contains(roles, check.Server) && serverURL == "" && len(serverCmd) == 0 {
 		url, stop, err := serve.Start(serve.Options{})
 		if err != nil {
 			return exitFor(fmt.Errorf("starting the reference server: %w", err), stderr)
 		}
 		defer stop()
-		serverURL, implementation = url, "reference"
+		serverURL, serverCmd, implementation = url, selfexec.Command("serve", "--transport", "stdio"), "reference"
 	}
-	cfg := run.Config{ClientAdapter: o.target, ServerURL: serverURL, Implementation: implementation, Seed: o.seed, Strict: o.strict,
+	cfg := run.Config{ClientAdapter: adapterCmd, ServerURL: serverURL, ServerCommand: serverCmd, Implementation: implementation, Seed: o.seed, Strict: o.strict,
 		Baseline: baseline, SnapshotDir: o.snapshots, UpdateSnapshots: o.updateSnapshots, CheckDeadline: o.timeout}
 	run.Configure(cfg)
 	fmt.Fprintf(stdout, "mcpconform %s: certifying %s (seed %d)\n", Version, describeTarget(roles, o, serverURL), o.seed)
@@ -206,8 +211,11 @@ func certifyWith(o *runOptions, roles []check.Role, stdout, stderr io.Writer) in
 
 	results := run.Results(roles...)
 	target := map[string]any{"roles": roles, "implementation": run.Current().Implementation}
-	if len(o.target) > 0 {
-		target["adapter"] = o.target
+	if len(adapterCmd) > 0 {
+		target["adapter"] = adapterCmd
+	}
+	if len(o.target) > 0 && len(serverCmd) > 0 {
+		target["command"] = serverCmd
 	}
 	if o.url != "" {
 		target["url"] = o.url
@@ -233,10 +241,14 @@ func describeTarget(roles []check.Role, o *runOptions, serverURL string) string 
 		}
 	}
 	if slices.Contains(roles, check.Server) {
-		if o.url == "" {
-			parts = append(parts, "the reference server at "+serverURL)
-		} else {
-			parts = append(parts, "the server at "+serverURL)
+		switch {
+		case o.url == "" && len(o.target) == 0:
+			parts = append(parts, "the reference server (stdio, and HTTP at "+serverURL+")")
+		case o.url != "":
+			parts = append(parts, "the server at "+o.url)
+		}
+		if len(o.target) > 0 && !slices.Contains(roles, check.Client) {
+			parts = append(parts, "the stdio server "+strings.Join(o.target, " "))
 		}
 	}
 	return strings.Join(parts, " and ")

@@ -15,8 +15,9 @@ import (
 	_ "github.com/mcpconform/mcpconform/fakeservers" // the fakeserver subcommand
 	"github.com/mcpconform/mcpconform/harness/adapter"
 	"github.com/mcpconform/mcpconform/harness/serve"
-	_ "github.com/mcpconform/mcpconform/suites/http"  // the checks
-	_ "github.com/mcpconform/mcpconform/suites/stdio" // the checks
+	_ "github.com/mcpconform/mcpconform/suites/http"   // the checks
+	_ "github.com/mcpconform/mcpconform/suites/server" // the checks
+	_ "github.com/mcpconform/mcpconform/suites/stdio"  // the checks
 )
 
 // Version is the tool's version, set at build time with -ldflags.
@@ -27,7 +28,8 @@ const usage = `mcpconform certifies MCP clients and servers.
 Usage:
   mcpconform [flags]                  certify the built-in reference client and server
   mcpconform client [flags] [-- CMD…] certify a client through its adapter (default: the reference adapter)
-  mcpconform server [flags] [--url U] certify a streamable HTTP server (default: the reference server)
+  mcpconform server [flags] [--url U] [-- CMD…]
+                                      certify a server over streamable HTTP and/or stdio (default: the reference, both)
   mcpconform serve [--mutant M]       the reference server over streamable HTTP (prints its URL)
   mcpconform selftest [flags]         run the reference and every mutant; report the kill matrix
   mcpconform list [--format table|json]

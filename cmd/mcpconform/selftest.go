@@ -193,7 +193,8 @@ func runMutant(dir string, j job, only []string, seed int64, verbose bool, stder
 			return nil, err
 		}
 		defer stop()
-		args = append(args, "--url", url)
+		args = append(args, "--url", url, "--")
+		args = append(args, selfexec.Command("serve", "--transport", "stdio", "--mutant", string(j.name))...)
 	case j.role == check.Client && j.name != "":
 		args = append(args, "--")
 		args = append(args, run.ReferenceAdapter(j.name)...)

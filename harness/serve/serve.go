@@ -1,6 +1,7 @@
 // Package serve runs mcpconform's reference server (`mcpconform serve`): the
 // reference MCP server of package mcp behind the reference streamable HTTP
-// server transport, on a loopback address only (HT-05).
+// server transport, on a loopback address only (HT-05), or on stdin and
+// stdout behind the reference stdio server transport.
 package serve
 
 import (
@@ -12,18 +13,22 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
+	"time"
 
 	"github.com/mcpconform/mcpconform/harness/jsonrpc"
 	"github.com/mcpconform/mcpconform/harness/mcp"
 	"github.com/mcpconform/mcpconform/harness/mutant"
 	"github.com/mcpconform/mcpconform/harness/selfexec"
+	"github.com/mcpconform/mcpconform/harness/stdio"
 	"github.com/mcpconform/mcpconform/harness/streamable"
 )
 
 func init() { selfexec.Register("serve", Main) }
 
-// Options configure a reference server started with Start.
+// Options configure a reference server started with Start or served by
+// Main. The zero value of every field means its default.
 type Options struct {
 	// Addr is the loopback address to listen on; default DefaultAddr.
 	Addr string
@@ -31,7 +36,13 @@ type Options struct {
 	JSONResponse bool
 	// Stateless serves without sessions.
 	Stateless bool
-	// Mutant selects a mutant of the server transport; empty is the reference.
+	// PageSize, ReverseTimeout and SlowBound configure the MCP server; see
+	// mcp.ServerOptions.
+	PageSize       int
+	ReverseTimeout time.Duration
+	SlowBound      time.Duration
+	// Mutant selects a mutant of the server (its transport, the MCP server,
+	// or the command); empty is the reference.
 	Mutant mutant.Name
 }
 
@@ -39,48 +50,66 @@ type Options struct {
 // loopback, a port the system picks.
 const DefaultAddr = "127.0.0.1:0"
 
-// Start serves the minimal reference server over the streamable HTTP server
+// mcpServer makes the reference MCP server the options describe.
+func (o Options) mcpServer() (*mcp.Server, error) {
+	return mcp.NewServer(mcp.ServerOptions{PageSize: o.PageSize, ReverseTimeout: o.ReverseTimeout, SlowBound: o.SlowBound, Mutant: o.Mutant})
+}
+
+// Start serves the reference server over the streamable HTTP server
 // transport in this process. It returns the endpoint URL and a stop function
 // that ends every session and stream and waits for the server to finish.
+// Mutants of the stdio transport and of the command change nothing here.
 func Start(o Options) (url string, stop func() error, err error) {
 	if o.Addr == "" {
 		o.Addr = DefaultAddr
 	}
-	cfg := streamable.DefaultServerConfig(minimalHandler(mcp.NewMinimalServer()))
+	server, err := o.mcpServer()
+	if err != nil {
+		return "", nil, err
+	}
+	cfg := streamable.DefaultServerConfig(handler(server))
 	cfg.JSONResponse = o.JSONResponse
 	cfg.Stateless = o.Stateless
 	cfg.Mutant = o.Mutant
 	return streamable.Listen(o.Addr, streamable.NewServer(cfg))
 }
 
-// minimalHandler puts the minimal server behind the transport, which hands it
-// its *streamable.ServerSession as an mcp.SessionInfo.
-func minimalHandler(m *mcp.MinimalServer) streamable.Handler {
+// handler puts the MCP server behind the HTTP transport, which hands it its
+// *streamable.ServerSession as an mcp.SessionInfo. The client's replies to
+// the server's requests reach Handle as POSTed responses.
+func handler(m *mcp.Server) streamable.Handler {
 	return streamable.HandlerFunc(func(ctx context.Context, s *streamable.ServerSession, req *jsonrpc.Message, out func(*jsonrpc.Message) error) *jsonrpc.Message {
 		return m.Handle(ctx, s, req, out)
 	})
 }
 
 // Main runs `mcpconform serve`; it returns the exit status: 0 after serving
-// until SIGINT, SIGTERM or the end of stdin; 2 for a usage error or a server
-// that cannot start.
+// until SIGINT, SIGTERM or the end of stdin (LC-20, LC-21); 1 when the stdio
+// connection broke; 2 for a usage error or a server that cannot start.
 func Main(args []string) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	return run(ctx, args, os.Stdin, os.Stdout, os.Stderr)
 }
 
-const usage = `Usage: mcpconform serve [--transport http] [--addr 127.0.0.1:0] [--mutant NAME] [--json-response] [--stateless]
+const usage = `Usage: mcpconform serve [--transport http|stdio] [--addr 127.0.0.1:0] [--mutant NAME]
+                        [--json-response] [--stateless] [--page-size N] [--reverse-timeout D] [--slow-bound D]
 
-Serves the reference MCP server on a loopback address. Prints {"url":"…"} on
-stdout once listening, then serves until SIGINT, SIGTERM or the end of stdin
-(keep stdin open to keep it running).
+Serves the reference MCP server.
+
+--transport http (the default) listens on a loopback address, prints
+{"url":"…"} on stdout once listening, then serves until SIGINT, SIGTERM or
+the end of stdin (keep stdin open to keep it running).
+
+--transport stdio serves one MCP connection on stdin and stdout, one JSON-RPC
+message per line, until the end of stdin, SIGINT or SIGTERM. Nothing but
+JSON-RPC goes to stdout; errors go to stderr.
 `
 
 // run is Main with its process resources passed in: it serves until ctx ends
 // or stdin reaches its end.
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	o, err := parseFlags(args, stderr)
+	o, transport, err := parseFlags(args, stderr)
 	if errors.Is(err, flag.ErrHelp) {
 		return 0
 	}
@@ -88,6 +117,17 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		fmt.Fprintln(stderr, "serve:", err)
 		return 2
 	}
+	if o.Mutant == mutant.IgnoresSIGTERM {
+		signal.Ignore(syscall.SIGTERM)
+	}
+	if transport == "stdio" {
+		return runStdio(ctx, o, stdin, stdout, stderr)
+	}
+	return runHTTP(ctx, o, stdin, stdout, stderr)
+}
+
+// runHTTP serves over HTTP until ctx ends or stdin reaches its end.
+func runHTTP(ctx context.Context, o Options, stdin io.Reader, stdout, stderr io.Writer) int {
 	url, stopServer, err := Start(o)
 	if err != nil {
 		fmt.Fprintln(stderr, "serve:", err)
@@ -105,6 +145,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	select {
 	case <-ctx.Done():
 	case <-eof:
+		o.afterStdinEOF(ctx)
 	}
 	if err := stopServer(); err != nil {
 		fmt.Fprintln(stderr, "serve: stopping:", err)
@@ -113,7 +154,36 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	return 0
 }
 
-func parseFlags(args []string, stderr io.Writer) (Options, error) {
+// runStdio serves one connection on stdin and stdout until stdin ends or
+// ctx does: 0 then, 1 when stdin or stdout broke, 2 when the server cannot
+// start.
+func runStdio(ctx context.Context, o Options, stdin io.Reader, stdout, stderr io.Writer) int {
+	server, err := o.mcpServer()
+	if err != nil {
+		fmt.Fprintln(stderr, "serve:", err)
+		return 2
+	}
+	err = stdio.Serve(ctx, stdio.ServerConfig{Handler: server, Mutant: o.Mutant}, stdin, stdout)
+	switch {
+	case err == nil:
+		o.afterStdinEOF(ctx)
+	case ctx.Err() == nil:
+		fmt.Fprintln(stderr, "serve:", err)
+		return 1
+	}
+	return 0
+}
+
+// afterStdinEOF is where the server stops once stdin has ended (LC-21): at
+// once. Mutant IgnoresStdinEOF keeps running until ctx ends.
+func (o Options) afterStdinEOF(ctx context.Context) {
+	if o.Mutant == mutant.IgnoresStdinEOF {
+		<-ctx.Done()
+	}
+}
+
+// parseFlags reads the options and the transport.
+func parseFlags(args []string, stderr io.Writer) (Options, string, error) {
 	var o Options
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
 	fs.SetOutput(stderr)
@@ -121,28 +191,45 @@ func parseFlags(args []string, stderr io.Writer) (Options, error) {
 		fmt.Fprint(stderr, usage)
 		fs.PrintDefaults()
 	}
-	transport := fs.String("transport", "http", "the transport to serve: http (stdio comes with the reference server)")
-	fs.StringVar(&o.Addr, "addr", DefaultAddr, "loopback address to listen on; port 0 picks one")
-	m := fs.String("mutant", "", "run a mutant of the server transport (see mcpconform selftest)")
-	fs.BoolVar(&o.JSONResponse, "json-response", false, "answer requests with application/json instead of SSE")
-	fs.BoolVar(&o.Stateless, "stateless", false, "serve without sessions")
+	transport := fs.String("transport", "http", "the transport to serve: http or stdio")
+	fs.StringVar(&o.Addr, "addr", DefaultAddr, "http: loopback address to listen on; port 0 picks one")
+	m := fs.String("mutant", "", "run a mutant of the server (see mcpconform selftest)")
+	fs.BoolVar(&o.JSONResponse, "json-response", false, "http: answer requests with application/json instead of SSE")
+	fs.BoolVar(&o.Stateless, "stateless", false, "http: serve without sessions")
+	fs.IntVar(&o.PageSize, "page-size", mcp.DefaultPageSize, "items per page of the list methods")
+	fs.DurationVar(&o.ReverseTimeout, "reverse-timeout", mcp.DefaultReverseTimeout, "how long the server waits for the client's reply to its own requests")
+	fs.DurationVar(&o.SlowBound, "slow-bound", mcp.DefaultSlowBound, "the longest the slow tool waits to be cancelled")
 	if err := fs.Parse(args); err != nil {
-		return o, err
+		return o, "", err
 	}
 	if fs.NArg() > 0 {
-		return o, fmt.Errorf("unexpected argument %q; serve takes flags only (see --help)", fs.Arg(0))
+		return o, "", fmt.Errorf("unexpected argument %q; serve takes flags only (see --help)", fs.Arg(0))
 	}
-	switch *transport {
-	case "http":
-	case "stdio":
-		return o, errors.New("stdio serving comes with the reference server; use --transport http")
-	default:
-		return o, fmt.Errorf("unknown transport %q; use --transport http", *transport)
+	if o.PageSize < 1 || o.ReverseTimeout <= 0 || o.SlowBound <= 0 {
+		return o, "", fmt.Errorf("--page-size (%d), --reverse-timeout (%v) and --slow-bound (%v) must be positive", o.PageSize, o.ReverseTimeout, o.SlowBound)
 	}
 	name, err := mutant.Parse("server", *m)
 	if err != nil {
-		return o, err
+		return o, "", err
 	}
 	o.Mutant = name
-	return o, nil
+	switch *transport {
+	case "http":
+	case "stdio":
+		var httpOnly []string
+		fs.Visit(func(f *flag.Flag) {
+			if f.Name == "addr" || f.Name == "json-response" || f.Name == "stateless" {
+				httpOnly = append(httpOnly, "--"+f.Name)
+			}
+		})
+		if len(httpOnly) > 0 {
+			return o, "", fmt.Errorf("%s apply to --transport http only; drop them for stdio", strings.Join(httpOnly, ", "))
+		}
+		if name != "" && !mutant.OfServerProtocol(name) {
+			return o, "", fmt.Errorf("mutant %q mutates the HTTP server transport; use it with --transport http", name)
+		}
+	default:
+		return o, "", fmt.Errorf("unknown transport %q; use --transport http or --transport stdio", *transport)
+	}
+	return o, *transport, nil
 }

@@ -123,7 +123,9 @@ func TestServeUsageErrors(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"--transport", "stdio"}, "stdio serving comes with the reference server; use --transport http"},
+		{[]string{"--transport", "stdio", "--mutant", "no-origin-check"}, "mutant \"no-origin-check\" mutates the HTTP server transport; use it with --transport http"},
+		{[]string{"--transport", "stdio", "--stateless", "--addr", "127.0.0.1:0"}, "--addr, --stateless apply to --transport http only"},
+		{[]string{"--page-size", "0"}, "must be positive"},
 		{[]string{"--transport", "carrier-pigeon"}, "unknown transport"},
 		{[]string{"--mutant", "no-such-mutant"}, "unknown server mutant \"no-such-mutant\"; mutants: accept-batch,"},
 		{[]string{"--mutant", "no-sigkill"}, "unknown server mutant"},

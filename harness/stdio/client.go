@@ -7,6 +7,10 @@
 // It keeps rules NG-01 … NG-12 of SEMANTICS.md and ST-01 … ST-10, LC-20 of
 // the requirements digest. Which mutant (harness/mutant) it runs is chosen
 // by Config.Mutant.
+//
+// The package also holds the reference stdio server transport (Serve): it
+// serves an MCP server such as *mcp.Server on stdin and stdout, one JSON-RPC
+// message per line.
 package stdio
 
 import (

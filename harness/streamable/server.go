@@ -15,9 +15,12 @@ import (
 
 // Handler handles one JSON-RPC message of a session. For a request it may send
 // notifications and requests related to it through out (they go on the
-// request's SSE stream, HT-21) and returns the response. Notifications and
-// responses the client POSTs are handed over too; for those the handler
-// returns nil and out fails with ErrNoStream.
+// request's SSE stream, HT-21) and returns the response, or nil to leave a
+// request the client cancelled unanswered (CN-04): its SSE stream then ends
+// without a response, while initialize and application/json answers get an
+// internal error instead. Notifications and responses the client POSTs
+// (among them replies to the handler's own requests) are handed over too;
+// for those the handler returns nil and out fails with ErrNoStream.
 type Handler interface {
 	Handle(ctx context.Context, s *ServerSession, req *jsonrpc.Message, out func(*jsonrpc.Message) error) *jsonrpc.Message
 }

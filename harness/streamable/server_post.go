@@ -123,7 +123,7 @@ func (s *Server) serveInitialize(w http.ResponseWriter, r *http.Request, req *js
 	}
 	sess := s.newSession(s.cfg.Stateless, "")
 	if s.cfg.JSONResponse {
-		resp := s.call(sess, req, noStream)
+		resp := s.answer(sess, req, noStream)
 		if s.establish(w, sess, resp) {
 			s.writeAnswer(w, []*jsonrpc.Message{resp}, false)
 		}
@@ -146,7 +146,7 @@ func (s *Server) serveInitialize(w http.ResponseWriter, r *http.Request, req *js
 func (s *Server) answerJSON(w http.ResponseWriter, sess *ServerSession, requests []*jsonrpc.Message, batch bool) {
 	resps := make([]*jsonrpc.Message, len(requests))
 	for i, req := range requests {
-		resps[i] = s.call(sess, req, noStream)
+		resps[i] = s.answer(sess, req, noStream)
 	}
 	s.writeAnswer(w, resps, batch)
 }
@@ -184,13 +184,21 @@ func (s *Server) answerSSE(w http.ResponseWriter, r *http.Request, sess *ServerS
 }
 
 // runRequests handles requests in order, sending each response on the stream
-// after what the handler sent about it, then ends the stream (HT-25).
+// after what the handler sent about it, then ends the stream (HT-25). A
+// request the handler leaves unanswered (the client cancelled it, CN-04) gets
+// no response; initialize always gets one.
 func (s *Server) runRequests(sess *ServerSession, st *serverStream, requests []*jsonrpc.Message) []*jsonrpc.Message {
 	out := s.outFor(sess, st)
 	resps := make([]*jsonrpc.Message, len(requests))
 	for i, req := range requests {
-		resps[i] = s.call(sess, req, out)
-		s.respond(sess, st, resps[i])
+		if req.Method == "initialize" {
+			resps[i] = s.answer(sess, req, out)
+		} else {
+			resps[i] = s.cfg.Handler.Handle(sess.context(), sess, req, out)
+		}
+		if resps[i] != nil {
+			s.respond(sess, st, resps[i])
+		}
 	}
 	if s.cfg.Mutant != mutant.StreamStaysOpen {
 		st.end()
@@ -231,9 +239,14 @@ func (s *Server) respond(sess *ServerSession, st *serverStream, resp *jsonrpc.Me
 	_ = st.push(sess.context(), data, waitWhenFull)
 }
 
-// call hands a request to the handler. A handler that returns no response
-// gets the request an internal error, so the client is not left waiting.
-func (s *Server) call(sess *ServerSession, req *jsonrpc.Message, out func(*jsonrpc.Message) error) *jsonrpc.Message {
+// answer hands a request to the handler where a response must be written:
+// initialize (never cancelled, LC-13) and requests answered with
+// application/json, which has no way to say nothing. A handler that returns no
+// response gets the request an internal error, so the client is not left
+// waiting; a client that cancelled the request ignores it (CN-06). On an SSE
+// stream a request the handler leaves unanswered, because the client
+// cancelled it, gets nothing (CN-04).
+func (s *Server) answer(sess *ServerSession, req *jsonrpc.Message, out func(*jsonrpc.Message) error) *jsonrpc.Message {
 	resp := s.cfg.Handler.Handle(sess.context(), sess, req, out)
 	if resp == nil {
 		resp = jsonrpc.NewError(req.ID, jsonrpc.CodeInternalError, fmt.Sprintf("the server produced no response to %s", req.Method))

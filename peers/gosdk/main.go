@@ -28,7 +28,9 @@ func main() {
 	transport := fs.String("transport", "stdio", "stdio or http")
 	addr := fs.String("addr", "127.0.0.1:0", "http: the loopback address to listen on (port 0 picks a free port)")
 	grace := fs.Duration("shutdown-grace", 2*time.Second, "http: how long open requests and streams may take to finish at shutdown")
-	if err := fs.Parse(os.Args[1:]); err != nil {
+	if err := fs.Parse(os.Args[1:]); errors.Is(err, flag.ErrHelp) {
+		os.Exit(0)
+	} else if err != nil {
 		os.Exit(2)
 	}
 	if fs.NArg() > 0 {
@@ -45,6 +47,10 @@ func main() {
 	case "stdio":
 		err = server.Run(ctx, &mcp.StdioTransport{})
 	case "http":
+		if err := checkLoopback(*addr); err != nil {
+			fmt.Fprintf(os.Stderr, "gosdk-server: %v\n", err)
+			os.Exit(2)
+		}
 		ctx, cancel := context.WithCancel(ctx)
 		go func() {
 			// EOF on stdin is the parent's way to say "stop".

@@ -23,6 +23,12 @@ type Config struct {
 	ClientAdapter []string
 	// ServerURL is the streamable HTTP endpoint of the server under test.
 	ServerURL string
+	// ServerCommand is the argv of the stdio server under test, started
+	// afresh for every check.
+	ServerCommand []string
+	// Fixtures map a role (progress, logging, sampling, …) to the tool of
+	// the server under test that shows that behaviour.
+	Fixtures map[string]Fixture
 	// Implementation names the implementation for snapshot files.
 	Implementation string
 	// Seed drives every property check; the same seed reproduces the run.
@@ -45,6 +51,13 @@ type Config struct {
 	CheckDeadline time.Duration
 	// PropertySamples is how many cases each property check runs.
 	PropertySamples int
+}
+
+// Fixture is a tool of the server under test and the arguments that make
+// it show one behaviour.
+type Fixture struct {
+	Tool      string         `yaml:"tool"`
+	Arguments map[string]any `yaml:"arguments"`
 }
 
 // Defaults for a Config's zero fields.

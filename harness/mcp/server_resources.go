@@ -1,0 +1,102 @@
+package mcp
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/mcpconform/mcpconform/harness/jsonrpc"
+)
+
+// Resource is one resource of resources/list (RS-02).
+type Resource struct {
+	URI         string `json:"uri"`
+	Name        string `json:"name"`
+	Description string `json:"description,omitempty"`
+	MIMEType    string `json:"mimeType,omitempty"`
+}
+
+// ResourceTemplate is one RFC 6570 template of resources/templates/list
+// (RS-02).
+type ResourceTemplate struct {
+	URITemplate string `json:"uriTemplate"`
+	Name        string `json:"name"`
+	Description string `json:"description,omitempty"`
+	MIMEType    string `json:"mimeType,omitempty"`
+}
+
+// serverResources are the reference server's resources, named after the
+// official conformance suite's fixtures.
+var serverResources = []Resource{
+	{"test://static-text", "Static Text Resource", "A static text resource for testing", "text/plain"},
+	{"test://static-binary", "Static Binary Resource", "A static binary resource (image) for testing", "image/png"},
+	{"test://watched-resource", "Watched Resource", "A text resource", "text/plain"},
+}
+
+// dataTemplate is the one resource template; its {id} is any non-empty
+// path segment.
+const dataTemplate = "test://template/{id}/data"
+
+var serverTemplates = []ResourceTemplate{
+	{dataTemplate, "Resource Template", "A resource template with parameter substitution", "application/json"},
+}
+
+// listResources answers resources/list a page at a time (PA-01).
+func (s *Server) listResources(_ *RequestContext, params json.RawMessage) (any, *jsonrpc.Error) {
+	items, next, rpcErr := page(s, "resources", serverResources, params)
+	if rpcErr != nil {
+		return nil, rpcErr
+	}
+	return pageResult("resources", items, next), nil
+}
+
+// listResourceTemplates answers resources/templates/list a page at a time
+// (PA-01).
+func (s *Server) listResourceTemplates(_ *RequestContext, params json.RawMessage) (any, *jsonrpc.Error) {
+	items, next, rpcErr := page(s, "resourceTemplates", serverTemplates, params)
+	if rpcErr != nil {
+		return nil, rpcErr
+	}
+	return pageResult("resourceTemplates", items, next), nil
+}
+
+// readResource answers resources/read with the contents of a listed
+// resource or of a URI the template matches (RS-02); params without a uri
+// get -32602, an unknown uri -32002 with the uri in data (RS-05).
+func readResource(_ *RequestContext, params json.RawMessage) (any, *jsonrpc.Error) {
+	var p struct {
+		URI string `json:"uri"`
+	}
+	if err := decodeParams(params, &p); err != nil || p.URI == "" {
+		return nil, invalidParams("resources/read needs params with a uri")
+	}
+	var item any
+	switch p.URI {
+	case "test://static-text":
+		item = textResource(p.URI, "text/plain", "This is the content of the static text resource.")
+	case "test://static-binary":
+		item = map[string]string{"uri": p.URI, "mimeType": "image/png", "blob": fixturePNG}
+	case "test://watched-resource":
+		item = textResource(p.URI, "text/plain", "Watched resource content")
+	default:
+		id, ok := templateID(p.URI)
+		if !ok {
+			data, _ := json.Marshal(map[string]string{"uri": p.URI})
+			return nil, &jsonrpc.Error{Code: jsonrpc.CodeResourceNotFound, Message: fmt.Sprintf("resource %q not found; resources/list and resources/templates/list name the resources", p.URI), Data: data}
+		}
+		text, _ := json.Marshal(map[string]any{"id": id, "templateTest": true, "data": "Data for ID: " + id})
+		item = textResource(p.URI, "application/json", string(text))
+	}
+	return map[string]any{"contents": []any{item}}, nil
+}
+
+// templateID matches uri against dataTemplate and returns its id.
+func templateID(uri string) (string, bool) {
+	prefix, suffix, _ := strings.Cut(dataTemplate, "{id}")
+	id, ok := strings.CutPrefix(uri, prefix)
+	if !ok {
+		return "", false
+	}
+	id, ok = strings.CutSuffix(id, suffix)
+	return id, ok && id != "" && !strings.ContainsAny(id, "/?#")
+}

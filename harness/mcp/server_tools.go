@@ -1,0 +1,125 @@
+package mcp
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+
+	"github.com/mcpconform/mcpconform/harness/jsonrpc"
+	"github.com/mcpconform/mcpconform/harness/mutant"
+)
+
+// serverTool is a tool of the reference server and what it does. A tool
+// that fails returns an error, which the caller gets as an isError result
+// (TL-08).
+type serverTool struct {
+	Tool
+	run func(rc *RequestContext, args json.RawMessage) (CallToolResult, error)
+}
+
+// pageResult is a list result: the page under key, and nextCursor when more
+// remain (PA-01).
+func pageResult[T any](key string, items []T, next string) map[string]any {
+	res := map[string]any{key: items}
+	if next != "" {
+		res["nextCursor"] = next
+	}
+	return res
+}
+
+// listTools answers tools/list a page at a time (TL-02, PA-01).
+func (s *Server) listTools(_ *RequestContext, params json.RawMessage) (any, *jsonrpc.Error) {
+	all := make([]Tool, len(serverTools))
+	for i, t := range serverTools {
+		all[i] = t.Tool
+	}
+	items, next, rpcErr := page(s, "tools", all, params)
+	if rpcErr != nil {
+		return nil, rpcErr
+	}
+	return pageResult("tools", items, next), nil
+}
+
+// callTool answers tools/call (TL-07): an unknown tool or params that are
+// not {name, arguments?} get -32602 (TL-08); a tool that fails, including on
+// bad arguments, answers a result with isError (TL-08, TL-09).
+func (s *Server) callTool(rc *RequestContext, params json.RawMessage) (any, *jsonrpc.Error) {
+	var p struct {
+		Name      string          `json:"name"`
+		Arguments json.RawMessage `json:"arguments"`
+	}
+	if err := decodeParams(params, &p); err != nil || p.Name == "" {
+		return nil, invalidParams("tools/call needs params with a tool name")
+	}
+	if a := bytes.TrimSpace(p.Arguments); len(a) > 0 && a[0] != '{' && !bytes.Equal(a, []byte("null")) {
+		return nil, invalidParams("tools/call: arguments must be an object")
+	}
+	t := findTool(p.Name)
+	if t == nil {
+		msg := fmt.Sprintf("unknown tool %q; tools/list names the tools", p.Name)
+		if s.opts.Mutant == mutant.UnknownToolNotError {
+			return toolError(msg), nil
+		}
+		return nil, invalidParams(msg)
+	}
+	res, err := t.run(rc, p.Arguments)
+	if err != nil {
+		if s.opts.Mutant == mutant.ToolFailureAsRPCError {
+			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: err.Error()}
+		}
+		return toolError(err.Error()), nil
+	}
+	return res, nil
+}
+
+func findTool(name string) *serverTool {
+	for i := range serverTools {
+		if serverTools[i].Name == name {
+			return &serverTools[i]
+		}
+	}
+	return nil
+}
+
+// decodeArgs decodes a tool's arguments into v; absent or null arguments
+// leave v as it is.
+func decodeArgs(args json.RawMessage, v any) error {
+	if a := bytes.TrimSpace(args); len(a) == 0 || bytes.Equal(a, []byte("null")) {
+		return nil
+	}
+	if err := json.Unmarshal(args, v); err != nil {
+		return fmt.Errorf("arguments do not fit the tool's inputSchema: %w", err)
+	}
+	return nil
+}
+
+// schema is a tool's inputSchema text.
+func schema(s string) json.RawMessage { return json.RawMessage(s) }
+
+// noArguments is the inputSchema of a tool without arguments (TL-03).
+var noArguments = schema(`{"type":"object","additionalProperties":false}`)
+
+// serverTools are the tools of the reference server, in tools/list order:
+// the official conformance suite's fixtures, then mcpconform's own.
+var serverTools = []serverTool{
+	{Tool{"test_simple_text", "Returns one text block.", noArguments}, simpleText},
+	{Tool{"test_image_content", "Returns one base64 PNG image block.", noArguments}, imageOnly},
+	{Tool{"test_audio_content", "Returns one base64 WAV audio block.", noArguments}, audioOnly},
+	{Tool{"test_embedded_resource", "Returns one embedded text resource.", noArguments}, embeddedResource},
+	{Tool{"test_multiple_content_types", "Returns text, an image and an embedded resource.", noArguments}, multipleContentTypes},
+	{Tool{"test_tool_with_logging", "Sends three info log messages, then answers.", noArguments}, toolWithLogging},
+	{Tool{"test_tool_with_progress", "Reports progress 0, 50 and 100 of 100 when given a progressToken, then answers.", noArguments}, toolWithProgress},
+	{Tool{"test_error_handling", "Always fails: answers a result with isError.", noArguments}, errorHandling},
+	{Tool{"test_sampling", "Asks the client's model to answer prompt (sampling/createMessage).",
+		schema(`{"type":"object","properties":{"prompt":{"type":"string"}},"required":["prompt"]}`)}, sampling},
+	{Tool{"test_elicitation", "Asks the user for a username and an email (elicitation/create, form mode).",
+		schema(`{"type":"object","properties":{"message":{"type":"string"}},"required":["message"]}`)}, elicitation},
+	{Tool{"slow", "Waits to be cancelled for ms milliseconds, or without ms for the server's bound, reporting progress 0 when given a progressToken; then answers.",
+		schema(`{"type":"object","properties":{"ms":{"type":"integer","minimum":0}}}`)}, slow},
+	{Tool{"progress", "Reports progress 1 … steps of steps (default 3) when given a progressToken, then answers.",
+		schema(`{"type":"object","properties":{"steps":{"type":"integer","minimum":1,"maximum":1000}}}`)}, progressSteps},
+	{Tool{"log", "Sends one log message at each of the eight levels, debug first; the session's level filters them.", noArguments}, logEveryLevel},
+	{Tool{"roots", "Lists the roots the client shares (roots/list).", noArguments}, listRoots},
+	{Tool{"elicit_url", "Asks the user to visit url (elicitation/create, URL mode).",
+		schema(`{"type":"object","properties":{"url":{"type":"string","format":"uri"},"message":{"type":"string"}}}`)}, elicitURL},
+}

@@ -1,0 +1,73 @@
+package mutant
+
+// Mutants of the reference MCP server (package mcp), its stdio server
+// transport and the serve command (mcpconform serve --mutant NAME, either
+// transport). Each breaks the one rule its description names.
+const (
+	VersionNotEchoed              Name = "version-not-echoed"
+	NoPingBeforeInit              Name = "no-ping-before-init"
+	ParseErrorWithID              Name = "parse-error-with-id"
+	InvalidRequestAsMethodMissing Name = "invalid-request-as-method-not-found"
+	AnswersNotifications          Name = "answers-notifications"
+	IDTypeChanged                 Name = "id-type-changed"
+	InvalidCursorAccepted         Name = "invalid-cursor-accepted"
+	UnknownToolNotError           Name = "unknown-tool-not-error"
+	ToolFailureAsRPCError         Name = "tool-failure-as-rpc-error"
+	LogBelowThreshold             Name = "log-below-threshold"
+	InvalidLevelAccepted          Name = "invalid-level-accepted"
+	ProgressWithoutToken          Name = "progress-without-token"
+	ProgressNotIncreasing         Name = "progress-not-increasing"
+	ProgressAfterResponse         Name = "progress-after-response"
+	AnswersCancelledRequest       Name = "answers-cancelled-request"
+	UnknownCancelAnswered         Name = "unknown-cancel-crashes"
+	SamplingWithoutCapability     Name = "sampling-without-capability"
+	ElicitationWithoutCapability  Name = "elicitation-without-capability"
+	RootsWithoutCapability        Name = "roots-without-capability"
+	ReverseRequestNoTimeout       Name = "reverse-request-no-timeout"
+	StdoutBanner                  Name = "stdout-banner"
+	IgnoresStdinEOF               Name = "ignores-stdin-eof"
+	IgnoresSIGTERM                Name = "ignores-sigterm"
+)
+
+// serverProtocol are the mutants of the reference MCP server, its stdio
+// transport and its command, as opposed to those of the streamable HTTP
+// server transport.
+var serverProtocol = []Mutant{
+	{VersionNotEchoed, "server", "answers initialize with its newest version even when it speaks the proposed one (LC-09)"},
+	{NoPingBeforeInit, "server", "refuses ping before initialize (PG-01, PG-02)"},
+	{ParseErrorWithID, "server", "answers an unparseable stdio line with a parse error that carries id 0 instead of null (JR-20, JR-10)"},
+	{InvalidRequestAsMethodMissing, "server", "answers an invalid request on stdio with -32601 instead of -32600 (JR-21)"},
+	{AnswersNotifications, "server", "answers a notification it does not know with a -32601 error (JR-14)"},
+	{IDTypeChanged, "server", "answers a numeric id as a string and a numeric string id as a number (JR-07)"},
+	{InvalidCursorAccepted, "server", "serves the first page for a cursor it never issued instead of -32602 (PA-03)"},
+	{UnknownToolNotError, "server", "answers a call of an unknown tool with an isError result instead of -32602 (TL-08)"},
+	{ToolFailureAsRPCError, "server", "reports a tool's own failure as a JSON-RPC error instead of an isError result (TL-08)"},
+	{LogBelowThreshold, "server", "sends log messages less severe than the level set with logging/setLevel (CX-02, LG-04)"},
+	{InvalidLevelAccepted, "server", "accepts logging/setLevel with a level that is not one of the eight (LG-06, LG-02)"},
+	{ProgressWithoutToken, "server", "sends progress for a request that carried no progressToken (CX-03, PR-06)"},
+	{ProgressNotIncreasing, "server", "sends a progress value that does not exceed the previous one (CX-03, PR-03)"},
+	{ProgressAfterResponse, "server", "sends a progress notification for a request after its response (CX-03, PR-08)"},
+	{AnswersCancelledRequest, "server", "answers a request the client cancelled (CX-04, CN-04)"},
+	{UnknownCancelAnswered, "server", "answers notifications/cancelled for an unknown id with an error (CX-04, CN-05, CN-08)"},
+	{SamplingWithoutCapability, "server", "sends sampling/createMessage to a client that did not declare sampling (CX-08, LC-11)"},
+	{ElicitationWithoutCapability, "server", "sends elicitation/create in a mode the client did not declare (CX-08, EL-02, LC-11)"},
+	{RootsWithoutCapability, "server", "sends roots/list to a client that did not declare roots (CX-08, LC-11, RT-07)"},
+	{ReverseRequestNoTimeout, "server", "waits for the client's reply to its own requests without a timeout (CX-08, LC-30)"},
+	{StdoutBanner, "server", "writes a banner line on stdout before its first stdio reply (ST-03); no effect over HTTP"},
+	{IgnoresStdinEOF, "server", "keeps running after stdin reaches its end (LC-21)"},
+	{IgnoresSIGTERM, "server", "ignores SIGTERM (LC-20)"},
+}
+
+func init() { catalogue = append(catalogue, serverProtocol...) }
+
+// OfServerProtocol reports whether n mutates the reference MCP server, its
+// stdio transport or the serve command; the other server mutants mutate the
+// streamable HTTP server transport.
+func OfServerProtocol(n Name) bool {
+	for _, m := range serverProtocol {
+		if m.Name == n {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,205 @@
+package target
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/mcpconform/mcpconform/harness/jsonrpc"
+)
+
+// maxServerLine bounds one stdout line of a server under test.
+const maxServerLine = 16 << 20
+
+// StdioServer is a stdio server under test: its process (in its own
+// process group), the JSON-RPC messages it writes to stdout, and what else
+// it writes there. stderr is drained and counted, never kept (it may hold
+// secrets).
+type StdioServer struct {
+	cmd   *exec.Cmd
+	stdin io.WriteCloser
+	pgid  int
+
+	messages chan *jsonrpc.Message
+	exited   chan struct{} // closed when the process has been reaped
+
+	mu          sync.Mutex
+	nonMessages []string // descriptions (class and length, never content) of stdout lines that are not messages
+	stderrBytes int64
+	exitState   *os.ProcessState
+}
+
+// StartStdioServer launches argv with env added to the harness's environment.
+func StartStdioServer(argv []string, env []string) (*StdioServer, error) {
+	if len(argv) == 0 {
+		return nil, errors.New("server command: empty; pass it after --, e.g. mcpconform server -- ./my-server")
+	}
+	cmd := exec.Command(argv[0], argv[1:]...)
+	cmd.Env = append(os.Environ(), env...)
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		return nil, err
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, err
+	}
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		return nil, err
+	}
+	if err := cmd.Start(); err != nil {
+		return nil, fmt.Errorf("server command %q: %w; check the path after --", argv[0], err)
+	}
+	s := &StdioServer{cmd: cmd, stdin: stdin, pgid: cmd.Process.Pid, messages: make(chan *jsonrpc.Message, 1024), exited: make(chan struct{})}
+	var drained sync.WaitGroup
+	drained.Add(2)
+	go func() { defer drained.Done(); s.readStdout(stdout) }()
+	go func() { defer drained.Done(); s.drainStderr(stderr) }()
+	go func() {
+		drained.Wait()
+		_ = cmd.Wait()
+		s.mu.Lock()
+		s.exitState = cmd.ProcessState
+		s.mu.Unlock()
+		close(s.exited)
+	}()
+	return s, nil
+}
+
+func (s *StdioServer) readStdout(r io.Reader) {
+	defer close(s.messages)
+	br := bufio.NewReaderSize(r, 64<<10)
+	for {
+		line, err := readLine(br)
+		if len(line) > 0 || err == nil {
+			s.classify(line)
+		}
+		if err != nil {
+			return
+		}
+	}
+}
+
+// readLine reads one line without its newline, discarding past maxServerLine.
+func readLine(br *bufio.Reader) ([]byte, error) {
+	var line []byte
+	for {
+		chunk, err := br.ReadSlice('\n')
+		if len(line)+len(chunk) <= maxServerLine {
+			line = append(line, chunk...)
+		}
+		if err == bufio.ErrBufferFull {
+			continue
+		}
+		if n := len(line); n > 0 && line[n-1] == '\n' {
+			line = line[:n-1]
+		}
+		return line, err
+	}
+}
+
+func (s *StdioServer) classify(line []byte) {
+	switch class := jsonrpc.ClassifyLine(line); class {
+	case jsonrpc.ClassMessage:
+		if m, err := jsonrpc.Decode(line); err == nil {
+			s.messages <- m
+			return
+		}
+		s.note(fmt.Sprintf("an invalid JSON-RPC object of %d bytes", len(line)))
+	case jsonrpc.ClassBatch:
+		ms, err := jsonrpc.DecodeBatch(line)
+		if err != nil {
+			s.note(fmt.Sprintf("an invalid batch of %d bytes", len(line)))
+			return
+		}
+		for _, m := range ms {
+			s.messages <- m
+		}
+	default:
+		s.note(fmt.Sprintf("a %s line of %d bytes", class, len(line)))
+	}
+}
+
+func (s *StdioServer) note(what string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if len(s.nonMessages) < 100 {
+		s.nonMessages = append(s.nonMessages, what)
+	}
+}
+
+func (s *StdioServer) drainStderr(r io.Reader) {
+	buf := make([]byte, 32<<10)
+	for {
+		n, err := r.Read(buf)
+		s.mu.Lock()
+		s.stderrBytes += int64(n)
+		s.mu.Unlock()
+		if err != nil {
+			return
+		}
+	}
+}
+
+// Send writes one line (raw, plus a newline) to the server's stdin.
+func (s *StdioServer) Send(raw []byte) error {
+	_, err := s.stdin.Write(append(append([]byte(nil), raw...), '\n'))
+	return err
+}
+
+// Messages delivers the JSON-RPC messages the server writes, in order; it
+// is closed when stdout ends.
+func (s *StdioServer) Messages() <-chan *jsonrpc.Message { return s.messages }
+
+// NonMessages describes the stdout lines that were not JSON-RPC messages
+// (class and length only).
+func (s *StdioServer) NonMessages() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]string(nil), s.nonMessages...)
+}
+
+// StderrBytes is how much the server wrote to stderr.
+func (s *StdioServer) StderrBytes() int64 {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.stderrBytes
+}
+
+// CloseStdin closes the server's stdin (the graceful end of a stdio session).
+func (s *StdioServer) CloseStdin() error { return s.stdin.Close() }
+
+// Signal sends sig to the server process itself.
+func (s *StdioServer) Signal(sig syscall.Signal) error { return syscall.Kill(s.pgid, sig) }
+
+// WaitExit waits up to d for the process to exit and reports whether it did.
+func (s *StdioServer) WaitExit(d time.Duration) bool {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-s.exited:
+		return true
+	case <-t.C:
+		return false
+	}
+}
+
+// GroupAlive reports whether any process of the server's group is alive.
+func (s *StdioServer) GroupAlive() bool { return syscall.Kill(-s.pgid, 0) == nil }
+
+// Kill ends the server's whole process group and waits (boundedly: a
+// descendant that left the group may hold stdout open) for the reap.
+func (s *StdioServer) Kill() {
+	_ = s.stdin.Close()
+	_ = syscall.Kill(-s.pgid, syscall.SIGKILL)
+	s.WaitExit(5 * time.Second)
+	_ = syscall.Kill(-s.pgid, syscall.SIGKILL)
+}

@@ -1,0 +1,223 @@
+package server
+
+import (
+	"encoding/json"
+	"fmt"
+
+	"github.com/mcpconform/mcpconform/harness/check"
+	"github.com/mcpconform/mcpconform/harness/jsonrpc"
+	"github.com/mcpconform/mcpconform/harness/mutant"
+	"github.com/mcpconform/mcpconform/suites/run"
+)
+
+// The request context of a server's handlers, reached through fixtures:
+// CX-02 … CX-08, PR-01 … PR-08, CN-04, LG-04, TL-08, LC-11.
+
+var _ = serverCheck(check.Descriptor{
+	ID:          "server.tools.failure-is-result",
+	Title:       "a tool that fails reports it as a result with isError, not as a JSON-RPC error",
+	Requirement: "Failures inside a tool are reported as a normal result with isError: true.",
+	Rules:       []string{"TL-08", "TL-07"},
+	Level:       check.SHOULD,
+	KilledBy:    killers(mutant.ToolFailureAsRPCError),
+}, func(c *run.C) {
+	eachTransport(c, func(p *peer) {
+		p.initialize(v1125, nil)
+		f := fixture(c, p, "failing")
+		m := p.request("tools/call", callParams(f, nil))
+		var r struct {
+			IsError bool `json:"isError"`
+		}
+		_ = json.Unmarshal(m.Result, &r)
+		c.Require(m.Error == nil && r.IsError, "a result with isError true ("+p.transport+")", "%s", describe(m))
+	})
+})
+
+// progressOf returns the progress notifications for token among msgs.
+func progressOf(msgs []*jsonrpc.Message, token jsonrpc.ID) (values []float64, wrongToken int) {
+	for _, m := range msgs {
+		if m.Method != "notifications/progress" {
+			continue
+		}
+		var p struct {
+			ProgressToken jsonrpc.ID `json:"progressToken"`
+			Progress      float64    `json:"progress"`
+		}
+		_ = json.Unmarshal(m.Params, &p)
+		if p.ProgressToken.Key() != token.Key() {
+			wrongToken++
+			continue
+		}
+		values = append(values, p.Progress)
+	}
+	return values, wrongToken
+}
+
+var _ = serverCheck(check.Descriptor{
+	ID:          "server.progress.echoed-and-increasing",
+	Title:       "progress carries the request's token verbatim (string or number) and strictly increases",
+	Requirement: "Progress notifications carry the request's progressToken verbatim and their progress values strictly increase.",
+	Rules:       []string{"PR-01", "PR-03", "CX-03"},
+	KilledBy:    killers(mutant.ProgressNotIncreasing),
+}, func(c *run.C) {
+	eachTransport(c, func(p *peer) {
+		p.initialize(v1125, nil)
+		f := fixture(c, p, "progress")
+		for _, token := range []jsonrpc.ID{jsonrpc.StringID("mcpconform-progress"), jsonrpc.IntID(4242)} {
+			p.unread = nil
+			m := p.request("tools/call", callParams(f, map[string]any{"progressToken": token}))
+			c.Require(m.Error == nil, "the progress tool succeeds ("+p.transport+")", "%s", describe(m))
+			values, wrong := progressOf(p.unread, token)
+			c.Require(wrong == 0, fmt.Sprintf("every progress notification carries token %s", token), "%d carried another token", wrong)
+			for i := 1; i < len(values); i++ {
+				c.Require(values[i] > values[i-1], "strictly increasing progress ("+p.transport+")", "progress went %v", values)
+			}
+		}
+	})
+})
+
+var _ = serverCheck(check.Descriptor{
+	ID:          "server.progress.none-without-token",
+	Title:       "a request without a progress token gets no progress notifications",
+	Requirement: "Without a progressToken, reporting progress is a silent no-op: no notifications/progress.",
+	Rules:       []string{"PR-06", "CX-03"},
+	KilledBy:    killers(mutant.ProgressWithoutToken),
+}, func(c *run.C) {
+	eachTransport(c, func(p *peer) {
+		p.initialize(v1125, nil)
+		f := fixture(c, p, "progress")
+		p.unread = nil
+		p.request("tools/call", callParams(f, nil))
+		late := p.quiet(c.Config().Prompt / 4)
+		for _, m := range append(p.unread, late...) {
+			c.Require(m.Method != "notifications/progress", "no progress notification ("+p.transport+")", "one arrived")
+		}
+	})
+})
+
+var _ = serverCheck(check.Descriptor{
+	ID:          "server.progress.none-after-response",
+	Title:       "no progress notification follows the final response",
+	Requirement: "Progress notifications stop once the operation completed: nothing after the final response.",
+	Rules:       []string{"PR-08", "CX-03"},
+	KilledBy:    killers(mutant.ProgressAfterResponse),
+}, func(c *run.C) {
+	eachTransport(c, func(p *peer) {
+		p.initialize(v1125, nil)
+		f := fixture(c, p, "progress")
+		token := jsonrpc.StringID("mcpconform-late")
+		p.request("tools/call", callParams(f, map[string]any{"progressToken": token}))
+		p.unread = nil
+		late, _ := progressOf(p.quiet(c.Config().Prompt/2), token)
+		c.Require(len(late) == 0, "no progress after the response ("+p.transport+")", "%d progress notification(s) came after it", len(late))
+	})
+})
+
+// levels are the eight syslog levels, least severe first (LG-02).
+var levels = []string{"debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"}
+
+var _ = serverCheck(check.Descriptor{
+	ID:          "server.logging.threshold",
+	Title:       "after logging/setLevel, no log message below the level arrives (each of the eight levels)",
+	Requirement: "A log message is sent only if it is at least as severe as the level the client set with logging/setLevel.",
+	Rules:       []string{"LG-04", "CX-02", "LG-02"},
+	Capability:  "logging",
+	KilledBy:    killers(mutant.LogBelowThreshold),
+}, func(c *run.C) {
+	eachTransport(c, func(p *peer) {
+		r := p.initialize(v1125, nil)
+		if r.Capabilities["logging"] == nil {
+			c.Unimplemented("the server declares no logging capability")
+		}
+		f := fixture(c, p, "logging")
+		for threshold, level := range levels {
+			set := p.request("logging/setLevel", map[string]any{"level": level})
+			c.Require(set.Error == nil, "setLevel "+level+" succeeds", "%s", describe(set))
+			p.unread = nil
+			p.request("tools/call", callParams(f, nil))
+			for _, m := range append(p.unread, p.quiet(c.Config().Prompt/8)...) {
+				if m.Method != "notifications/message" {
+					continue
+				}
+				var lp struct {
+					Level string `json:"level"`
+				}
+				_ = json.Unmarshal(m.Params, &lp)
+				rank := indexOf(levels, lp.Level)
+				c.Require(rank >= threshold, fmt.Sprintf("only messages at %s or above (%s)", level, p.transport), "a %q message arrived", lp.Level)
+			}
+		}
+	})
+})
+
+func indexOf(xs []string, x string) int {
+	for i, v := range xs {
+		if v == x {
+			return i
+		}
+	}
+	return -1
+}
+
+var _ = serverCheck(check.Descriptor{
+	ID:          "server.cancel.no-response",
+	Title:       "a cancelled request gets no response, and the server stays healthy",
+	Requirement: "On notifications/cancelled the receiver stops the work and sends no response for the cancelled request.",
+	Rules:       []string{"CN-04", "CX-04", "CN-07"},
+	Level:       check.SHOULD,
+	KilledBy:    killers(mutant.AnswersCancelledRequest),
+}, func(c *run.C) {
+	eachTransport(c, func(p *peer) {
+		p.initialize(v1125, nil)
+		f := fixture(c, p, "slow")
+		id := p.id()
+		p.message(id, "tools/call", callParams(f, nil))
+		p.message(jsonrpc.ID{}, "notifications/cancelled", map[string]any{"requestId": id, "reason": "mcpconform cancels"})
+		got := p.wait(responseTo(id), c.Config().Prompt)
+		c.Require(got == nil, "no response to the cancelled request ("+p.transport+")", "%s", describe(got))
+		ping := p.request("ping", nil)
+		c.Require(ping.Error == nil, "the server still answers ping", "%s", describe(ping))
+	})
+})
+
+// reverseCheck: calling the role's fixture without declaring capability,
+// no request of method reaches the client.
+func reverseCheck(id, role, capability, method string, rules []string, killer mutant.Name) bool {
+	return serverCheck(check.Descriptor{
+		ID:          id,
+		Title:       fmt.Sprintf("a client that did not declare %s never gets %s", capability, method),
+		Requirement: "A server never sends a request for a capability the client did not declare.",
+		Rules:       rules,
+		KilledBy:    killers(killer),
+	}, func(c *run.C) {
+		eachTransport(c, func(p *peer) {
+			p.initialize(v1125, map[string]any{})
+			f := fixture(c, p, role)
+			id := p.id()
+			p.message(id, "tools/call", callParams(f, nil))
+			resp := p.wait(responseTo(id), c.Config().Patience)
+			for _, m := range p.unread {
+				if m.Kind() == jsonrpc.KindRequest && m.Method == method {
+					// Answer it, so the server is not left waiting.
+					p.raw(encodeError(m.ID))
+					c.Failf("no "+method+" request ("+p.transport+")", "the server sent %s", method)
+				}
+			}
+			c.Require(resp != nil, "the tool call ends (with an error or an isError result)", "no response within %s", c.Config().Patience)
+		})
+	})
+}
+
+func encodeError(id jsonrpc.ID) []byte {
+	b, _ := jsonrpc.Encode(jsonrpc.NewError(id, jsonrpc.CodeMethodNotFound, "not declared"))
+	return b
+}
+
+var _ = reverseCheck("server.reverse.sampling-only-when-declared", "sampling", "sampling", "sampling/createMessage",
+	[]string{"CX-08", "CX-05", "LC-11"}, mutant.SamplingWithoutCapability)
+
+var _ = reverseCheck("server.reverse.elicitation-only-when-declared", "elicitation", "elicitation", "elicitation/create",
+	[]string{"CX-08", "CX-06", "LC-11"}, mutant.ElicitationWithoutCapability)
+
+var _ = reverseCheck("server.reverse.roots-only-when-declared", "roots", "roots", "roots/list",
+	[]string{"CX-08", "CX-07", "LC-11"}, mutant.RootsWithoutCapability)

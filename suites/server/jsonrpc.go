@@ -1,0 +1,140 @@
+package server
+
+import (
+	"fmt"
+
+	"github.com/mcpconform/mcpconform/harness/check"
+	"github.com/mcpconform/mcpconform/harness/jsonrpc"
+	"github.com/mcpconform/mcpconform/harness/mutant"
+	"github.com/mcpconform/mcpconform/suites/run"
+)
+
+// JSON-RPC behaviour: JR-07, JR-14, JR-20 … JR-23.
+
+var _ = serverCheck(check.Descriptor{
+	ID:          "server.jsonrpc.parse-error",
+	Title:       "a damaged message gets -32700 with a null id",
+	Requirement: "Unparseable JSON is answered with error -32700 (Parse error) and a null or absent id.",
+	Rules:       []string{"JR-20", "JR-10"},
+	Level:       check.SHOULD,
+	KilledBy:    killers(mutant.ParseErrorWithID),
+}, func(c *run.C) {
+	eachTransport(c, func(p *peer) {
+		p.initialize(v1125, nil)
+		p.raw([]byte(`{"jsonrpc":"2.0","id":5,"method":"ping"`))
+		m := p.wait(func(m *jsonrpc.Message) bool { return m.Kind() == jsonrpc.KindError }, c.Config().Prompt)
+		c.Require(m != nil && m.Error.Code == jsonrpc.CodeParseError && m.ID.IsZero(), "error -32700 with a null id ("+p.transport+")",
+			"%s", describe(m))
+	})
+})
+
+var _ = serverCheck(check.Descriptor{
+	ID:          "server.jsonrpc.invalid-request",
+	Title:       "a well-formed object that is not a valid request gets -32600",
+	Requirement: "Well-formed JSON that is not a valid request object (here: a method that is not a string) is answered with -32600 (Invalid Request).",
+	Rules:       []string{"JR-21"},
+	Level:       check.SHOULD,
+	KilledBy:    killers(mutant.InvalidRequestAsMethodMissing),
+}, func(c *run.C) {
+	eachTransport(c, func(p *peer) {
+		p.initialize(v1125, nil)
+		p.raw([]byte(`{"jsonrpc":"2.0","id":6,"method":42}`))
+		m := p.wait(func(m *jsonrpc.Message) bool { return m.Kind() == jsonrpc.KindError }, c.Config().Prompt)
+		c.Require(m != nil && m.Error.Code == jsonrpc.CodeInvalidRequest, "error -32600 ("+p.transport+")", "%s", describe(m))
+	})
+})
+
+var _ = serverCheck(check.Descriptor{
+	ID:          "server.jsonrpc.method-not-found",
+	Title:       "an unknown method gets -32601",
+	Requirement: "A request for an unknown method is answered with -32601 (Method not found).",
+	Rules:       []string{"JR-22"},
+	KilledBy:    killers(mutant.Name("unknown-method-wrong-code")),
+}, func(c *run.C) {
+	eachTransport(c, func(p *peer) {
+		p.initialize(v1125, nil)
+		m := p.request("mcpconform/no-such-method", map[string]any{})
+		c.Require(m.Error != nil && m.Error.Code == jsonrpc.CodeMethodNotFound, "error -32601 ("+p.transport+")", "%s", describe(m))
+	})
+})
+
+var _ = serverCheck(check.Descriptor{
+	ID:          "server.jsonrpc.notification-unanswered",
+	Title:       "a notification is never answered, not even an unknown one with an error",
+	Requirement: "The receiver of a notification never answers it, not even with an error.",
+	Rules:       []string{"JR-14", "JR-13"},
+	KilledBy:    killers(mutant.AnswersNotifications),
+}, func(c *run.C) {
+	eachTransport(c, func(p *peer) {
+		p.initialize(v1125, nil)
+		p.message(jsonrpc.ID{}, "notifications/mcpconform-unknown", map[string]any{})
+		p.message(jsonrpc.ID{}, "notifications/roots/list_changed", nil)
+		ping := p.request("ping", nil) // a marker: anything answering the notifications comes before it or soon after
+		got := p.quiet(c.Config().Prompt / 4)
+		for _, m := range append(p.unread, got...) {
+			c.Require(m.Kind() != jsonrpc.KindResult && m.Kind() != jsonrpc.KindError, "no response to a notification ("+p.transport+")",
+				"a %s with id %s arrived (the ping was %s)", m.Kind(), m.ID, ping.ID)
+		}
+	})
+})
+
+var _ = serverCheck(check.Descriptor{
+	ID:          "server.jsonrpc.id-types-echoed",
+	Title:       "ids of every JSON type are echoed exactly and never confused",
+	Requirement: "A response echoes the id of its request with its JSON type: 7 and \"7\" are different ids.",
+	Rules:       []string{"JR-07", "JR-03", "NG-12"},
+	KilledBy:    killers(mutant.IDTypeChanged),
+}, func(c *run.C) {
+	eachTransport(c, func(p *peer) {
+		p.initialize(v1125, nil)
+		for _, id := range []jsonrpc.ID{jsonrpc.IntID(7), jsonrpc.StringID("7"), jsonrpc.StringID("mcpconform-id"), jsonrpc.IntID(-3), jsonrpc.IntID(0)} {
+			p.message(id, "ping", nil)
+			m := p.wait(responseTo(id), c.Config().Patience)
+			c.Require(m != nil, fmt.Sprintf("a response with id %s (%s)", id, p.transport), "none, or only with an id of another type: %s", describeAll(p.unread))
+		}
+	})
+})
+
+var _ = serverCheck(check.Descriptor{
+	ID:          "server.cancel.unknown-id-ignored",
+	Title:       "a cancellation for an unknown request is ignored and the server stays healthy",
+	Requirement: "Cancellations for unknown or finished requests are silently ignored: no reply, and the server goes on answering.",
+	Rules:       []string{"CN-05", "CN-08", "CN-07", "JR-14"},
+	KilledBy:    killers(mutant.UnknownCancelAnswered),
+}, func(c *run.C) {
+	eachTransport(c, func(p *peer) {
+		p.initialize(v1125, nil)
+		p.message(jsonrpc.ID{}, "notifications/cancelled", map[string]any{"requestId": 424242, "reason": "mcpconform probe"})
+		done := p.request("ping", nil)
+		p.message(jsonrpc.ID{}, "notifications/cancelled", map[string]any{"requestId": done.ID, "reason": "already finished"})
+		m := p.request("ping", nil)
+		c.Require(m.Error == nil, "the server still answers ping ("+p.transport+")", "%s", describe(m))
+		for _, u := range p.quiet(c.Config().Prompt / 4) {
+			c.Require(u.Kind() != jsonrpc.KindError && u.Kind() != jsonrpc.KindResult, "no reply to the cancellations", "%s", describe(u))
+		}
+	})
+})
+
+func describe(m *jsonrpc.Message) string {
+	if m == nil {
+		return "nothing"
+	}
+	if m.Error != nil {
+		return fmt.Sprintf("error %d %q with id %s", m.Error.Code, m.Error.Message, m.ID)
+	}
+	return fmt.Sprintf("a %s with id %s", m.Kind(), m.ID)
+}
+
+func describeAll(ms []*jsonrpc.Message) string {
+	s := ""
+	for i, m := range ms {
+		if i > 0 {
+			s += "; "
+		}
+		s += describe(m)
+	}
+	if s == "" {
+		return "nothing"
+	}
+	return s
+}

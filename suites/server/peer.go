@@ -1,0 +1,187 @@
+package server
+
+import (
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"github.com/mcpconform/mcpconform/harness/check"
+	"github.com/mcpconform/mcpconform/harness/jsonrpc"
+	"github.com/mcpconform/mcpconform/harness/target"
+	"github.com/mcpconform/mcpconform/suites/run"
+)
+
+var (
+	serverCheck = run.For(check.Server, check.Any)
+	killers     = run.Killers
+)
+
+// Protocol versions the peer proposes.
+const (
+	v0326 = "2025-03-26"
+	v0618 = "2025-06-18"
+	v1125 = "2025-11-25"
+)
+
+// legacyVersions are the versions of the legacy era, oldest first.
+var legacyVersions = []string{v0326, v0618, v1125}
+
+// peer is the check's side of one connection: it sends requests and reads
+// the server's messages, keeping those no wait has consumed.
+type peer struct {
+	c         *run.C
+	conn      conn
+	transport string
+	nextID    int64
+	unread    []*jsonrpc.Message
+}
+
+// eachTransport runs body once per transport the run names, on a fresh
+// connection each time.
+func eachTransport(c *run.C, body func(p *peer)) { onTransports(c, true, body) }
+
+// onTransports is eachTransport, over stdio only unless withHTTP.
+func onTransports(c *run.C, withHTTP bool, body func(p *peer)) {
+	cfg := c.Config()
+	if len(cfg.ServerCommand) == 0 && (cfg.ServerURL == "" || !withHTTP) {
+		c.Unimplemented("no server for this check: run mcpconform server -- CMD… (or --url URL where HTTP applies)")
+	}
+	if len(cfg.ServerCommand) > 0 {
+		s, err := target.StartStdioServer(cfg.ServerCommand, nil)
+		c.Require(err == nil, "the server starts", "%v", err)
+		p := &peer{c: c, conn: stdioConn{s}, transport: "stdio"}
+		c.Cleanup(p.conn.close)
+		body(p)
+	}
+	if cfg.ServerURL != "" && withHTTP {
+		p := &peer{c: c, conn: newHTTPConn(cfg.ServerURL, cfg.CheckDeadline), transport: "http"}
+		c.Cleanup(p.conn.close)
+		body(p)
+	}
+}
+
+// id returns a fresh integer request id.
+func (p *peer) id() jsonrpc.ID {
+	p.nextID++
+	return jsonrpc.IntID(p.nextID)
+}
+
+// raw sends bytes as one message.
+func (p *peer) raw(b []byte) {
+	err := p.conn.send(b)
+	p.c.Require(err == nil, "the server accepts the message ("+p.transport+")", "%v", err)
+}
+
+// message sends a request (id set) or a notification (id zero).
+func (p *peer) message(id jsonrpc.ID, method string, params any) {
+	var m *jsonrpc.Message
+	var err error
+	if id.IsZero() {
+		m, err = jsonrpc.NewNotification(method, params)
+	} else {
+		m, err = jsonrpc.NewRequest(id, method, params)
+	}
+	p.c.Require(err == nil, "the check can encode "+method, "%v", err)
+	b, err := jsonrpc.Encode(m)
+	p.c.Require(err == nil, "the check can encode "+method, "%v", err)
+	p.raw(b)
+}
+
+// wait returns the first message (unread first) that match accepts, or nil
+// once d passes.
+func (p *peer) wait(match func(*jsonrpc.Message) bool, d time.Duration) *jsonrpc.Message {
+	for i, m := range p.unread {
+		if match(m) {
+			p.unread = append(p.unread[:i], p.unread[i+1:]...)
+			return m
+		}
+	}
+	timer := time.NewTimer(d)
+	defer timer.Stop()
+	for {
+		select {
+		case m, ok := <-p.conn.messages():
+			if !ok {
+				return nil
+			}
+			if match(m) {
+				return m
+			}
+			p.unread = append(p.unread, m)
+		case <-timer.C:
+			return nil
+		}
+	}
+}
+
+// responseTo matches the response with id (its JSON type included).
+func responseTo(id jsonrpc.ID) func(*jsonrpc.Message) bool {
+	return func(m *jsonrpc.Message) bool {
+		k := m.Kind()
+		return (k == jsonrpc.KindResult || k == jsonrpc.KindError) && m.ID.Key() == id.Key()
+	}
+}
+
+// request sends a request and returns its response, failing the check when
+// none arrives within the run's patience.
+func (p *peer) request(method string, params any) *jsonrpc.Message {
+	return p.requestWithID(p.id(), method, params)
+}
+
+func (p *peer) requestWithID(id jsonrpc.ID, method string, params any) *jsonrpc.Message {
+	p.message(id, method, params)
+	m := p.wait(responseTo(id), p.c.Config().Patience)
+	p.c.Require(m != nil, fmt.Sprintf("a response to %s (id %s) over %s", method, id, p.transport), "none within %s", p.c.Config().Patience)
+	return m
+}
+
+// initResult is what initialize answered.
+type initResult struct {
+	ProtocolVersion string                     `json:"protocolVersion"`
+	Capabilities    map[string]json.RawMessage `json:"capabilities"`
+	ServerInfo      struct {
+		Name    string `json:"name"`
+		Version string `json:"version"`
+	} `json:"serverInfo"`
+}
+
+// initialize runs the handshake proposing version with the client
+// capabilities caps, and returns the result.
+func (p *peer) initialize(version string, caps map[string]any) initResult {
+	if caps == nil {
+		caps = map[string]any{}
+	}
+	m := p.request("initialize", map[string]any{"protocolVersion": version, "capabilities": caps,
+		"clientInfo": map[string]any{"name": "mcpconform", "version": "1"}})
+	p.c.Require(m.Error == nil, "initialize succeeds ("+p.transport+")", "error %d: %s", errCode(m), errMessage(m))
+	var r initResult
+	_ = json.Unmarshal(m.Result, &r)
+	if h, ok := p.conn.(*httpConn); ok {
+		h.version = r.ProtocolVersion
+	}
+	p.message(jsonrpc.ID{}, "notifications/initialized", nil)
+	return r
+}
+
+// quiet returns every message that arrives within d.
+func (p *peer) quiet(d time.Duration) []*jsonrpc.Message {
+	var out []*jsonrpc.Message
+	for m := p.wait(func(*jsonrpc.Message) bool { return true }, d); m != nil; m = p.wait(func(*jsonrpc.Message) bool { return true }, d) {
+		out = append(out, m)
+	}
+	return out
+}
+
+func errCode(m *jsonrpc.Message) int64 {
+	if m == nil || m.Error == nil {
+		return 0
+	}
+	return m.Error.Code
+}
+
+func errMessage(m *jsonrpc.Message) string {
+	if m == nil || m.Error == nil {
+		return ""
+	}
+	return m.Error.Message
+}

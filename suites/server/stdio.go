@@ -1,0 +1,76 @@
+package server
+
+import (
+	"time"
+
+	"github.com/mcpconform/mcpconform/harness/check"
+	"github.com/mcpconform/mcpconform/harness/mutant"
+	"github.com/mcpconform/mcpconform/harness/target"
+	"github.com/mcpconform/mcpconform/suites/run"
+)
+
+// stdio servers: ST-02, ST-03, ST-06, LC-20, LC-21. These start the
+// server themselves: they need the process, not only its messages.
+
+var stdioServerCheck = run.For(check.Server, check.Stdio)
+
+// stdioServer starts a fresh stdio server for the check.
+func stdioServer(c *run.C) (*target.StdioServer, *peer) {
+	argv := c.Config().ServerCommand
+	if len(argv) == 0 {
+		c.Unimplemented("no stdio server: run mcpconform server -- CMD…")
+	}
+	s, err := target.StartStdioServer(argv, nil)
+	c.Require(err == nil, "the server starts", "%v", err)
+	c.Cleanup(s.Kill)
+	return s, &peer{c: c, conn: stdioConn{s}, transport: "stdio"}
+}
+
+var _ = stdioServerCheck(check.Descriptor{
+	ID:          "server.stdio.stdout-only-jsonrpc",
+	Title:       "nothing but JSON-RPC messages on stdout, from start to exit, including before the initialize reply",
+	Requirement: "A stdio server writes nothing but valid MCP messages to stdout: no banners, log lines or blank lines.",
+	Rules:       []string{"ST-03", "ST-02"},
+	KilledBy:    killers(mutant.StdoutBanner),
+}, func(c *run.C) {
+	s, p := stdioServer(c)
+	p.initialize(v1125, nil)
+	p.request("tools/list", nil)
+	p.request("ping", nil)
+	_ = s.CloseStdin()
+	s.WaitExit(c.Config().Prompt)
+	bad := s.NonMessages()
+	c.Require(len(bad) == 0, "only JSON-RPC messages on stdout", "stdout carried %v", bad)
+})
+
+var _ = stdioServerCheck(check.Descriptor{
+	ID:          "server.stdio.exits-on-stdin-eof",
+	Title:       "the server exits promptly when its stdin closes",
+	Requirement: "A stdio server exits promptly when stdin closes: the only portable graceful signal.",
+	Rules:       []string{"LC-21", "LC-20"},
+	Level:       check.SHOULD,
+	KilledBy:    killers(mutant.IgnoresStdinEOF),
+}, func(c *run.C) {
+	s, p := stdioServer(c)
+	p.initialize(v1125, nil)
+	_ = s.CloseStdin()
+	c.Require(s.WaitExit(c.Config().Prompt), "exit within "+c.Config().Prompt.String()+" of stdin EOF", "the server was still running")
+})
+
+var _ = stdioServerCheck(check.Descriptor{
+	ID:          "server.stdio.sigterm-ends",
+	Title:       "SIGTERM ends the server, and no process of its group survives teardown",
+	Requirement: "After stdin close and SIGTERM the server exits; nothing of its process group outlives the teardown.",
+	Rules:       []string{"LC-20", "NG-08"},
+	KilledBy:    killers(mutant.IgnoresSIGTERM),
+}, func(c *run.C) {
+	s, p := stdioServer(c)
+	p.initialize(v1125, nil)
+	_ = s.Signal(15)
+	c.Require(s.WaitExit(c.Config().Prompt), "exit within "+c.Config().Prompt.String()+" of SIGTERM", "the server was still running")
+	deadline := time.Now().Add(c.Config().Prompt)
+	for s.GroupAlive() && time.Now().Before(deadline) {
+		time.Sleep(20 * time.Millisecond)
+	}
+	c.Require(!s.GroupAlive(), "no process of the server's group survives", "a process of its group is still alive")
+})

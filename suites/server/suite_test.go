@@ -1,0 +1,44 @@
+package server_test
+
+import (
+	"os"
+	"testing"
+
+	"github.com/onsi/ginkgo/v2"
+	"github.com/onsi/gomega"
+
+	"github.com/mcpconform/mcpconform/harness/check"
+	"github.com/mcpconform/mcpconform/harness/selfexec"
+	"github.com/mcpconform/mcpconform/harness/serve"
+	"github.com/mcpconform/mcpconform/suites/run"
+	_ "github.com/mcpconform/mcpconform/suites/server"
+)
+
+// TestMain lets this test binary serve as the reference stdio server.
+func TestMain(m *testing.M) {
+	selfexec.Dispatch()
+	os.Exit(m.Run())
+}
+
+// TestReferenceServer runs every server-behaviour check against the
+// reference server over stdio and streamable HTTP: each must pass.
+func TestReferenceServer(t *testing.T) {
+	url, stop, err := serve.Start(serve.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stop()
+	run.Configure(run.Config{Seed: 20261130, ServerURL: url, ServerCommand: selfexec.Command("serve", "--transport", "stdio")})
+	gomega.RegisterFailHandler(ginkgo.Fail)
+	suiteConfig, reporterConfig := ginkgo.GinkgoConfiguration()
+	suiteConfig.LabelFilter = "role:server && !transport:http"
+	ginkgo.RunSpecs(t, "server checks against the reference", suiteConfig, reporterConfig)
+	for _, r := range run.Results(check.Server) {
+		if r.Transport == check.HTTP {
+			continue
+		}
+		if r.Outcome != check.Pass {
+			t.Errorf("%s: %s\n%s", r.ID, r.Outcome, r.Message)
+		}
+	}
+}
