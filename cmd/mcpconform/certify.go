@@ -7,6 +7,7 @@ import (
 	"io"
 	"net/url"
 	"os/exec"
+	"path/filepath"
 	"slices"
 	"strings"
 	"time"
@@ -185,7 +186,7 @@ func certifyWith(o *runOptions, roles []check.Role, stdout, stderr io.Writer) in
 	if slices.Contains(roles, check.Server) && !slices.Contains(roles, check.Client) {
 		adapterCmd, serverCmd = nil, o.target
 	}
-	serverURL, implementation := o.url, ""
+	serverURL, implementation := o.url, implementationName(o)
 	if slices.Contains(roles, check.Server) && serverURL == "" && len(serverCmd) == 0 {
 		url, stop, err := serve.Start(serve.Options{})
 		if err != nil {
@@ -229,6 +230,20 @@ func certifyWith(o *runOptions, roles []check.Role, stdout, stderr io.Writer) in
 		return 1
 	}
 	return 0
+}
+
+// implementationName names what is certified, for snapshot files: the
+// reference, or the base name of the command or the URL's host.
+func implementationName(o *runOptions) string {
+	switch {
+	case len(o.target) > 0:
+		return filepath.Base(o.target[0])
+	case o.url != "":
+		if u, err := url.Parse(o.url); err == nil {
+			return u.Host
+		}
+	}
+	return "reference"
 }
 
 func describeTarget(roles []check.Role, o *runOptions, serverURL string) string {

@@ -98,6 +98,7 @@ status=0
 "$tmp/mcpconform" server --url "$url" \
 	--expected-failures "$peer_dir/baseline.yaml" \
 	--junit "$out/gosdk-junit.xml" --json "$out/gosdk.json" --markdown "$out/gosdk.md" \
+	-- "$tmp/gosdk-server" --transport stdio \
 	{stdin_fd}>&- || status=$?
 stop_peer
 exit "$status"

@@ -100,12 +100,9 @@ var (
 func Configure(c Config) {
 	if len(c.ClientAdapter) == 0 {
 		c.ClientAdapter = ReferenceAdapter("")
-		if c.Implementation == "" {
-			c.Implementation = "reference"
-		}
 	}
 	if c.Implementation == "" {
-		c.Implementation = "client"
+		c.Implementation = "implementation"
 	}
 	if c.Patience <= 0 {
 		c.Patience = DefaultPatience

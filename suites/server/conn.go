@@ -41,6 +41,9 @@ type httpConn struct {
 	in      chan *jsonrpc.Message
 	session string
 	version string
+	// lastStatus is the HTTP status of the latest POST: a refused body may
+	// be answered with an HTTP error and no JSON-RPC body (HT-16).
+	lastStatus int
 }
 
 func newHTTPConn(url string, timeout time.Duration) *httpConn {
@@ -67,6 +70,7 @@ func (c *httpConn) send(raw []byte) error {
 	if err != nil {
 		return err
 	}
+	c.lastStatus = resp.StatusCode
 	if id := resp.Header.Get("Mcp-Session-Id"); id != "" && c.session == "" {
 		c.session = id
 	}
