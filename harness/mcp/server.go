@@ -131,6 +131,11 @@ func (s *Server) method(name string) (methodHandler, bool) {
 	case "initialize":
 		return s.initialize, true
 	case "ping":
+		if s.opts.Mutant == mutant.PingResultNotEmpty {
+			return func(*RequestContext, json.RawMessage) (any, *jsonrpc.Error) {
+				return map[string]bool{"alive": true}, nil
+			}, true
+		}
 		return ping, true
 	case "logging/setLevel":
 		return s.setLogLevel, true
@@ -163,7 +168,11 @@ func (s *Server) request(ctx context.Context, sess *serverSession, req *jsonrpc.
 	if !ok {
 		// server/discover (2026-07-28) lands here too: this is a legacy-era
 		// server (LC-45, LC-46).
-		return s.respond(req, nil, &jsonrpc.Error{Code: jsonrpc.CodeMethodNotFound, Message: fmt.Sprintf("method %q is not offered by this server", req.Method)})
+		code := int64(jsonrpc.CodeMethodNotFound)
+		if s.opts.Mutant == mutant.UnknownMethodWrongCode {
+			code = jsonrpc.CodeInvalidRequest
+		}
+		return s.respond(req, nil, &jsonrpc.Error{Code: code, Message: fmt.Sprintf("method %q is not offered by this server", req.Method)})
 	}
 	if rpcErr := sess.admit(req.Method, s.opts.Mutant); rpcErr != nil {
 		return s.respond(req, nil, rpcErr)

@@ -8,12 +8,14 @@ import (
 	"image"
 	"image/color"
 	"image/png"
+	"sync"
 )
 
-// The binary fixtures, base64 as content blocks carry them (TL-14).
+// The binary fixtures, base64 as content blocks carry them (TL-14), made on
+// first use.
 var (
-	fixturePNG = base64.StdEncoding.EncodeToString(onePixelPNG())
-	fixtureWAV = base64.StdEncoding.EncodeToString(shortWAV())
+	fixturePNG = sync.OnceValue(func() string { return base64.StdEncoding.EncodeToString(onePixelPNG()) })
+	fixtureWAV = sync.OnceValue(func() string { return base64.StdEncoding.EncodeToString(shortWAV()) })
 )
 
 // onePixelPNG is a 1×1 red PNG image.
@@ -53,11 +55,11 @@ func content(block any) json.RawMessage {
 }
 
 func imageContent() json.RawMessage {
-	return content(map[string]string{"type": "image", "data": fixturePNG, "mimeType": "image/png"})
+	return content(map[string]string{"type": "image", "data": fixturePNG(), "mimeType": "image/png"})
 }
 
 func audioContent() json.RawMessage {
-	return content(map[string]string{"type": "audio", "data": fixtureWAV, "mimeType": "audio/wav"})
+	return content(map[string]string{"type": "audio", "data": fixtureWAV(), "mimeType": "audio/wav"})
 }
 
 // resourceContent is an embedded text resource block (TL-13).

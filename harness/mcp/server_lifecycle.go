@@ -41,19 +41,23 @@ func (s *Server) initialize(rc *RequestContext, params json.RawMessage) (any, *j
 		return nil, invalidParams("initialize: capabilities must be an object")
 	}
 	version := s.opts.ProtocolVersions[0]
-	if slices.Contains(s.opts.ProtocolVersions, *p.ProtocolVersion) && s.opts.Mutant != mutant.VersionNotEchoed {
+	if slices.Contains(s.opts.ProtocolVersions, *p.ProtocolVersion) || s.opts.Mutant == mutant.UnknownVersionEchoed {
 		version = *p.ProtocolVersion
 	}
 	sess := rc.sess
 	sess.mu.Lock()
 	sess.stage, sess.version, sess.caps = initialized, version, readCapabilities(p.Capabilities)
 	sess.mu.Unlock()
-	return map[string]any{
+	result := map[string]any{
 		"protocolVersion": version,
 		"capabilities":    serverCapabilities,
 		"serverInfo":      map[string]string{"name": ServerName, "version": ServerVersion},
 		"instructions":    "mcpconform's reference server: fixture tools, resources and prompts for conformance checks.",
-	}, nil
+	}
+	if s.opts.Mutant == mutant.InitializeNoServerInfo {
+		delete(result, "serverInfo")
+	}
+	return result, nil
 }
 
 // serverCapabilities are the features the server offers (TL-01, RS-01,

@@ -1,6 +1,7 @@
 package mcp
 
 import (
+	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
@@ -35,9 +36,36 @@ func undeclaredRequest(tool string) observer {
 // serverRuleOf observes, for each mutant of the reference MCP server, the
 // one rule it breaks.
 var serverRuleOf = map[mutant.Name]observer{
-	mutant.VersionNotEchoed: func(t *testing.T, m mutant.Name) (bool, string) {
-		resp := newPeer(t, m).call("initialize", initParams("2025-06-18", "{}"))
-		return !strings.Contains(string(resp.Result), `"protocolVersion":"2025-06-18"`), string(resp.Result)
+	mutant.UnknownVersionEchoed: func(t *testing.T, m mutant.Name) (bool, string) {
+		resp := newPeer(t, m).call("initialize", initParams("1999-01-01", "{}"))
+		return strings.Contains(string(resp.Result), `"protocolVersion":"1999-01-01"`), string(resp.Result)
+	},
+	mutant.InitializeNoServerInfo: func(t *testing.T, m mutant.Name) (bool, string) {
+		resp := newPeer(t, m).call("initialize", initParams("2025-11-25", "{}"))
+		return !strings.Contains(string(resp.Result), `"serverInfo"`), string(resp.Result)
+	},
+	mutant.PingResultNotEmpty: func(t *testing.T, m mutant.Name) (bool, string) {
+		resp := newPeer(t, m).call("ping", "")
+		return string(resp.Result) != "{}", string(resp.Result)
+	},
+	mutant.UnknownMethodWrongCode: func(t *testing.T, m mutant.Name) (bool, string) {
+		p := newPeer(t, m)
+		p.initialize("{}")
+		resp := p.call("mcpconform/none", "{}")
+		return resp.Error == nil || resp.Error.Code != jsonrpc.CodeMethodNotFound, fmt.Sprintf("%+v", resp.Error)
+	},
+	mutant.PaginationRepeats: func(t *testing.T, m mutant.Name) (bool, string) {
+		p := newPeer(t, m)
+		p.initialize("{}")
+		first := p.call("tools/list", "{}")
+		var page struct {
+			Tools      []struct{ Name string }
+			NextCursor string
+		}
+		_ = json.Unmarshal(first.Result, &page)
+		last := page.Tools[len(page.Tools)-1].Name
+		next := p.call("tools/list", `{"cursor":"`+page.NextCursor+`"}`)
+		return strings.Contains(string(next.Result), `"`+last+`"`), string(next.Result)
 	},
 	mutant.NoPingBeforeInit: func(t *testing.T, m mutant.Name) (bool, string) {
 		resp := newPeer(t, m).call("ping", "")

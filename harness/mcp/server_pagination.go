@@ -35,6 +35,9 @@ func page[T any](s *Server, list string, items []T, params json.RawMessage) ([]T
 	next := ""
 	if end < len(items) {
 		next = encodeCursor(list, end)
+		if s.opts.Mutant == mutant.PaginationRepeats && end-1 > start {
+			next = encodeCursor(list, end-1)
+		}
 	}
 	return items[start:end], next, nil
 }

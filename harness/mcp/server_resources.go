@@ -75,7 +75,7 @@ func readResource(_ *RequestContext, params json.RawMessage) (any, *jsonrpc.Erro
 	case "test://static-text":
 		item = textResource(p.URI, "text/plain", "This is the content of the static text resource.")
 	case "test://static-binary":
-		item = map[string]string{"uri": p.URI, "mimeType": "image/png", "blob": fixturePNG}
+		item = map[string]string{"uri": p.URI, "mimeType": "image/png", "blob": fixturePNG()}
 	case "test://watched-resource":
 		item = textResource(p.URI, "text/plain", "Watched resource content")
 	default:

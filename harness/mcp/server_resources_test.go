@@ -13,7 +13,7 @@ func TestResourcesRead(t *testing.T) {
 	p.initialize("{}")
 	for uri, want := range map[string]string{
 		"test://static-text":       `"text":"This is the content of the static text resource."`,
-		"test://static-binary":     `"blob":"` + fixturePNG + `"`,
+		"test://static-binary":     `"blob":"` + fixturePNG() + `"`,
 		"test://watched-resource":  `"text":"Watched resource content"`,
 		"test://template/123/data": `"mimeType":"application/json"`,
 	} {

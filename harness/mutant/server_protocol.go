@@ -4,7 +4,7 @@ package mutant
 // transport and the serve command (mcpconform serve --mutant NAME, either
 // transport). Each breaks the one rule its description names.
 const (
-	VersionNotEchoed              Name = "version-not-echoed"
+	UnknownVersionEchoed          Name = "unknown-version-echoed"
 	NoPingBeforeInit              Name = "no-ping-before-init"
 	ParseErrorWithID              Name = "parse-error-with-id"
 	InvalidRequestAsMethodMissing Name = "invalid-request-as-method-not-found"
@@ -27,13 +27,17 @@ const (
 	StdoutBanner                  Name = "stdout-banner"
 	IgnoresStdinEOF               Name = "ignores-stdin-eof"
 	IgnoresSIGTERM                Name = "ignores-sigterm"
+	InitializeNoServerInfo        Name = "initialize-no-server-info"
+	PingResultNotEmpty            Name = "ping-result-not-empty"
+	UnknownMethodWrongCode        Name = "unknown-method-wrong-code"
+	PaginationRepeats             Name = "pagination-repeats"
 )
 
 // serverProtocol are the mutants of the reference MCP server, its stdio
 // transport and its command, as opposed to those of the streamable HTTP
 // server transport.
 var serverProtocol = []Mutant{
-	{VersionNotEchoed, "server", "answers initialize with its newest version even when it speaks the proposed one (LC-09)"},
+	{UnknownVersionEchoed, "server", "echoes a proposed protocol version it does not speak instead of answering with one it does (LC-09)"},
 	{NoPingBeforeInit, "server", "refuses ping before initialize (PG-01, PG-02)"},
 	{ParseErrorWithID, "server", "answers an unparseable stdio line with a parse error that carries id 0 instead of null (JR-20, JR-10)"},
 	{InvalidRequestAsMethodMissing, "server", "answers an invalid request on stdio with -32601 instead of -32600 (JR-21)"},
@@ -56,6 +60,10 @@ var serverProtocol = []Mutant{
 	{StdoutBanner, "server", "writes a banner line on stdout before its first stdio reply (ST-03); no effect over HTTP"},
 	{IgnoresStdinEOF, "server", "keeps running after stdin reaches its end (LC-21)"},
 	{IgnoresSIGTERM, "server", "ignores SIGTERM (LC-20)"},
+	{InitializeNoServerInfo, "server", "leaves serverInfo out of the initialize result (LC-04)"},
+	{PingResultNotEmpty, "server", "answers ping with a non-empty result (PG-02)"},
+	{UnknownMethodWrongCode, "server", "answers an unknown method with -32600 instead of -32601 (JR-22)"},
+	{PaginationRepeats, "server", "starts each next page one item early, so a walk lists items twice (PA-01, PA-03)"},
 }
 
 func init() { catalogue = append(catalogue, serverProtocol...) }

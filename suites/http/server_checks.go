@@ -113,27 +113,44 @@ var _ = serverCheck(check.Descriptor{
 })
 
 // callEveryTool lists the tools and calls each one that has no required
-// arguments, returning the replies. It is how a check makes a server it does
-// not know send messages.
+// arguments, with a progress token and the log level at debug, returning the
+// replies. It is how a check makes a server it does not know send messages.
 func callEveryTool(c *run.C, p *probe, s session) []*reply {
-	r, id := p.call(s, "tools/list", nil, 0)
-	resp := r.response(id)
-	c.Require(resp != nil && resp.Error == nil, "tools/list succeeds", "%s", r.describe())
-	var list struct {
-		Tools []struct {
-			Name        string `json:"name"`
-			InputSchema struct {
-				Required []string `json:"required"`
-			} `json:"inputSchema"`
-		} `json:"tools"`
+	p.call(s, "logging/setLevel", map[string]any{"level": "debug"}, 0) // a server without logging refuses; that is fine
+	type tool struct {
+		Name        string `json:"name"`
+		InputSchema struct {
+			Required []string `json:"required"`
+		} `json:"inputSchema"`
 	}
-	_ = json.Unmarshal(resp.Result, &list)
+	var tools []tool
+	cursor := ""
+	for page := 0; page < 100; page++ {
+		var params any
+		if cursor != "" {
+			params = map[string]any{"cursor": cursor}
+		}
+		r, id := p.call(s, "tools/list", params, 0)
+		resp := r.response(id)
+		c.Require(resp != nil && resp.Error == nil, "tools/list succeeds", "%s", r.describe())
+		var list struct {
+			Tools      []tool `json:"tools"`
+			NextCursor string `json:"nextCursor"`
+		}
+		_ = json.Unmarshal(resp.Result, &list)
+		tools = append(tools, list.Tools...)
+		if cursor = list.NextCursor; cursor == "" {
+			break
+		}
+	}
+	list := struct{ Tools []tool }{tools}
 	var out []*reply
 	for _, t := range list.Tools {
 		if len(t.InputSchema.Required) > 0 {
 			continue
 		}
-		r, _ := p.call(s, "tools/call", map[string]any{"name": t.Name, "arguments": map[string]any{}}, 0)
+		r, _ := p.call(s, "tools/call", map[string]any{"name": t.Name, "arguments": map[string]any{},
+			"_meta": map[string]any{"progressToken": "mcpconform-" + t.Name}}, 0)
 		out = append(out, r)
 	}
 	return out

@@ -48,7 +48,7 @@ var _ = serverCheck(check.Descriptor{
 	Title:       "following nextCursor through tools/list ends, with no tool listed twice",
 	Requirement: "Paginated lists return nextCursor while more remain; cursors are stable, so a walk ends and lists each item once.",
 	Rules:       []string{"PA-01", "PA-03"},
-	KilledBy:    killers(mutant.Name("pagination-repeats")),
+	KilledBy:    killers(mutant.PaginationRepeats),
 }, func(c *run.C) {
 	eachTransport(c, func(p *peer) {
 		r := p.initialize(v1125, nil)

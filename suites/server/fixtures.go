@@ -13,34 +13,43 @@ import (
 // officialFixtures are the tool names that show each behaviour in the
 // official conformance suite's fixtures (and mcpconform's own), used when
 // the fixtures file does not map the role.
-var officialFixtures = map[string][]string{
-	"progress":    {"test_tool_with_progress", "progress"},
-	"logging":     {"test_tool_with_logging"},
-	"sampling":    {"test_sampling"},
-	"elicitation": {"test_elicitation"},
-	"roots":       {"roots"},
-	"slow":        {"slow"},
-	"failing":     {"test_error_handling"},
+var officialFixtures = map[string][]run.Fixture{
+	"progress":    {{Tool: "test_tool_with_progress"}, {Tool: "progress", Arguments: map[string]any{"steps": 3}}},
+	"logging":     {{Tool: "test_tool_with_logging"}},
+	"sampling":    {{Tool: "test_sampling", Arguments: map[string]any{"prompt": "mcpconform probe"}}},
+	"elicitation": {{Tool: "test_elicitation", Arguments: map[string]any{"message": "mcpconform probe"}}},
+	"roots":       {{Tool: "roots"}},
+	"slow":        {{Tool: "slow"}},
+	"failing":     {{Tool: "test_error_handling"}},
 }
 
 // fixture finds the tool that shows role: from the fixtures file, else by
 // an official fixture name the server offers, else the check is
 // UNIMPLEMENTED with a message saying how to map one. A server is never
 // failed for lacking a fixture.
-func fixture(c *run.C, p *peer, role string) run.Fixture {
+func fixture(c *run.C, p *peer, role string) run.Fixture { return fixtures(c, p, role)[0] }
+
+// fixtures is fixture, with every offered tool that shows role.
+func fixtures(c *run.C, p *peer, role string) []run.Fixture {
 	if f, ok := c.Config().Fixtures[role]; ok {
-		return f
+		return []run.Fixture{f}
 	}
 	offered := p.toolNames()
-	for _, name := range officialFixtures[role] {
-		if slices.Contains(offered, name) {
-			return run.Fixture{Tool: name, Arguments: map[string]any{}}
+	var found []run.Fixture
+	var names []string
+	for _, f := range officialFixtures[role] {
+		names = append(names, f.Tool)
+		if slices.Contains(offered, f.Tool) {
+			found = append(found, f)
 		}
+	}
+	if len(found) > 0 {
+		return found
 	}
 	sort.Strings(offered)
 	c.Unimplemented(fmt.Sprintf("no tool for the %q behaviour: the server offers none of %s (it offers: %s); map one in a --fixtures file, e.g. %s: {tool: NAME, arguments: {}}",
-		role, strings.Join(officialFixtures[role], ", "), strings.Join(offered, ", "), role))
-	return run.Fixture{}
+		role, strings.Join(names, ", "), strings.Join(offered, ", "), role))
+	return nil
 }
 
 // toolNames lists the server's tools (every page).

@@ -58,7 +58,7 @@ var _ = serverCheck(check.Descriptor{
 	Requirement: "A request for an unknown method is answered with -32601 (Method not found).",
 	Rules:       []string{"JR-22"},
 	Level:       check.SHOULD,
-	KilledBy:    killers(mutant.Name("unknown-method-wrong-code")),
+	KilledBy:    killers(mutant.UnknownMethodWrongCode),
 }, func(c *run.C) {
 	eachTransport(c, func(p *peer) {
 		p.initialize(v1125, nil)
