@@ -35,6 +35,7 @@ type runOptions struct {
 	seed                        int64
 	noColor, verbose            bool
 	url                         string   // server: the endpoint under test
+	fixtures                    string   // server: the fixtures file
 	target                      []string // client: the adapter command after --
 }
 
@@ -59,6 +60,7 @@ func parseRunFlags(name string, args []string, stderr io.Writer) (*runOptions, e
 	fs.BoolVar(&o.verbose, "v", false, "verbose console output")
 	if name == "server" {
 		fs.StringVar(&o.url, "url", "", "the streamable HTTP endpoint of the server under test (default: the built-in reference)")
+		fs.StringVar(&o.fixtures, "fixtures", "", "YAML `FILE` mapping behaviours (progress, logging, sampling, elicitation, roots, slow, failing) to tools")
 	}
 	if err := fs.Parse(args); err != nil {
 		return nil, err
@@ -176,6 +178,10 @@ func certifyWith(o *runOptions, roles []check.Role, stdout, stderr io.Writer) in
 			return exitFor(fmt.Errorf("command %q not found: %v; give a path or a command on PATH after --", o.target[0], err), stderr)
 		}
 	}
+	fixtures, err := loadFixtures(o.fixtures)
+	if err != nil {
+		return exitFor(err, stderr)
+	}
 	if o.seed == 0 {
 		o.seed = time.Now().UnixNano() % 1_000_000_000
 	}
@@ -195,7 +201,7 @@ func certifyWith(o *runOptions, roles []check.Role, stdout, stderr io.Writer) in
 		defer stop()
 		serverURL, serverCmd, implementation = url, selfexec.Command("serve", "--transport", "stdio"), "reference"
 	}
-	cfg := run.Config{ClientAdapter: adapterCmd, ServerURL: serverURL, ServerCommand: serverCmd, Implementation: implementation, Seed: o.seed, Strict: o.strict,
+	cfg := run.Config{ClientAdapter: adapterCmd, ServerURL: serverURL, ServerCommand: serverCmd, Implementation: implementation, Fixtures: fixtures, Seed: o.seed, Strict: o.strict,
 		Baseline: baseline, SnapshotDir: o.snapshots, UpdateSnapshots: o.updateSnapshots, CheckDeadline: o.timeout}
 	run.Configure(cfg)
 	fmt.Fprintf(stdout, "mcpconform %s: certifying %s (seed %d)\n", Version, describeTarget(roles, o, serverURL), o.seed)

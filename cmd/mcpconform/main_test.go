@@ -248,3 +248,28 @@ func TestBrokenHTTPClientsFailExactlyTheirChecks(t *testing.T) {
 		})
 	}
 }
+
+func TestFixturesFileErrors(t *testing.T) {
+	dir := t.TempDir()
+	for _, tc := range []struct{ body, want string }{
+		{"progress: {tool: ticker, arguments: {steps: 3}}\n", ""},
+		{"telepathy: {tool: x}\n", `unknown role "telepathy"`},
+		{"progress: {arguments: {}}\n", `names no tool`},
+		{"progress: {tool: x, colour: red}\n", "colour"},
+	} {
+		path := filepath.Join(dir, "f.yaml")
+		if err := os.WriteFile(path, []byte(tc.body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		f, err := loadFixtures(path)
+		switch {
+		case tc.want == "" && (err != nil || f["progress"].Tool != "ticker" || f["progress"].Arguments["steps"] != 3):
+			t.Errorf("%q: %v, %+v", tc.body, err, f)
+		case tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)):
+			t.Errorf("%q: error %v, want one saying %q", tc.body, err, tc.want)
+		}
+	}
+	if _, err := loadFixtures(filepath.Join(dir, "missing.yaml")); err == nil {
+		t.Error("a missing fixtures file was accepted")
+	}
+}

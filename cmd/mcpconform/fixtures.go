@@ -1,0 +1,51 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"slices"
+	"sort"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/mcpconform/mcpconform/suites/run"
+)
+
+// fixtureRoles are the behaviours a fixtures file may map to a tool.
+var fixtureRoles = []string{"elicitation", "failing", "logging", "progress", "roots", "sampling", "slow"}
+
+// loadFixtures reads a fixtures file: each role names a tool and its
+// arguments. An empty path means no file.
+func loadFixtures(path string) (map[string]run.Fixture, error) {
+	if path == "" {
+		return nil, nil
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("--fixtures: %v", err)
+	}
+	var f map[string]run.Fixture
+	dec := yaml.NewDecoder(bytes.NewReader(b))
+	dec.KnownFields(true)
+	if err := dec.Decode(&f); err != nil && !errors.Is(err, io.EOF) {
+		return nil, fmt.Errorf("--fixtures %s: %v; the file maps roles to {tool: NAME, arguments: {…}}", path, err)
+	}
+	roles := make([]string, 0, len(f))
+	for role := range f {
+		roles = append(roles, role)
+	}
+	sort.Strings(roles)
+	for _, role := range roles {
+		if !slices.Contains(fixtureRoles, role) {
+			return nil, fmt.Errorf("--fixtures %s: unknown role %q; roles: %s", path, role, strings.Join(fixtureRoles, ", "))
+		}
+		if f[role].Tool == "" {
+			return nil, fmt.Errorf("--fixtures %s: role %q names no tool; write %s: {tool: NAME, arguments: {}}", path, role, role)
+		}
+	}
+	return f, nil
+}
