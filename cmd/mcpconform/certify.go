@@ -17,7 +17,6 @@ import (
 
 	"github.com/mcpconform/mcpconform/harness/check"
 	"github.com/mcpconform/mcpconform/harness/report"
-	"github.com/mcpconform/mcpconform/harness/selfexec"
 	"github.com/mcpconform/mcpconform/harness/serve"
 	"github.com/mcpconform/mcpconform/suites/run"
 )
@@ -194,12 +193,12 @@ func certifyWith(o *runOptions, roles []check.Role, stdout, stderr io.Writer) in
 	}
 	serverURL, implementation := o.url, implementationName(o)
 	if slices.Contains(roles, check.Server) && serverURL == "" && len(serverCmd) == 0 {
-		url, stop, err := serve.Start(serve.Options{})
+		url, stop, err := serve.Start(run.ReferenceServer(""))
 		if err != nil {
 			return exitFor(fmt.Errorf("starting the reference server: %w", err), stderr)
 		}
 		defer stop()
-		serverURL, serverCmd, implementation = url, selfexec.Command("serve", "--transport", "stdio"), "reference"
+		serverURL, serverCmd, implementation = url, run.ReferenceServerCommand(""), "reference"
 	}
 	cfg := run.Config{ClientAdapter: adapterCmd, ServerURL: serverURL, ServerCommand: serverCmd, Implementation: implementation, Fixtures: fixtures, Seed: o.seed, Strict: o.strict,
 		Baseline: baseline, SnapshotDir: o.snapshots, UpdateSnapshots: o.updateSnapshots, CheckDeadline: o.timeout}

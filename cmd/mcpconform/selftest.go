@@ -188,13 +188,13 @@ func runMutant(dir string, j job, only []string, seed int64, verbose bool, stder
 	}
 	switch {
 	case j.role == check.Server && j.name != "":
-		url, stop, err := serve.Start(serve.Options{Mutant: j.name})
+		url, stop, err := serve.Start(run.ReferenceServer(j.name))
 		if err != nil {
 			return nil, err
 		}
 		defer stop()
 		args = append(args, "--url", url, "--")
-		args = append(args, selfexec.Command("serve", "--transport", "stdio", "--mutant", string(j.name))...)
+		args = append(args, run.ReferenceServerCommand(j.name)...)
 	case j.role == check.Client && j.name != "":
 		args = append(args, "--")
 		args = append(args, run.ReferenceAdapter(j.name)...)

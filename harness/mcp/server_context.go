@@ -92,6 +92,10 @@ func (sess *serverSession) begin(ctx context.Context, s *Server, req *jsonrpc.Me
 			"request id %s is already in use by a request in flight; use a new id for every request", req.ID)}
 	}
 	sess.inflight[req.ID.Key()] = rc
+	if sess.takeEarlyCancel(req.ID.Key()) {
+		rc.cancelled.Store(true)
+		rc.stop(ErrCancelled)
+	}
 	late := sess.late
 	sess.late = nil
 	sess.mu.Unlock()
@@ -114,6 +118,10 @@ func (sess *serverSession) finish(rc *RequestContext) bool {
 	sess.mu.Lock()
 	if sess.inflight[rc.id.Key()] == rc {
 		delete(sess.inflight, rc.id.Key())
+		sess.finished = append(sess.finished, rc.id.Key())
+		if len(sess.finished) > maxEarlyCancels {
+			sess.finished = sess.finished[1:]
+		}
 	}
 	sess.mu.Unlock()
 	rc.stop(ErrRequestDone)

@@ -40,6 +40,8 @@ type serverSession struct {
 	caps        clientCapabilities
 	level       int                              // index in logLevels of the least severe level sent (CX-02)
 	inflight    map[string]*RequestContext       // requests being handled, by id key
+	early       []string                         // ids cancelled before their request was handled (bounded)
+	finished    []string                         // ids of the latest finished requests (bounded)
 	waiting     map[string]chan *jsonrpc.Message // the server's requests awaiting replies, by id key
 	nextID      int64                            // ids of the server's own requests
 	late        *jsonrpc.Message                 // mutant ProgressAfterResponse's stale progress

@@ -200,3 +200,17 @@ func TestServeSubprocessExitsZeroOnSIGTERM(t *testing.T) {
 		t.Fatal("serve ignored SIGTERM")
 	}
 }
+
+func TestIgnoresStdinEOFMutantOverHTTP(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	_, stdin, status := started(t, ctx, "--mutant", "ignores-stdin-eof")
+	_ = stdin.Close()
+	select {
+	case got := <-status:
+		t.Fatalf("the mutant exited (%d) at stdin's end", got)
+	case <-time.After(quietWindow):
+	}
+	cancel()
+	wantExit(t, status, 0)
+}

@@ -25,7 +25,7 @@ func TestMain(m *testing.M) {
 // client (through its adapter, against the HTTP fakes) and the reference
 // server transport: each must pass.
 func TestReferenceImplementations(t *testing.T) {
-	url, stop, err := serve.Start(serve.Options{})
+	url, stop, err := serve.Start(run.ReferenceServer(""))
 	if err != nil {
 		t.Fatal(err)
 	}

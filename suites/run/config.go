@@ -12,6 +12,7 @@ import (
 	"github.com/mcpconform/mcpconform/harness/mutant"
 	"github.com/mcpconform/mcpconform/harness/report"
 	"github.com/mcpconform/mcpconform/harness/selfexec"
+	"github.com/mcpconform/mcpconform/harness/serve"
 	"github.com/mcpconform/mcpconform/harness/stdio"
 	"github.com/mcpconform/mcpconform/harness/streamable"
 )
@@ -129,3 +130,25 @@ func Current() Config {
 	defer cfgMu.Unlock()
 	return cfg
 }
+
+// ReferenceServer are the reference server's options when it is under test
+// (over HTTP, in this process): small bounds, so the checks that wait for a
+// slow tool or a reverse-request timeout finish quickly.
+func ReferenceServer(m mutant.Name) serve.Options {
+	return serve.Options{Mutant: m, SlowBound: referenceSlowBound, ReverseTimeout: referenceReverseTimeout}
+}
+
+// ReferenceServerCommand is the argv of the reference stdio server (or its
+// mutant) with the same bounds.
+func ReferenceServerCommand(m mutant.Name) []string {
+	args := []string{"--transport", "stdio", "--slow-bound", referenceSlowBound.String(), "--reverse-timeout", referenceReverseTimeout.String()}
+	if m != "" {
+		args = append(args, "--mutant", string(m))
+	}
+	return selfexec.Command("serve", args...)
+}
+
+const (
+	referenceSlowBound      = 1500 * time.Millisecond
+	referenceReverseTimeout = time.Second
+)

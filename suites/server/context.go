@@ -224,3 +224,25 @@ var _ = reverseCheck("server.reverse.elicitation-only-when-declared", "elicitati
 
 var _ = reverseCheck("server.reverse.roots-only-when-declared", "roots", "roots", "roots/list",
 	[]string{"CX-08", "CX-07", "LC-11"}, mutant.RootsWithoutCapability)
+
+var _ = serverCheck(check.Descriptor{
+	ID:          "server.reverse.times-out",
+	Title:       "a request to the client that is never answered times out, and the tool call ends",
+	Requirement: "A server never waits forever for a reply to its own request: reverse requests have timeouts, and the failure reaches the handler.",
+	Rules:       []string{"CX-08", "CX-05", "LC-30"},
+	Level:       check.SHOULD,
+	KilledBy:    killers(mutant.ReverseRequestNoTimeout),
+}, func(c *run.C) {
+	eachTransport(c, func(p *peer) {
+		p.initialize(v1125, map[string]any{"sampling": map[string]any{}})
+		f := fixture(c, p, "sampling")
+		id := p.id()
+		p.message(id, "tools/call", callParams(f, nil))
+		asked := p.wait(func(m *jsonrpc.Message) bool { return m.Method == "sampling/createMessage" }, c.Config().Patience)
+		c.Require(asked != nil, "the sampling tool asks the client ("+p.transport+")", "no sampling/createMessage within %s", c.Config().Patience)
+		// Never answer it: the tool call must still end.
+		resp := p.wait(responseTo(id), c.Config().Patience)
+		c.Require(resp != nil, fmt.Sprintf("the tool call ends within %s although its sampling request is never answered (%s)", c.Config().Patience, p.transport),
+			"no response: the server is still waiting")
+	})
+})

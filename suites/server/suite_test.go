@@ -23,12 +23,12 @@ func TestMain(m *testing.M) {
 // TestReferenceServer runs every server-behaviour check against the
 // reference server over stdio and streamable HTTP: each must pass.
 func TestReferenceServer(t *testing.T) {
-	url, stop, err := serve.Start(serve.Options{})
+	url, stop, err := serve.Start(run.ReferenceServer(""))
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer stop()
-	run.Configure(run.Config{Seed: 20261130, ServerURL: url, ServerCommand: selfexec.Command("serve", "--transport", "stdio")})
+	run.Configure(run.Config{Seed: 20261130, ServerURL: url, ServerCommand: run.ReferenceServerCommand("")})
 	gomega.RegisterFailHandler(ginkgo.Fail)
 	suiteConfig, reporterConfig := ginkgo.GinkgoConfiguration()
 	suiteConfig.LabelFilter = "role:server && !transport:http"
