@@ -10,6 +10,5 @@
 // and stdio server transports serve through its Handle method: version
 // negotiation, ping, tools, resources, prompts, completion and pagination,
 // and a RequestContext for every request handler with logging, progress,
-// cancellation and requests back to the client (CX-01 … CX-08). MinimalServer
-// is a smaller server the transport tests use.
+// cancellation and requests back to the client (CX-01 … CX-08).
 package mcp

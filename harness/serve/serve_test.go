@@ -142,7 +142,7 @@ func TestServeUsageErrors(t *testing.T) {
 	}
 }
 
-func TestStartServesTheMinimalServer(t *testing.T) {
+func TestStartServesTheReferenceServer(t *testing.T) {
 	url, stop, err := Start(Options{})
 	if err != nil {
 		t.Fatal(err)

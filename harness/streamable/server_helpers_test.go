@@ -13,7 +13,6 @@ import (
 	"time"
 
 	"github.com/mcpconform/mcpconform/harness/jsonrpc"
-	"github.com/mcpconform/mcpconform/harness/mcp"
 	"github.com/mcpconform/mcpconform/harness/mutant"
 	"github.com/mcpconform/mcpconform/harness/streamable"
 )
@@ -36,7 +35,7 @@ type endpoint struct {
 
 // minimal is the default configuration in front of the minimal MCP server.
 func minimal(m mutant.Name) streamable.ServerConfig {
-	server := mcp.NewMinimalServer()
+	server := NewMinimalServer()
 	cfg := streamable.DefaultServerConfig(streamable.HandlerFunc(
 		func(ctx context.Context, s *streamable.ServerSession, req *jsonrpc.Message, out func(*jsonrpc.Message) error) *jsonrpc.Message {
 			return server.Handle(ctx, s, req, out)

@@ -7,6 +7,7 @@ import (
 	"github.com/mcpconform/mcpconform/fakeservers"
 	"github.com/mcpconform/mcpconform/harness/check"
 	"github.com/mcpconform/mcpconform/harness/jsonrpc"
+	"github.com/mcpconform/mcpconform/harness/streamable"
 	"github.com/mcpconform/mcpconform/harness/target"
 	"github.com/mcpconform/mcpconform/suites/run"
 )
@@ -28,7 +29,9 @@ type httpLimits struct {
 
 // limitsOf reads the limits from the config line of a run.
 func limitsOf(o target.Output) httpLimits {
-	l := httpLimits{MaxConcurrent: 16, MaxSSEEventSize: 16 << 20, Recovery: 5 * time.Second, Control: 5 * time.Second, Declared: map[string]bool{}}
+	d := streamable.DefaultClientConfig("") // the seed defaults, for what the client does not declare
+	l := httpLimits{MaxConcurrent: d.MaxConcurrentRequests, MaxSSEEventSize: d.MaxSSEEventSize, Recovery: d.SessionRecoveryTimeout,
+		Control: d.ControlRequestTimeout, AllowStateless: d.AllowStateless, Declared: map[string]bool{}}
 	if v, ok := o.Int(target.LimitMaxConcurrent); ok {
 		l.MaxConcurrent, l.Declared[target.LimitMaxConcurrent] = int(max(v, 1)), true
 	}

@@ -1,4 +1,4 @@
-package mcp
+package streamable_test
 
 import (
 	"bytes"
@@ -9,42 +9,27 @@ import (
 	"slices"
 
 	"github.com/mcpconform/mcpconform/harness/jsonrpc"
+	"github.com/mcpconform/mcpconform/harness/mcp"
 )
 
-// SessionInfo is what a server-side handler knows of the session a message
-// belongs to; *streamable.ServerSession is one. The server transports import
-// this package, so it names no transport type.
-type SessionInfo interface {
-	// ID is the transport's session id; empty without one.
-	ID() string
-	// ProtocolVersion is the version initialize negotiated.
-	ProtocolVersion() string
-}
-
-// The serverInfo of the reference server.
-const (
-	ServerName    = "mcpconform-reference"
-	ServerVersion = "dev"
-)
-
-// MinimalServer is the smallest reference MCP server: the initialize
+// MinimalServer is the smallest MCP server, the transport tests' fixture: the initialize
 // handshake with version negotiation (LC-04, LC-09), ping (PG-02),
 // logging/setLevel (LG-03, LG-06), and two tools. "echo" returns its "text"
 // argument, or "ok"; "notify" sends a notifications/message log notification
 // on the request's stream before its result (HT-21). Its Handle has the shape
-// of streamable.Handler with the session as a SessionInfo.
+// of streamable.Handler with the session as a mcp.SessionInfo.
 type MinimalServer struct {
 	versions []string // supported protocol versions, newest first
 }
 
-// NewMinimalServer returns a minimal server speaking DefaultProtocolVersions.
+// NewMinimalServer returns a minimal server speaking mcp.DefaultProtocolVersions.
 func NewMinimalServer() *MinimalServer {
-	return &MinimalServer{versions: slices.Clone(DefaultProtocolVersions)}
+	return &MinimalServer{versions: slices.Clone(mcp.DefaultProtocolVersions)}
 }
 
 // Handle answers one message. Requests get their response; notifications and
 // responses get nil (JR-14). Related messages go out through out.
-func (m *MinimalServer) Handle(ctx context.Context, _ SessionInfo, req *jsonrpc.Message, out func(*jsonrpc.Message) error) *jsonrpc.Message {
+func (m *MinimalServer) Handle(ctx context.Context, _ mcp.SessionInfo, req *jsonrpc.Message, out func(*jsonrpc.Message) error) *jsonrpc.Message {
 	if req.Kind() != jsonrpc.KindRequest {
 		return nil
 	}
@@ -91,12 +76,9 @@ func (m *MinimalServer) initialize(params json.RawMessage) (any, *jsonrpc.Error)
 	return map[string]any{
 		"protocolVersion": version,
 		"capabilities":    map[string]any{"tools": map[string]any{}, "logging": map[string]any{}},
-		"serverInfo":      map[string]string{"name": ServerName, "version": ServerVersion},
+		"serverInfo":      map[string]string{"name": mcp.ServerName, "version": mcp.ServerVersion},
 	}, nil
 }
-
-// logLevels are the RFC 5424 severities of notifications/message (LG-02).
-var logLevels = []string{"debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"}
 
 // setLevel accepts a valid level (LG-03) and refuses any other with -32602
 // (LG-06). The minimal server logs only at info, from the notify tool, and
@@ -112,7 +94,7 @@ func setLevel(params json.RawMessage) (any, *jsonrpc.Error) {
 }
 
 // minimalTools are the tools of tools/list.
-var minimalTools = []Tool{
+var minimalTools = []mcp.Tool{
 	{
 		Name:        "echo",
 		Description: "Returns its text argument, or \"ok\" without one.",
@@ -157,12 +139,15 @@ func callTool(ctx context.Context, params json.RawMessage, out func(*jsonrpc.Mes
 	return nil, invalidParams(fmt.Sprintf("unknown tool %q; tools/list names the tools", p.Name))
 }
 
-func toolText(text string) CallToolResult {
-	return CallToolResult{Content: []json.RawMessage{textContent(text)}}
+// logLevels are the RFC 5424 severities of notifications/message (LG-02).
+var logLevels = []string{"debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"}
+
+func toolText(text string) mcp.CallToolResult {
+	return mcp.CallToolResult{Content: []json.RawMessage{textContent(text)}}
 }
 
-func toolError(text string) CallToolResult {
-	return CallToolResult{Content: []json.RawMessage{textContent(text)}, IsError: true}
+func toolError(text string) mcp.CallToolResult {
+	return mcp.CallToolResult{Content: []json.RawMessage{textContent(text)}, IsError: true}
 }
 
 func textContent(text string) json.RawMessage {
@@ -170,8 +155,8 @@ func textContent(text string) json.RawMessage {
 	return b
 }
 
-// decodeParams decodes params that must be an object; absent params decode as
-// an empty object.
+// decodeParams decodes params that must be an object; absent params decode
+// as an empty object.
 func decodeParams(params json.RawMessage, v any) error {
 	params = bytes.TrimSpace(params)
 	if len(params) == 0 {
