@@ -296,10 +296,10 @@ func writeReports(o *runOptions, ix *report.Index) error {
 
 func printSummary(w io.Writer, ix *report.Index) {
 	s := ix.Summary
-	fmt.Fprintf(w, "\n%d pass, %d fail, %d warn, %d info, %d unimplemented, %d skipped, %d expected failures, %d stale\n",
-		s.Pass, s.Fail, s.Warn, s.Info, s.Unimplemented, s.Skipped, s.XFail, s.Stale)
+	fmt.Fprintf(w, "\n%d pass, %d fail, %d warn, %d info, %d unimplemented, %d skipped, %d not applicable, %d expected failures, %d stale\n",
+		s.Pass, s.Fail, s.Warn, s.Info, s.Unimplemented, s.Skipped, s.NotApplicable, s.XFail, s.Stale)
 	for _, c := range ix.Checks {
-		if c.Outcome != check.Pass && c.Outcome != check.Skipped {
+		if c.Outcome != check.Pass && c.Outcome != check.Skipped && c.Outcome != check.NotApplicable {
 			fmt.Fprintf(w, "  %-13s %s\n", c.Outcome, c.ID)
 		}
 	}

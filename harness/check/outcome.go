@@ -11,6 +11,10 @@ const (
 	Info          Outcome = "INFO"          // observed, no verdict
 	Unimplemented Outcome = "UNIMPLEMENTED" // an optional capability not declared, or the adapter exited 127
 	Skipped       Outcome = "SKIPPED"       // filtered out
+	// NotApplicable is a check of an era the server does not serve: a
+	// legacy-era check on a 2026-07-28-only server, or a modern-era check on
+	// a server that does not answer server/discover.
+	NotApplicable Outcome = "N/A"
 	// ExpectedFail is a failure the expected-failures baseline lists: it does not fail the run.
 	ExpectedFail Outcome = "XFAIL"
 	// Stale is a pass the baseline lists as a failure: it fails the run until the entry is removed.

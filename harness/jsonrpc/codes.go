@@ -11,4 +11,12 @@ const (
 
 	// CodeResourceNotFound is MCP's legacy resource-not-found code (JR-25).
 	CodeResourceNotFound = -32002
+
+	// The 2026-07-28 codes (JR-29): the MCP-Protocol-Version header or an
+	// Mcp-* header disagrees with the body, a client capability the request
+	// needs is not declared in its _meta, the request names a protocol
+	// version the server does not serve.
+	CodeHeaderMismatch             = -32020
+	CodeMissingClientCapability    = -32021
+	CodeUnsupportedProtocolVersion = -32022
 )

@@ -29,9 +29,39 @@ type ServerOptions struct {
 	// SlowBound is the longest the slow tool waits to be cancelled before it
 	// answers. Default DefaultSlowBound.
 	SlowBound time.Duration
+	// Era is the protocol eras the server serves. Default EraDual.
+	Era ServerEra
 	// Mutant selects a mutant of the reference server; empty is the
 	// reference. Mutants of other parts (the transports) leave it unchanged.
 	Mutant mutant.Name
+}
+
+// ServerEra is which protocol eras a server serves.
+type ServerEra string
+
+// Eras a reference server can serve.
+const (
+	// EraDual answers the initialize handshake and 2026-07-28 requests
+	// alike (LC-49): a request naming its version in _meta, or
+	// server/discover, is handled statelessly; everything else is legacy.
+	EraDual ServerEra = "dual"
+	// EraLegacy serves the initialize handshake only: server/discover is an
+	// unknown method (-32601), as it is to every server of 2025-11-25.
+	EraLegacy ServerEra = "legacy"
+	// EraModern serves 2026-07-28 requests only: initialize gets -32022
+	// naming the versions served (LC-48).
+	EraModern ServerEra = "modern"
+)
+
+// ParseServerEra validates an era name; "" is EraDual.
+func ParseServerEra(s string) (ServerEra, error) {
+	switch e := ServerEra(s); e {
+	case "":
+		return EraDual, nil
+	case EraDual, EraLegacy, EraModern:
+		return e, nil
+	}
+	return "", fmt.Errorf("unknown era %q; use dual (both), legacy (initialize only) or modern (2026-07-28 only)", s)
 }
 
 // Defaults of ServerOptions.
@@ -47,6 +77,11 @@ func (o ServerOptions) withDefaults() (ServerOptions, error) {
 		return o, fmt.Errorf("mcp server options: PageSize (%d), ReverseTimeout (%v) and SlowBound (%v) must not be negative; 0 means the default",
 			o.PageSize, o.ReverseTimeout, o.SlowBound)
 	}
+	era, err := ParseServerEra(string(o.Era))
+	if err != nil {
+		return o, fmt.Errorf("mcp server options: %w", err)
+	}
+	o.Era = era
 	if len(o.ProtocolVersions) == 0 {
 		o.ProtocolVersions = DefaultProtocolVersions
 	}
@@ -63,8 +98,9 @@ func (o ServerOptions) withDefaults() (ServerOptions, error) {
 	return o, nil
 }
 
-// Server is mcpconform's reference MCP server of the legacy era (2025-03-26 …
-// 2025-11-25). It negotiates the version (LC-09), answers ping at any time
+// Server is mcpconform's reference MCP server, of the legacy era (2025-03-26 …
+// 2025-11-25) and, by default, of the modern one (2026-07-28: server/discover
+// and stateless requests carrying their context in _meta). It negotiates the version (LC-09), answers ping at any time
 // (PG-01), offers tools, resources, prompts and completion with cursor
 // pagination (PA-01, PA-03), and gives every request handler a
 // RequestContext (CX-01): logging filtered by logging/setLevel (CX-02),
@@ -164,10 +200,13 @@ func (s *Server) method(name string) (methodHandler, bool) {
 // a RequestContext. A request the client cancelled meanwhile gets no response
 // (CX-04, CN-04).
 func (s *Server) request(ctx context.Context, sess *serverSession, req *jsonrpc.Message, out func(*jsonrpc.Message) error) *jsonrpc.Message {
+	if resp, modern := s.modernRequest(ctx, req, out); modern {
+		return resp
+	}
 	handle, ok := s.method(req.Method)
 	if !ok {
-		// server/discover (2026-07-28) lands here too: this is a legacy-era
-		// server (LC-45, LC-46).
+		// server/discover lands here when the server serves the legacy era
+		// only (LC-45, LC-46).
 		code := int64(jsonrpc.CodeMethodNotFound)
 		if s.opts.Mutant == mutant.UnknownMethodWrongCode {
 			code = jsonrpc.CodeInvalidRequest

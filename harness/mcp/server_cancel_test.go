@@ -92,3 +92,26 @@ func TestCancelStopsTheHandler(t *testing.T) {
 		t.Fatal("finish does not report the cancel")
 	}
 }
+
+func TestReusedIDsAreAnsweredAgain(t *testing.T) {
+	p := newPeer(t, "")
+	p.initialize("{}")
+	for _, id := range []jsonrpc.ID{jsonrpc.IntID(9), jsonrpc.StringID("nine")} {
+		wantServerResult(t, p.callID(id, "ping", ""), "{}")
+		// Reused after its response, with another method: its own answer.
+		wantServerResult(t, p.callID(id, "ping", ""), "{}")
+		wantServerError(t, p.callID(id, "mcpconform/none", "{}"), jsonrpc.CodeMethodNotFound)
+		wantServerResult(t, p.callID(id, "tools/list", ""), `"tools":[`)
+	}
+	// A cancelled request's id, and one whose cancel came after it finished
+	// (the finished ids kept for cancels never swallow a reuse).
+	p.drain()
+	done := startSlow(t, p, jsonrpc.IntID(10))
+	p.notify("notifications/cancelled", `{"requestId":10}`)
+	if resp := <-done; resp != nil {
+		t.Fatalf("cancelled request answered: %+v", resp)
+	}
+	p.notify("notifications/cancelled", `{"requestId":10}`)
+	wantServerResult(t, p.callID(jsonrpc.IntID(10), "ping", ""), "{}")
+	wantServerResult(t, p.callID(jsonrpc.IntID(10), "tools/call", `{"name":"test_simple_text"}`), "simple text")
+}

@@ -75,6 +75,9 @@ func (rc *RequestContext) Elicit(p ElicitParams) (*ElicitResult, error) {
 	if err := rc.reverseRequest("elicitation/create", declared, p, &res); err != nil {
 		return nil, err
 	}
+	if (res.Action == "decline" || res.Action == "cancel") && rc.srv.opts.Mutant == mutant.ElicitDeclineDropsCall {
+		rc.dropped.Store(true)
+	}
 	switch res.Action {
 	case "accept":
 		return &res, nil

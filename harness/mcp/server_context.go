@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"sync"
 	"sync/atomic"
 
@@ -27,6 +28,9 @@ type RequestContext struct {
 	token json.RawMessage // params._meta.progressToken as sent; nil without one
 
 	cancelled atomic.Bool // the client sent notifications/cancelled for it
+	// dropped: a mutant abandons the request, which then gets no response
+	// (mutants ReverseErrorDropsCall, ElicitDeclineDropsCall, ReusedIDDropped).
+	dropped atomic.Bool
 
 	mu       sync.Mutex
 	out      func(*jsonrpc.Message) error
@@ -91,6 +95,9 @@ func (sess *serverSession) begin(ctx context.Context, s *Server, req *jsonrpc.Me
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidRequest, Message: fmt.Sprintf(
 			"request id %s is already in use by a request in flight; use a new id for every request", req.ID)}
 	}
+	if s.opts.Mutant == mutant.ReusedIDDropped && slices.Contains(sess.finished, req.ID.Key()) {
+		rc.dropped.Store(true)
+	}
 	sess.inflight[req.ID.Key()] = rc
 	if sess.takeEarlyCancel(req.ID.Key()) {
 		rc.cancelled.Store(true)
@@ -107,7 +114,8 @@ func (sess *serverSession) begin(ctx context.Context, s *Server, req *jsonrpc.Me
 
 // finish ends a request: nothing more goes out about it (PR-08), it leaves
 // the requests in flight, and its context ends. It reports whether the client
-// cancelled it, in which case it gets no response (CX-04).
+// cancelled it (or a mutant dropped it), in which case it gets no response
+// (CX-04).
 func (sess *serverSession) finish(rc *RequestContext) bool {
 	rc.mu.Lock()
 	rc.done = true
@@ -125,5 +133,5 @@ func (sess *serverSession) finish(rc *RequestContext) bool {
 	}
 	sess.mu.Unlock()
 	rc.stop(ErrRequestDone)
-	return rc.cancelled.Load()
+	return rc.cancelled.Load() || rc.dropped.Load()
 }

@@ -3,6 +3,7 @@ package mcp
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"slices"
 
 	"github.com/mcpconform/mcpconform/harness/jsonrpc"
@@ -50,15 +51,18 @@ func (s *Server) initialize(rc *RequestContext, params json.RawMessage) (any, *j
 	sess.mu.Unlock()
 	result := map[string]any{
 		"protocolVersion": version,
-		"capabilities":    serverCapabilities,
+		"capabilities":    s.declaredCapabilities(),
 		"serverInfo":      map[string]string{"name": ServerName, "version": ServerVersion},
-		"instructions":    "mcpconform's reference server: fixture tools, resources and prompts for conformance checks.",
+		"instructions":    instructions,
 	}
 	if s.opts.Mutant == mutant.InitializeNoServerInfo {
 		delete(result, "serverInfo")
 	}
 	return result, nil
 }
+
+// instructions describe the server to the client's model (LC-04, LC-41).
+const instructions = "mcpconform's reference server: fixture tools, resources and prompts for conformance checks."
 
 // serverCapabilities are the features the server offers (TL-01, RS-01,
 // PM-01, LG-01, CP-01). Its lists never change, so it declares no
@@ -69,6 +73,17 @@ var serverCapabilities = map[string]any{
 	"prompts":     map[string]any{},
 	"logging":     map[string]any{},
 	"completions": map[string]any{},
+}
+
+// declaredCapabilities are the capabilities initialize declares:
+// serverCapabilities, without logging under mutant LoggingUndeclared.
+func (s *Server) declaredCapabilities() map[string]any {
+	if s.opts.Mutant != mutant.LoggingUndeclared {
+		return serverCapabilities
+	}
+	caps := maps.Clone(serverCapabilities)
+	delete(caps, "logging")
+	return caps
 }
 
 // notification acts on a client notification and answers nothing (JR-14):

@@ -67,6 +67,42 @@ var serverRuleOf = map[mutant.Name]observer{
 		next := p.call("tools/list", `{"cursor":"`+page.NextCursor+`"}`)
 		return strings.Contains(string(next.Result), `"`+last+`"`), string(next.Result)
 	},
+	mutant.PromptsCursorIgnored: func(t *testing.T, m mutant.Name) (bool, string) {
+		p := newPeer(t, m)
+		p.initialize("{}")
+		var first struct {
+			Prompts    []Prompt
+			NextCursor string
+		}
+		_ = json.Unmarshal(p.call("prompts/list", "{}").Result, &first)
+		next := p.call("prompts/list", `{"cursor":"`+first.NextCursor+`"}`)
+		return strings.Contains(string(next.Result), `"`+first.Prompts[0].Name+`"`), string(next.Result)
+	},
+	mutant.ReverseErrorDropsCall: func(t *testing.T, m mutant.Name) (bool, string) {
+		p := newPeer(t, m).answering(replyError(-1))
+		p.initialize(allCapabilities)
+		resp := p.handle(msg(p.id(), "tools/call", `{"name":"roots"}`))
+		return resp == nil, fmt.Sprintf("%+v", resp)
+	},
+	mutant.ElicitDeclineDropsCall: func(t *testing.T, m mutant.Name) (bool, string) {
+		p := newPeer(t, m).answering(elicitAction("decline"))
+		p.initialize(allCapabilities)
+		resp := p.handle(msg(p.id(), "tools/call", `{"name":"test_elicitation","arguments":{"message":"m"}}`))
+		return resp == nil, fmt.Sprintf("%+v", resp)
+	},
+	mutant.LoggingUndeclared: func(t *testing.T, m mutant.Name) (bool, string) {
+		p := newPeer(t, m)
+		init := p.call("initialize", initParams("2025-11-25", "{}"))
+		set := p.call("logging/setLevel", `{"level":"debug"}`)
+		return set.Error == nil && !strings.Contains(string(init.Result), `"logging"`), string(init.Result)
+	},
+	mutant.ReusedIDDropped: func(t *testing.T, m mutant.Name) (bool, string) {
+		p := newPeer(t, m)
+		p.initialize("{}")
+		p.callID(jsonrpc.IntID(30), "ping", "")
+		resp := p.handle(msg(jsonrpc.IntID(30), "ping", ""))
+		return resp == nil, fmt.Sprintf("%+v", resp)
+	},
 	mutant.NoPingBeforeInit: func(t *testing.T, m mutant.Name) (bool, string) {
 		resp := newPeer(t, m).call("ping", "")
 		return resp.Error != nil, resp.Kind().String()

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/mcpconform/mcpconform/harness/jsonrpc"
+	"github.com/mcpconform/mcpconform/harness/mutant"
 )
 
 // PromptArgument is one argument of a prompt (PM-02).
@@ -37,6 +38,9 @@ var serverPrompts = []Prompt{
 
 // listPrompts answers prompts/list a page at a time (PA-01).
 func (s *Server) listPrompts(_ *RequestContext, params json.RawMessage) (any, *jsonrpc.Error) {
+	if s.opts.Mutant == mutant.PromptsCursorIgnored {
+		params = nil
+	}
 	items, next, rpcErr := page(s, "prompts", serverPrompts, params)
 	if rpcErr != nil {
 		return nil, rpcErr

@@ -60,6 +60,9 @@ func (rc *RequestContext) reverseRequest(method string, declared bool, params, r
 	select {
 	case m := <-reply:
 		if m.Error != nil {
+			if rc.srv.opts.Mutant == mutant.ReverseErrorDropsCall {
+				rc.dropped.Store(true)
+			}
 			return fmt.Errorf("%s: the client answered with %w", method, m.Error)
 		}
 		if err := json.Unmarshal(m.Result, result); err != nil {

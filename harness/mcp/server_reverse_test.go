@@ -39,6 +39,15 @@ func fixedReplies(t *testing.T) func(req *jsonrpc.Message) *jsonrpc.Message {
 	}
 }
 
+// elicitAction answers every request with an elicitation result holding
+// only action.
+func elicitAction(action string) func(req *jsonrpc.Message) *jsonrpc.Message {
+	return func(req *jsonrpc.Message) *jsonrpc.Message {
+		r, _ := jsonrpc.NewResult(req.ID, map[string]string{"action": action})
+		return r
+	}
+}
+
 // replyError answers every request with a JSON-RPC error.
 func replyError(code int64) func(req *jsonrpc.Message) *jsonrpc.Message {
 	return func(req *jsonrpc.Message) *jsonrpc.Message { return jsonrpc.NewError(req.ID, code, "refused") }
@@ -112,28 +121,25 @@ func TestClientFailuresReachTheHandler(t *testing.T) {
 	p.initialize(allCapabilities)
 	wantIsError(t, p.tool("test_sampling", `{"prompt":"x"}`), "json-rpc error -1")
 	wantIsError(t, p.tool("roots", ""), "json-rpc error -1")
+	wantIsError(t, p.tool("test_elicitation", `{"message":"m"}`), "json-rpc error -1")
+	wantIsError(t, p.tool("elicit_url", ""), "json-rpc error -1")
 	for action, want := range map[string]string{"decline": "action=decline", "cancel": "action=cancel"} {
-		p.answering(func(req *jsonrpc.Message) *jsonrpc.Message {
-			r, _ := jsonrpc.NewResult(req.ID, map[string]string{"action": action})
-			return r
-		})
-		r := toolResultOf(t, p.tool("test_elicitation", `{"message":"m"}`))
-		if r.IsError || !strings.Contains(textOf(r), want) {
-			t.Errorf("%s: %q", action, textOf(r))
+		p.answering(elicitAction(action))
+		for _, tool := range []string{"test_elicitation", "elicit_url"} {
+			r := toolResultOf(t, p.tool(tool, `{"message":"m"}`))
+			if r.IsError || !strings.Contains(textOf(r), want) {
+				t.Errorf("%s %s: %q", tool, action, textOf(r))
+			}
 		}
 	}
-	p.answering(func(req *jsonrpc.Message) *jsonrpc.Message {
-		r, _ := jsonrpc.NewResult(req.ID, map[string]string{"action": "shrug"})
-		return r
-	})
+	p.answering(elicitAction("shrug"))
 	wantIsError(t, p.tool("test_elicitation", `{"message":"m"}`), "shrug")
+	// The session is still healthy.
+	wantServerResult(t, p.call("ping", ""), "{}")
 }
 
 func TestElicitReturnsDeclineAsAnError(t *testing.T) {
-	p := newPeer(t, "").answering(func(req *jsonrpc.Message) *jsonrpc.Message {
-		r, _ := jsonrpc.NewResult(req.ID, map[string]string{"action": "decline"})
-		return r
-	})
+	p := newPeer(t, "").answering(elicitAction("decline"))
 	p.initialize(allCapabilities)
 	sess := p.srv.session(p.ctx, p.session)
 	var returned bool

@@ -38,11 +38,8 @@ func TestServerAnswersPingBeforeAndAfterInitialize(t *testing.T) {
 
 func TestServerUnknownMethods(t *testing.T) {
 	p := newPeer(t, "")
-	// A legacy-era server: server/discover is an unknown method, before and
-	// after initialize (LC-45, LC-46).
-	wantServerError(t, p.call("server/discover", `{}`), jsonrpc.CodeMethodNotFound)
 	p.initialize("{}")
-	for _, m := range []string{"server/discover", "tools/unknown", "resources/subscribe", "sampling/createMessage"} {
+	for _, m := range []string{"tools/unknown", "resources/subscribe", "sampling/createMessage"} {
 		wantServerError(t, p.call(m, `{}`), jsonrpc.CodeMethodNotFound)
 	}
 }

@@ -31,6 +31,11 @@ const (
 	PingResultNotEmpty            Name = "ping-result-not-empty"
 	UnknownMethodWrongCode        Name = "unknown-method-wrong-code"
 	PaginationRepeats             Name = "pagination-repeats"
+	PromptsCursorIgnored          Name = "prompts-cursor-ignored"
+	ReverseErrorDropsCall         Name = "reverse-error-drops-call"
+	ElicitDeclineDropsCall        Name = "elicit-decline-drops-call"
+	LoggingUndeclared             Name = "logging-undeclared"
+	ReusedIDDropped               Name = "reused-id-dropped"
 )
 
 // serverProtocol are the mutants of the reference MCP server, its stdio
@@ -64,6 +69,11 @@ var serverProtocol = []Mutant{
 	{PingResultNotEmpty, "server", "answers ping with a non-empty result (PG-02)"},
 	{UnknownMethodWrongCode, "server", "answers an unknown method with -32600 instead of -32601 (JR-22)"},
 	{PaginationRepeats, "server", "starts each next page one item early, so a walk lists items twice (PA-01, PA-03)"},
+	{PromptsCursorIgnored, "server", "ignores the cursor of prompts/list and serves the first page again, so a walk never ends (PA-01, PA-03)"},
+	{ReverseErrorDropsCall, "server", "drops the tool call without any response when the client answers its sampling, elicitation or roots request with an error (CX-05)"},
+	{ElicitDeclineDropsCall, "server", "drops the tool call without any response when the user declines or cancels its elicitation (CX-06, EL-07)"},
+	{LoggingUndeclared, "server", "serves logging/setLevel and sends notifications/message without declaring the logging capability (LG-01, LC-11)"},
+	{ReusedIDDropped, "server", "silently drops a request that reuses the id of a finished one: it gets no response (JR-07)"},
 }
 
 func init() { catalogue = append(catalogue, serverProtocol...) }
@@ -72,7 +82,7 @@ func init() { catalogue = append(catalogue, serverProtocol...) }
 // stdio transport or the serve command; the other server mutants mutate the
 // streamable HTTP server transport.
 func OfServerProtocol(n Name) bool {
-	for _, m := range serverProtocol {
+	for _, m := range append(serverProtocol[:len(serverProtocol):len(serverProtocol)], modernProtocol...) {
 		if m.Name == n {
 			return true
 		}

@@ -96,7 +96,7 @@ func newPage(ix *Index) page {
 }
 
 var pageTemplate = template.Must(template.New("report").Funcs(template.FuncMap{
-	"class":   func(o check.Outcome) string { return "o-" + strings.ToLower(string(o)) },
+	"class":   func(o check.Outcome) string { return "o-" + strings.ToLower(strings.ReplaceAll(string(o), "/", "")) },
 	"failing": func(o check.Outcome) bool { return o.Failing() },
 	"join":    strings.Join,
 }).Parse(pageHTML))
@@ -125,7 +125,7 @@ dd { margin: 0; }
 .o-fail, .o-stale { background: #ffebe9; }
 .o-warn { background: #fff8c5; }
 .o-xfail { background: #fbefff; }
-.o-info, .o-unimplemented, .o-skipped { background: #f6f8fa; }
+.o-info, .o-unimplemented, .o-skipped, .o-na { background: #f6f8fa; }
 </style>
 </head>
 <body>

@@ -29,6 +29,7 @@ type Summary struct {
 	Info          int `json:"info"`
 	Unimplemented int `json:"unimplemented"`
 	Skipped       int `json:"skipped"`
+	NotApplicable int `json:"not_applicable"`
 	XFail         int `json:"xfail"`
 	Stale         int `json:"stale"`
 }
@@ -43,7 +44,7 @@ func (s Summary) Count(o check.Outcome) int {
 
 // Total returns the number of checks counted.
 func (s Summary) Total() int {
-	return s.Pass + s.Fail + s.Warn + s.Info + s.Unimplemented + s.Skipped + s.XFail + s.Stale
+	return s.Pass + s.Fail + s.Warn + s.Info + s.Unimplemented + s.Skipped + s.NotApplicable + s.XFail + s.Stale
 }
 
 func (s *Summary) counter(o check.Outcome) *int {
@@ -60,6 +61,8 @@ func (s *Summary) counter(o check.Outcome) *int {
 		return &s.Unimplemented
 	case check.Skipped:
 		return &s.Skipped
+	case check.NotApplicable:
+		return &s.NotApplicable
 	case check.ExpectedFail:
 		return &s.XFail
 	case check.Stale:
@@ -71,7 +74,7 @@ func (s *Summary) counter(o check.Outcome) *int {
 // Outcomes lists the outcome classes in the order reports show them.
 var Outcomes = []check.Outcome{
 	check.Pass, check.Fail, check.Warn, check.Info,
-	check.Unimplemented, check.Skipped, check.ExpectedFail, check.Stale,
+	check.Unimplemented, check.Skipped, check.NotApplicable, check.ExpectedFail, check.Stale,
 }
 
 // Check is one check's entry in the index.

@@ -49,7 +49,7 @@ func TestJSONIndexFieldNames(t *testing.T) {
 	assertKeys("index", doc, "tool", "target", "summary", "seed", "checks")
 	assertKeys("tool", doc["tool"], "name", "version")
 	assertKeys("target", doc["target"])
-	assertKeys("summary", doc["summary"], "pass", "fail", "warn", "info", "unimplemented", "skipped", "xfail", "stale")
+	assertKeys("summary", doc["summary"], "pass", "fail", "warn", "info", "unimplemented", "skipped", "not_applicable", "xfail", "stale")
 	checks := doc["checks"].([]any)
 	if len(checks) != 2 {
 		t.Fatalf("checks = %v", checks)

@@ -41,6 +41,9 @@ type Options struct {
 	PageSize       int
 	ReverseTimeout time.Duration
 	SlowBound      time.Duration
+	// Era is the protocol eras served: mcp.EraDual (the default),
+	// mcp.EraLegacy or mcp.EraModern.
+	Era mcp.ServerEra
 	// Mutant selects a mutant of the server (its transport, the MCP server,
 	// or the command); empty is the reference.
 	Mutant mutant.Name
@@ -52,7 +55,7 @@ const DefaultAddr = "127.0.0.1:0"
 
 // mcpServer makes the reference MCP server the options describe.
 func (o Options) mcpServer() (*mcp.Server, error) {
-	return mcp.NewServer(mcp.ServerOptions{PageSize: o.PageSize, ReverseTimeout: o.ReverseTimeout, SlowBound: o.SlowBound, Mutant: o.Mutant})
+	return mcp.NewServer(mcp.ServerOptions{PageSize: o.PageSize, ReverseTimeout: o.ReverseTimeout, SlowBound: o.SlowBound, Era: o.Era, Mutant: o.Mutant})
 }
 
 // Start serves the reference server over the streamable HTTP server
@@ -70,6 +73,8 @@ func Start(o Options) (url string, stop func() error, err error) {
 	cfg := streamable.DefaultServerConfig(handler(server))
 	cfg.JSONResponse = o.JSONResponse
 	cfg.Stateless = o.Stateless
+	cfg.LegacyOnly = o.Era == mcp.EraLegacy
+	cfg.ModernOnly = o.Era == mcp.EraModern
 	cfg.Mutant = o.Mutant
 	return streamable.Listen(o.Addr, streamable.NewServer(cfg))
 }
@@ -93,7 +98,8 @@ func Main(args []string) int {
 }
 
 const usage = `Usage: mcpconform serve [--transport http|stdio] [--addr 127.0.0.1:0] [--mutant NAME]
-                        [--json-response] [--stateless] [--page-size N] [--reverse-timeout D] [--slow-bound D]
+                        [--json-response] [--stateless] [--era dual|legacy|modern]
+                        [--page-size N] [--reverse-timeout D] [--slow-bound D]
 
 Serves the reference MCP server.
 
@@ -104,6 +110,10 @@ the end of stdin (keep stdin open to keep it running).
 --transport stdio serves one MCP connection on stdin and stdout, one JSON-RPC
 message per line, until the end of stdin, SIGINT or SIGTERM. Nothing but
 JSON-RPC goes to stdout; errors go to stderr.
+
+--era dual (the default) serves the initialize handshake of 2025-03-26 …
+2025-11-25 and 2026-07-28 requests (server/discover, _meta) alike; legacy
+serves the handshake only, modern 2026-07-28 requests only.
 `
 
 // run is Main with its process resources passed in: it serves until ctx ends
@@ -196,6 +206,7 @@ func parseFlags(args []string, stderr io.Writer) (Options, string, error) {
 	m := fs.String("mutant", "", "run a mutant of the server (see mcpconform selftest)")
 	fs.BoolVar(&o.JSONResponse, "json-response", false, "http: answer requests with application/json instead of SSE")
 	fs.BoolVar(&o.Stateless, "stateless", false, "http: serve without sessions")
+	era := fs.String("era", "dual", "the protocol eras to serve: dual, legacy (initialize only) or modern (2026-07-28 only)")
 	fs.IntVar(&o.PageSize, "page-size", mcp.DefaultPageSize, "items per page of the list methods")
 	fs.DurationVar(&o.ReverseTimeout, "reverse-timeout", mcp.DefaultReverseTimeout, "how long the server waits for the client's reply to its own requests")
 	fs.DurationVar(&o.SlowBound, "slow-bound", mcp.DefaultSlowBound, "the longest the slow tool waits to be cancelled")
@@ -208,6 +219,11 @@ func parseFlags(args []string, stderr io.Writer) (Options, string, error) {
 	if o.PageSize < 1 || o.ReverseTimeout <= 0 || o.SlowBound <= 0 {
 		return o, "", fmt.Errorf("--page-size (%d), --reverse-timeout (%v) and --slow-bound (%v) must be positive", o.PageSize, o.ReverseTimeout, o.SlowBound)
 	}
+	parsedEra, err := mcp.ParseServerEra(*era)
+	if err != nil {
+		return o, "", fmt.Errorf("--era: %w", err)
+	}
+	o.Era = parsedEra
 	name, err := mutant.Parse("server", *m)
 	if err != nil {
 		return o, "", err

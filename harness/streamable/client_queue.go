@@ -3,6 +3,7 @@ package streamable
 import (
 	"bytes"
 	"sync"
+	"time"
 
 	"github.com/mcpconform/mcpconform/harness/jsonrpc"
 	"github.com/mcpconform/mcpconform/harness/mutant"
@@ -75,17 +76,23 @@ func (q *queue) push(o *outbound) {
 }
 
 // wait waits until the queue holds an item; false when done closes first.
-func (q *queue) wait(done <-chan struct{}) bool {
+func (q *queue) wait(done <-chan struct{}) bool { return q.gather(1, done, nil) }
+
+// gather waits until the queue holds n items; false when done closes or
+// limit fires first.
+func (q *queue) gather(n int, done <-chan struct{}, limit <-chan time.Time) bool {
 	for {
 		q.mu.Lock()
-		n := len(q.items)
+		held := len(q.items)
 		q.mu.Unlock()
-		if n > 0 {
+		if held >= n {
 			return true
 		}
 		select {
 		case <-q.ready:
 		case <-done:
+			return false
+		case <-limit:
 			return false
 		}
 	}
@@ -115,6 +122,16 @@ func (q *queue) take(batch bool) *outbound {
 	merged.body = append(append([]byte("["), bytes.Join(bodies, []byte(","))...), ']')
 	q.items = nil
 	return merged
+}
+
+// peek returns the oldest item, nil when there is none.
+func (q *queue) peek() *outbound {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	if len(q.items) == 0 {
+		return nil
+	}
+	return q.items[0]
 }
 
 // drop forgets every queued item (RM-13).
@@ -164,6 +181,12 @@ func (c *Client) dispatchOrdinary() {
 		release, ok := c.slots.acquire(c.done)
 		if !ok {
 			return
+		}
+		if c.cfg.Mutant == mutant.BatchPOSTs {
+			// Hold a tool call until a second message can share its body.
+			if o := c.ordinary.peek(); o != nil && o.is("tools/call") {
+				c.ordinary.gather(2, c.done, time.After(time.Second))
+			}
 		}
 		o := c.ordinary.take(c.cfg.Mutant == mutant.BatchPOSTs)
 		if o == nil {

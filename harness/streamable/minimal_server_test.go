@@ -45,6 +45,18 @@ func (m *MinimalServer) Handle(ctx context.Context, _ mcp.SessionInfo, req *json
 }
 
 func (m *MinimalServer) dispatch(ctx context.Context, req *jsonrpc.Message, out func(*jsonrpc.Message) error) (any, *jsonrpc.Error) {
+	if meta, modern := mcp.ModernRequest(req); modern {
+		// Enough of the 2026-07-28 era for the transport's modern path.
+		if problem := meta.Problem(); problem != nil {
+			return nil, problem
+		}
+		if !slices.Contains(mcp.ModernProtocolVersions, meta.Version) {
+			return nil, mcp.UnsupportedVersion(meta.Version, mcp.ModernProtocolVersions)
+		}
+		if req.Method == mcp.MethodDiscover {
+			return map[string]any{"supportedVersions": mcp.ModernProtocolVersions, "capabilities": map[string]any{}, "resultType": "complete", "ttlMs": 0, "cacheScope": "private"}, nil
+		}
+	}
 	switch req.Method {
 	case "initialize":
 		return m.initialize(req.Params)

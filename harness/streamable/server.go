@@ -44,6 +44,14 @@ type ServerConfig struct {
 	// JSONResponse answers requests with one application/json body instead of
 	// an SSE stream (HT-17); related messages then have no stream to go on.
 	JSONResponse bool
+	// LegacyOnly serves the initialize handshake only. Otherwise a POST
+	// without Mcp-Session-Id that carries one 2026-07-28 request (its
+	// protocol version in _meta, or server/discover) is answered statelessly
+	// with application/json (serveModern).
+	LegacyOnly bool
+	// ModernOnly serves the 2026-07-28 era only: every POST goes to
+	// serveModern, GET and DELETE get 405, no session is ever minted (HT-60).
+	ModernOnly bool
 	// EnableGET lets GET open the server→client SSE stream; false answers GET
 	// with 405 (HT-31g).
 	EnableGET bool
@@ -211,7 +219,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 func (s *Server) methodNotAllowed(w http.ResponseWriter, method string) {
 	allow := "GET, POST, DELETE"
 	switch {
-	case s.cfg.Stateless:
+	case s.cfg.Stateless || s.cfg.ModernOnly:
 		allow = "POST"
 	case !s.cfg.EnableGET:
 		allow = "POST, DELETE"

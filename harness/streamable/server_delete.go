@@ -10,7 +10,7 @@ import (
 // request naming it gets 404 (HT-56, HT-58). Without sessions there is
 // nothing to end: 405.
 func (s *Server) serveDELETE(w http.ResponseWriter, r *http.Request) {
-	if s.cfg.Stateless {
+	if s.cfg.Stateless || s.cfg.ModernOnly {
 		s.methodNotAllowed(w, r.Method)
 		return
 	}

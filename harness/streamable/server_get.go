@@ -12,7 +12,7 @@ import (
 // Last-Event-ID it resumes the one stream that id came from, replaying the
 // events after it and nothing of other streams (HT-45, HT-46).
 func (s *Server) serveGET(w http.ResponseWriter, r *http.Request) {
-	if s.cfg.Stateless || !s.cfg.EnableGET {
+	if s.cfg.Stateless || s.cfg.ModernOnly || !s.cfg.EnableGET {
 		s.methodNotAllowed(w, r.Method)
 		return
 	}

@@ -32,6 +32,10 @@ func (s *Server) servePOST(w http.ResponseWriter, r *http.Request) {
 		s.refuseBody(w, status, code, problem)
 		return
 	}
+	if s.modern(r, msgs, batch) {
+		s.serveModern(w, r, msgs[0])
+		return
+	}
 	if !batch && msgs[0].Kind() == jsonrpc.KindRequest && msgs[0].Method == "initialize" {
 		s.serveInitialize(w, r, msgs[0])
 		return

@@ -88,6 +88,10 @@ func (c *C) Require(ok bool, expected, observedFormat string, args ...any) {
 // offer what the check needs; why says how to make it available.
 func (c *C) Unimplemented(why string) { panic(verdict{check.Unimplemented, why}) }
 
+// NotApplicable ends the check as N/A: the rule belongs to a protocol era
+// the implementation does not serve; why says what was observed.
+func (c *C) NotApplicable(why string) { panic(verdict{check.NotApplicable, why}) }
+
 // Expect is Gomega's Expect; a failed assertion fails the check.
 func (c *C) Expect(actual any, extra ...any) types.Assertion {
 	g := gomega.NewGomega(func(message string, _ ...int) {
@@ -107,7 +111,10 @@ func execute(d check.Descriptor, body func(c *C)) {
 	defer cancel()
 	c := &C{D: d, Ctx: ctx, cfg: cfg, dir: dir}
 	start := time.Now()
-	v := runBody(c, body)
+	v := runBody(c, func(c *C) {
+		c.requireServerEra()
+		body(c)
+	})
 	for i := len(c.cleanups) - 1; i >= 0; i-- {
 		c.cleanups[i]()
 	}
@@ -116,7 +123,7 @@ func execute(d check.Descriptor, body func(c *C)) {
 		res.Outcome = check.Warn
 	}
 	res.Transcript = c.transcriptLines(c.entries)
-	if snap := c.transcriptLines(clientSide(c.entries)); cfg.SnapshotDir != "" && !c.unordered && res.Outcome != check.Unimplemented && len(snap) > 0 {
+	if snap := c.transcriptLines(clientSide(c.entries)); cfg.SnapshotDir != "" && !c.unordered && res.Outcome != check.Unimplemented && res.Outcome != check.NotApplicable && len(snap) > 0 {
 		diff, err := report.MatchSnapshot(cfg.SnapshotDir, cfg.Implementation, d.ID, snap, cfg.UpdateSnapshots)
 		switch {
 		case err != nil:
@@ -125,7 +132,7 @@ func execute(d check.Descriptor, body func(c *C)) {
 			res.Outcome, res.Message = check.Fail, strings.TrimSpace(res.Message+"\ntranscript differs from its snapshot:\n"+diff)
 		}
 	}
-	if res.Outcome != check.Pass && res.Outcome != check.Unimplemented {
+	if res.Outcome != check.Pass && res.Outcome != check.Unimplemented && res.Outcome != check.NotApplicable {
 		res.Message = c.explain(res.Message, res.Transcript)
 	}
 	res = cfg.Baseline.Apply(d.Role, res)
@@ -135,8 +142,21 @@ func execute(d check.Descriptor, body func(c *C)) {
 	switch res.Outcome {
 	case check.Fail, check.Stale:
 		ginkgo.Fail(res.Message)
-	case check.Unimplemented:
-		ginkgo.Skip("UNIMPLEMENTED: " + res.Message)
+	case check.Unimplemented, check.NotApplicable:
+		ginkgo.Skip(string(res.Outcome) + ": " + res.Message)
+	}
+}
+
+// requireServerEra ends a server check of one transport N/A when the server
+// under test does not serve its era. Checks of transport any judge each
+// transport apart (EraApplies).
+func (c *C) requireServerEra() {
+	d := c.D
+	if d.Role != check.Server || d.Transport == check.Any {
+		return
+	}
+	if d.Transport == check.HTTP && c.cfg.ServerURL != "" || d.Transport == check.Stdio && len(c.cfg.ServerCommand) > 0 {
+		c.RequireEra(d.Transport)
 	}
 }
 

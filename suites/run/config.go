@@ -122,6 +122,7 @@ func Configure(c Config) {
 	cfgMu.Unlock()
 	resetResults()
 	resetDeclared()
+	resetEras()
 }
 
 // Current returns the run configuration.
@@ -139,10 +140,11 @@ func ReferenceServer(m mutant.Name) serve.Options {
 }
 
 // ReferenceServerCommand is the argv of the reference stdio server (or its
-// mutant) with the same bounds.
+// mutant) with the same bounds. A mutant of the HTTP server transport leaves
+// the stdio server the reference.
 func ReferenceServerCommand(m mutant.Name) []string {
 	args := []string{"--transport", "stdio", "--slow-bound", referenceSlowBound.String(), "--reverse-timeout", referenceReverseTimeout.String()}
-	if m != "" {
+	if m != "" && mutant.OfServerProtocol(m) {
 		args = append(args, "--mutant", string(m))
 	}
 	return selfexec.Command("serve", args...)

@@ -41,6 +41,12 @@ type httpConn struct {
 	in      chan *jsonrpc.Message
 	session string
 	version string
+	// modern marks a 2026-07-28 conversation: every POST names its method
+	// (and the tool, prompt or resource) in headers (HT-77).
+	modern bool
+	// method, when set, replaces the Mcp-Method header ("" leaves it out):
+	// how a check sends a wrong one.
+	method *string
 	// lastStatus is the HTTP status of the latest POST: a refused body may
 	// be answered with an HTTP error and no JSON-RPC body (HT-16).
 	lastStatus int
@@ -65,6 +71,17 @@ func (c *httpConn) send(raw []byte) error {
 	}
 	if c.version != "" {
 		req.Header.Set("MCP-Protocol-Version", c.version)
+	}
+	if c.modern {
+		if m, err := jsonrpc.Decode(raw); err == nil {
+			streamable.SetModernHeaders(req.Header, m)
+		}
+		if c.method != nil {
+			req.Header.Del("Mcp-Method")
+			if *c.method != "" {
+				req.Header.Set("Mcp-Method", *c.method)
+			}
+		}
 	}
 	resp, err := c.client.Do(req)
 	if err != nil {

@@ -10,8 +10,8 @@ import (
 	"github.com/mcpconform/mcpconform/suites/run"
 )
 
-// Tools, pagination and logging, reached by discovery: PA-01, PA-03,
-// JR-23, LG-01, LG-06.
+// Tools, pagination of every list, and logging, reached by discovery:
+// PA-01, PA-03, JR-23, LG-01, LG-06.
 
 // maxPages bounds a walk through a paginated list.
 const maxPages = 100
@@ -43,45 +43,71 @@ func listAll(c *run.C, p *peer, method, field string) []json.RawMessage {
 	return nil
 }
 
+// paginatedList is a list PA-01 paginates: its method, the result field of
+// its items, the field that names an item, and the capability that offers it.
+type paginatedList struct{ method, field, key, capability string }
+
+var paginatedLists = []paginatedList{
+	{"tools/list", "tools", "name", "tools"},
+	{"resources/list", "resources", "uri", "resources"},
+	{"resources/templates/list", "resourceTemplates", "uriTemplate", "resources"},
+	{"prompts/list", "prompts", "name", "prompts"},
+}
+
+// declaredLists are the paginated lists whose capability r declares and
+// that the server serves: a server may offer resources without templates,
+// and answer resources/templates/list with -32601. Without any, the check
+// is UNIMPLEMENTED.
+func declaredLists(c *run.C, p *peer, r initResult) []paginatedList {
+	var out []paginatedList
+	for _, l := range paginatedLists {
+		if r.Capabilities[l.capability] == nil {
+			continue
+		}
+		if m := p.request(l.method, nil); m.Error == nil || m.Error.Code != jsonrpc.CodeMethodNotFound {
+			out = append(out, l)
+		}
+	}
+	if len(out) == 0 {
+		c.Unimplemented("the server declares none of the tools, resources and prompts capabilities, or serves none of their lists")
+	}
+	return out
+}
+
 var _ = serverCheck(check.Descriptor{
 	ID:          "server.pagination.walk-complete",
-	Title:       "following nextCursor through tools/list ends, with no tool listed twice",
+	Title:       "following nextCursor through every list the server declares (tools, resources, resource templates, prompts) ends, with no item listed twice",
 	Requirement: "Paginated lists return nextCursor while more remain; cursors are stable, so a walk ends and lists each item once.",
 	Rules:       []string{"PA-01", "PA-03"},
-	KilledBy:    killers(mutant.PaginationRepeats),
+	KilledBy:    killers(mutant.PaginationRepeats, mutant.PromptsCursorIgnored),
 }, func(c *run.C) {
 	eachTransport(c, func(p *peer) {
-		r := p.initialize(v1125, nil)
-		if r.Capabilities["tools"] == nil {
-			c.Unimplemented("the server declares no tools capability")
-		}
-		seen := map[string]bool{}
-		for _, raw := range listAll(c, p, "tools/list", "tools") {
-			var t struct {
-				Name string `json:"name"`
+		for _, l := range declaredLists(c, p, p.initialize(v1125, nil)) {
+			seen := map[string]bool{}
+			for _, raw := range listAll(c, p, l.method, l.field) {
+				var item map[string]any
+				_ = json.Unmarshal(raw, &item)
+				name := fmt.Sprint(item[l.key])
+				c.Require(!seen[name], fmt.Sprintf("each item of %s once (%s)", l.method, p.transport), "%s %q is listed twice", l.key, name)
+				seen[name] = true
 			}
-			_ = json.Unmarshal(raw, &t)
-			c.Require(!seen[t.Name], "each tool once ("+p.transport+")", "tool %q is listed twice", t.Name)
-			seen[t.Name] = true
 		}
 	})
 })
 
 var _ = serverCheck(check.Descriptor{
 	ID:          "server.pagination.invalid-cursor",
-	Title:       "an invalid cursor gets -32602",
+	Title:       "an invalid cursor gets -32602 on every list the server declares (tools, resources, resource templates, prompts)",
 	Requirement: "Invalid cursors are handled gracefully, normally with -32602 (Invalid params).",
 	Rules:       []string{"PA-03", "JR-23"},
 	Level:       check.SHOULD,
-	KilledBy:    killers(mutant.InvalidCursorAccepted),
+	KilledBy:    killers(mutant.InvalidCursorAccepted, mutant.PromptsCursorIgnored),
 }, func(c *run.C) {
 	eachTransport(c, func(p *peer) {
-		r := p.initialize(v1125, nil)
-		if r.Capabilities["tools"] == nil {
-			c.Unimplemented("the server declares no tools capability")
+		for _, l := range declaredLists(c, p, p.initialize(v1125, nil)) {
+			m := p.request(l.method, map[string]any{"cursor": "mcpconform-not-a-cursor"})
+			c.Require(m.Error != nil && m.Error.Code == jsonrpc.CodeInvalidParams, fmt.Sprintf("%s: error -32602 (%s)", l.method, p.transport), "%s", describe(m))
 		}
-		m := p.request("tools/list", map[string]any{"cursor": "mcpconform-not-a-cursor"})
-		c.Require(m.Error != nil && m.Error.Code == jsonrpc.CodeInvalidParams, "error -32602 ("+p.transport+")", "%s", describe(m))
 	})
 })
 

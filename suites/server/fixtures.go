@@ -31,25 +31,34 @@ func fixture(c *run.C, p *peer, role string) run.Fixture { return fixtures(c, p,
 
 // fixtures is fixture, with every offered tool that shows role.
 func fixtures(c *run.C, p *peer, role string) []run.Fixture {
-	if f, ok := c.Config().Fixtures[role]; ok {
-		return []run.Fixture{f}
+	found, offered := offeredFixtures(c, p, role)
+	if len(found) > 0 {
+		return found
 	}
-	offered := p.toolNames()
-	var found []run.Fixture
 	var names []string
 	for _, f := range officialFixtures[role] {
 		names = append(names, f.Tool)
-		if slices.Contains(offered, f.Tool) {
-			found = append(found, f)
-		}
-	}
-	if len(found) > 0 {
-		return found
 	}
 	sort.Strings(offered)
 	c.Unimplemented(fmt.Sprintf("no tool for the %q behaviour: the server offers none of %s (it offers: %s); map one in a --fixtures file, e.g. %s: {tool: NAME, arguments: {}}",
 		role, strings.Join(names, ", "), strings.Join(offered, ", "), role))
 	return nil
+}
+
+// offeredFixtures are the tools that show role: the fixtures file's, else
+// the official fixtures the server offers; none is not a failure. offered
+// lists the server's tools when they were asked for.
+func offeredFixtures(c *run.C, p *peer, role string) (found []run.Fixture, offered []string) {
+	if f, ok := c.Config().Fixtures[role]; ok {
+		return []run.Fixture{f}, nil
+	}
+	offered = p.toolNames()
+	for _, f := range officialFixtures[role] {
+		if slices.Contains(offered, f.Tool) {
+			found = append(found, f)
+		}
+	}
+	return found, offered
 }
 
 // toolNames lists the server's tools (every page).

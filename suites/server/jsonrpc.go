@@ -1,6 +1,7 @@
 package server
 
 import (
+	"encoding/json"
 	"fmt"
 
 	"github.com/mcpconform/mcpconform/harness/check"
@@ -9,7 +10,7 @@ import (
 	"github.com/mcpconform/mcpconform/suites/run"
 )
 
-// JSON-RPC behaviour: JR-07, JR-14, JR-20 … JR-23.
+// JSON-RPC behaviour: JR-05, JR-07, JR-14, JR-20 … JR-23.
 
 var _ = serverCheck(check.Descriptor{
 	ID:          "server.jsonrpc.parse-error",
@@ -123,6 +124,62 @@ var _ = serverCheck(check.Descriptor{
 		}
 	})
 })
+
+var _ = serverCheck(check.Descriptor{
+	ID:          "server.jsonrpc.reused-id-answered",
+	Title:       "a request that reuses the id of an answered request is answered again, each method with its own answer",
+	Requirement: "A client should never reuse a request id, but a server that meets one after its response went out answers it like any request: a response echoing the id, carrying the new request's own answer.",
+	Rules:       []string{"JR-07", "JR-05"},
+	Level:       check.SHOULD,
+	KilledBy:    killers(mutant.ReusedIDDropped),
+}, func(c *run.C) {
+	eachTransport(c, func(p *peer) {
+		r := p.initialize(v1125, nil)
+		for _, id := range []jsonrpc.ID{p.id(), jsonrpc.StringID("mcpconform-reused")} {
+			first := p.requestWithID(id, "ping", nil)
+			c.Require(first.Error == nil, fmt.Sprintf("ping with the fresh id %s succeeds (%s)", id, p.transport), "%s", describe(first))
+			again := p.reused(id, "ping", nil)
+			c.Require(again.Error == nil && isEmptyObject(again.Result), fmt.Sprintf("the reused ping %s answered {} (%s)", id, p.transport),
+				"error %d %q, result %s", errCode(again), errMessage(again), again.Result)
+			// An HTTP server may refuse an unknown method with an HTTP error
+			// and no JSON-RPC body (server.jsonrpc.method-not-found judges
+			// that); the reuse is judged by the other requests.
+			p.message(id, "mcpconform/no-such-method", map[string]any{})
+			wait := c.Config().Patience
+			if p.refusedOverHTTP() {
+				wait = c.Config().Prompt / 4 // a refusal's body, if any, has arrived with it
+			}
+			unknown := p.wait(responseTo(id), wait)
+			if unknown == nil && p.refusedOverHTTP() {
+				unknown = &jsonrpc.Message{ID: id, Error: &jsonrpc.Error{}}
+			}
+			c.Require(unknown != nil, fmt.Sprintf("a response to mcpconform/no-such-method under the reused id %s within %s (%s)", id, c.Config().Patience, p.transport),
+				"none: the server dropped the request")
+			c.Require(unknown.Error != nil, fmt.Sprintf("an unknown method under the reused id %s gets its own answer, an error (%s)", id, p.transport),
+				"a result %s, as if it were the earlier ping", unknown.Result)
+			if r.Capabilities["tools"] != nil {
+				list := p.reused(id, "tools/list", nil)
+				var tl struct {
+					Tools []json.RawMessage `json:"tools"`
+				}
+				_ = json.Unmarshal(list.Result, &tl)
+				c.Require(list.Error == nil && tl.Tools != nil, fmt.Sprintf("tools/list under the reused id %s gets a list of tools (%s)", id, p.transport),
+					"error %d %q, result %s", errCode(list), errMessage(list), list.Result)
+			}
+		}
+		p.stillAnswers()
+	})
+})
+
+// reused sends a request under an id used before and returns its response,
+// failing the check when none echoes the id within the run's patience.
+func (p *peer) reused(id jsonrpc.ID, method string, params any) *jsonrpc.Message {
+	p.message(id, method, params)
+	m := p.wait(responseTo(id), p.c.Config().Patience)
+	p.c.Require(m != nil, fmt.Sprintf("a response to %s under the reused id %s within %s (%s)", method, id, p.c.Config().Patience, p.transport),
+		"none: the server dropped the request")
+	return m
+}
 
 // refusedOverHTTP reports whether the latest POST got an HTTP 4xx.
 func (p *peer) refusedOverHTTP() bool {

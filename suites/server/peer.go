@@ -3,6 +3,7 @@ package server
 import (
 	"encoding/json"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/mcpconform/mcpconform/harness/check"
@@ -40,24 +41,47 @@ type peer struct {
 // connection each time.
 func eachTransport(c *run.C, body func(p *peer)) { onTransports(c, true, body) }
 
-// onTransports is eachTransport, over stdio only unless withHTTP.
+// onTransports is eachTransport, over stdio only unless withHTTP. A
+// transport over which the server does not serve the check's era is left
+// out; when that leaves none, the check is N/A.
 func onTransports(c *run.C, withHTTP bool, body func(p *peer)) {
 	cfg := c.Config()
 	if len(cfg.ServerCommand) == 0 && (cfg.ServerURL == "" || !withHTTP) {
 		c.Unimplemented("no server for this check: run mcpconform server -- CMD… (or --url URL where HTTP applies)")
 	}
-	if len(cfg.ServerCommand) > 0 {
-		s, err := target.StartStdioServer(cfg.ServerCommand, nil)
+	var ran bool
+	var why []string
+	for _, t := range []check.Transport{check.Stdio, check.HTTP} {
+		if t == check.Stdio && len(cfg.ServerCommand) == 0 || t == check.HTTP && (cfg.ServerURL == "" || !withHTTP) {
+			continue
+		}
+		if ok, reason := c.EraApplies(t); !ok {
+			why = append(why, reason)
+			continue
+		}
+		cn, err := dial(cfg, t)
 		c.Require(err == nil, "the server starts", "%v", err)
-		p := &peer{c: c, conn: stdioConn{s}, transport: "stdio"}
+		p := &peer{c: c, conn: cn, transport: string(t)}
 		c.Cleanup(p.conn.close)
+		ran = true
 		body(p)
 	}
-	if cfg.ServerURL != "" && withHTTP {
-		p := &peer{c: c, conn: newHTTPConn(cfg.ServerURL, cfg.CheckDeadline), transport: "http"}
-		c.Cleanup(p.conn.close)
-		body(p)
+	if !ran {
+		c.NotApplicable(strings.Join(why, "; "))
 	}
+}
+
+// dial opens a fresh connection to the server under test over t: a new
+// process for stdio, a new client for HTTP.
+func dial(cfg run.Config, t check.Transport) (conn, error) {
+	if t == check.Stdio {
+		s, err := target.StartStdioServer(cfg.ServerCommand, nil)
+		if err != nil {
+			return nil, err
+		}
+		return stdioConn{s}, nil
+	}
+	return newHTTPConn(cfg.ServerURL, cfg.CheckDeadline), nil
 }
 
 // id returns a fresh integer request id.
@@ -148,11 +172,7 @@ type initResult struct {
 // initialize runs the handshake proposing version with the client
 // capabilities caps, and returns the result.
 func (p *peer) initialize(version string, caps map[string]any) initResult {
-	if caps == nil {
-		caps = map[string]any{}
-	}
-	m := p.request("initialize", map[string]any{"protocolVersion": version, "capabilities": caps,
-		"clientInfo": map[string]any{"name": "mcpconform", "version": "1"}})
+	m := p.request("initialize", initializeParams(version, caps))
 	p.c.Require(m.Error == nil, "initialize succeeds ("+p.transport+")", "error %d: %s", errCode(m), errMessage(m))
 	var r initResult
 	_ = json.Unmarshal(m.Result, &r)

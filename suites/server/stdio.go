@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/mcpconform/mcpconform/harness/check"
+	"github.com/mcpconform/mcpconform/harness/mcp"
 	"github.com/mcpconform/mcpconform/harness/mutant"
 	"github.com/mcpconform/mcpconform/harness/target"
 	"github.com/mcpconform/mcpconform/suites/run"
@@ -13,6 +14,20 @@ import (
 // server themselves: they need the process, not only its messages.
 
 var stdioServerCheck = run.For(check.Server, check.Stdio)
+
+// bothEras marks the checks that hold in either era.
+var bothEras = []check.Era{check.Legacy, check.Modern}
+
+// open starts the conversation as the server's era wants: the initialize
+// handshake, or for a modern-only server server/discover.
+func (p *peer) open() {
+	if e := p.c.ServerEras(check.Transport(p.transport)); e.Legacy || !e.Modern {
+		p.initialize(v1125, nil)
+		return
+	}
+	m := p.modernRequest(mcp.MethodDiscover, mcp.ModernVersion, modernParams(mcp.ModernVersion, nil))
+	p.c.Require(m.Error == nil, "server/discover succeeds ("+p.transport+")", "%s", describe(m))
+}
 
 // stdioServer starts a fresh stdio server for the check.
 func stdioServer(c *run.C) (*target.StdioServer, *peer) {
@@ -31,12 +46,12 @@ var _ = stdioServerCheck(check.Descriptor{
 	Title:       "nothing but JSON-RPC messages on stdout, from start to exit, including before the initialize reply",
 	Requirement: "A stdio server writes nothing but valid MCP messages to stdout: no banners, log lines or blank lines.",
 	Rules:       []string{"ST-03", "ST-02"},
+	Eras:        bothEras,
 	KilledBy:    killers(mutant.StdoutBanner),
 }, func(c *run.C) {
 	s, p := stdioServer(c)
-	p.initialize(v1125, nil)
-	p.request("tools/list", nil)
-	p.request("ping", nil)
+	p.open()
+	p.request("tools/list", modernParams(mcp.ModernVersion, nil)) // _meta is ignored by a legacy server
 	_ = s.CloseStdin()
 	s.WaitExit(c.Config().Prompt)
 	bad := s.NonMessages()
@@ -49,10 +64,11 @@ var _ = stdioServerCheck(check.Descriptor{
 	Requirement: "A stdio server exits promptly when stdin closes: the only portable graceful signal.",
 	Rules:       []string{"LC-21", "LC-20"},
 	Level:       check.SHOULD,
+	Eras:        bothEras,
 	KilledBy:    killers(mutant.IgnoresStdinEOF),
 }, func(c *run.C) {
 	s, p := stdioServer(c)
-	p.initialize(v1125, nil)
+	p.open()
 	_ = s.CloseStdin()
 	c.Require(s.WaitExit(c.Config().Prompt), "exit within "+c.Config().Prompt.String()+" of stdin EOF", "the server was still running")
 })
@@ -62,10 +78,11 @@ var _ = stdioServerCheck(check.Descriptor{
 	Title:       "SIGTERM ends the server, and no process of its group survives teardown",
 	Requirement: "After stdin close and SIGTERM the server exits; nothing of its process group outlives the teardown.",
 	Rules:       []string{"LC-20", "NG-08"},
+	Eras:        bothEras,
 	KilledBy:    killers(mutant.IgnoresSIGTERM),
 }, func(c *run.C) {
 	s, p := stdioServer(c)
-	p.initialize(v1125, nil)
+	p.open()
 	_ = s.Signal(15)
 	c.Require(s.WaitExit(c.Config().Prompt), "exit within "+c.Config().Prompt.String()+" of SIGTERM", "the server was still running")
 	deadline := time.Now().Add(c.Config().Prompt)

@@ -2,6 +2,7 @@ package stdio
 
 import (
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/mcpconform/mcpconform/fakeservers"
@@ -127,5 +128,9 @@ var _ = clientCheck(check.Descriptor{
 		wantOK := call.Tool[:3] == "ok-"
 		c.Require(call.OK() == wantOK, "ok-* tools succeed and err-* tools fail with their own error replies",
 			"tool %q ended %s", call.Tool, call.Outcome)
+		// Each error reply names its tool: one routed to another err-* call
+		// shows there, whatever order the calls went out in.
+		c.Require(wantOK || strings.Contains(call.Error, call.Tool+" failed"), fmt.Sprintf("%s fails with its own error reply (%q)", call.Tool, call.Tool+" failed, as scripted"),
+			"its error was %q", call.Error)
 	}
 })

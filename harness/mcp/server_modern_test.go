@@ -1,0 +1,146 @@
+package mcp
+
+import (
+	"encoding/json"
+	"fmt"
+	"slices"
+	"testing"
+
+	"github.com/mcpconform/mcpconform/harness/jsonrpc"
+	"github.com/mcpconform/mcpconform/harness/mutant"
+)
+
+// modernParams are the params of a 2026-07-28 request naming version, with
+// extra fields of params (a JSON object's members, or "").
+func modernParams(version, extra string) string {
+	p := fmt.Sprintf(`{"_meta":{%q:%q,%q:{}}`, MetaProtocolVersion, version, MetaClientCapabilities)
+	if extra != "" {
+		p += "," + extra
+	}
+	return p + "}"
+}
+
+// discoverResult is the shape of a DiscoverResult (LC-41).
+type discoverResult struct {
+	SupportedVersions []string                   `json:"supportedVersions"`
+	Capabilities      map[string]json.RawMessage `json:"capabilities"`
+	ResultType        string                     `json:"resultType"`
+	TTLMs             *int64                     `json:"ttlMs"`
+	CacheScope        string                     `json:"cacheScope"`
+	Meta              map[string]json.RawMessage `json:"_meta"`
+}
+
+func TestServerDiscover(t *testing.T) {
+	p := newPeer(t, "")
+	var r discoverResult
+	resp := p.call(MethodDiscover, modernParams(ModernVersion, ""))
+	wantServerResult(t, resp)
+	if err := json.Unmarshal(resp.Result, &r); err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(r.SupportedVersions, ModernProtocolVersions) || r.Capabilities["tools"] == nil || r.ResultType != "complete" ||
+		r.TTLMs == nil || *r.TTLMs < 0 || r.CacheScope != "public" || r.Meta[MetaServerInfo] == nil {
+		t.Errorf("discover result %s", resp.Result)
+	}
+}
+
+func TestServerModernRequestsAreStateless(t *testing.T) {
+	p := newPeer(t, "")
+	// No initialize: a modern request carries its own context (JR-51).
+	resp := p.call("tools/list", modernParams(ModernVersion, ""))
+	wantServerResult(t, resp, `"resultType":"complete"`, MetaServerInfo, `"test_simple_text"`)
+	// The handshake, ping and setLevel are gone from the modern era.
+	for _, method := range []string{"ping", "logging/setLevel", "initialize"} {
+		wantServerError(t, p.call(method, modernParams(ModernVersion, "")), jsonrpc.CodeMethodNotFound)
+	}
+	// Without a requested logLevel, no log notifications (LG-12).
+	p.call("tools/call", modernParams(ModernVersion, `"name":"test_tool_with_logging","arguments":{}`))
+	if sent := p.drain(); slices.Contains(methods(sent), "notifications/message") {
+		t.Errorf("sent %v without a logLevel", methods(sent))
+	}
+	// With one, the threshold applies.
+	p.call("tools/call", fmt.Sprintf(`{"_meta":{%q:%q,%q:{},%q:"debug"},"name":"test_tool_with_logging","arguments":{}}`,
+		MetaProtocolVersion, ModernVersion, MetaClientCapabilities, MetaLogLevel))
+	if sent := p.drain(); !slices.Contains(methods(sent), "notifications/message") {
+		t.Errorf("sent %v with logLevel debug", methods(sent))
+	}
+	// A legacy request still needs the handshake: this server is dual-era.
+	wantServerError(t, p.call("tools/list", `{}`), jsonrpc.CodeInvalidRequest)
+}
+
+func TestServerUnsupportedVersion(t *testing.T) {
+	p := newPeer(t, "")
+	resp := p.call(MethodDiscover, modernParams("2099-01-01", ""))
+	wantServerError(t, resp, jsonrpc.CodeUnsupportedProtocolVersion)
+	var data struct {
+		Supported []string `json:"supported"`
+		Requested string   `json:"requested"`
+	}
+	if json.Unmarshal(resp.Error.Data, &data) != nil || !slices.Equal(data.Supported, ModernProtocolVersions) || data.Requested != "2099-01-01" {
+		t.Errorf("data %s", resp.Error.Data)
+	}
+}
+
+func TestServerMissingMeta(t *testing.T) {
+	p := newPeer(t, "")
+	for _, params := range []string{
+		`{}`, // server/discover is modern by its method: it still needs _meta
+		fmt.Sprintf(`{"_meta":{%q:%q}}`, MetaProtocolVersion, ModernVersion),
+		fmt.Sprintf(`{"_meta":{%q:7,%q:{}}}`, MetaProtocolVersion, MetaClientCapabilities),
+		fmt.Sprintf(`{"_meta":{%q:%q,%q:[]}}`, MetaProtocolVersion, ModernVersion, MetaClientCapabilities),
+	} {
+		wantServerError(t, p.call(MethodDiscover, params), jsonrpc.CodeInvalidParams)
+	}
+}
+
+func TestServerEras(t *testing.T) {
+	legacy := newPeerWith(t, ServerOptions{Era: EraLegacy})
+	wantServerError(t, legacy.call(MethodDiscover, modernParams(ModernVersion, "")), jsonrpc.CodeMethodNotFound)
+	legacy.initialize("{}")
+	wantServerError(t, legacy.call(MethodDiscover, modernParams(ModernVersion, "")), jsonrpc.CodeMethodNotFound)
+
+	modern := newPeerWith(t, ServerOptions{Era: EraModern})
+	// A modern-only server names its versions when asked to initialize (LC-48).
+	resp := modern.call("initialize", initParams("2025-11-25", "{}"))
+	wantServerError(t, resp, jsonrpc.CodeUnsupportedProtocolVersion)
+	if !json.Valid(resp.Error.Data) || !slices.Contains(dataSupported(resp), ModernVersion) {
+		t.Errorf("initialize error data %s", resp.Error.Data)
+	}
+	wantServerError(t, modern.call("tools/list", `{}`), jsonrpc.CodeInvalidParams)
+	wantServerResult(t, modern.call(MethodDiscover, modernParams(ModernVersion, "")), `"supportedVersions"`)
+
+	if _, err := NewServer(ServerOptions{Era: "future"}); err == nil {
+		t.Error("an unknown era is accepted")
+	}
+}
+
+func dataSupported(resp *jsonrpc.Message) []string {
+	var data struct {
+		Supported []string `json:"supported"`
+	}
+	_ = json.Unmarshal(resp.Error.Data, &data)
+	return data.Supported
+}
+
+func init() {
+	serverRuleOf[mutant.DiscoverNoSupportedVersions] = func(t *testing.T, m mutant.Name) (bool, string) {
+		resp := newPeer(t, m).call(MethodDiscover, modernParams(ModernVersion, ""))
+		var r discoverResult
+		_ = json.Unmarshal(resp.Result, &r)
+		return len(r.SupportedVersions) == 0, string(resp.Result)
+	}
+	serverRuleOf[mutant.ResultTypeMissing] = func(t *testing.T, m mutant.Name) (bool, string) {
+		resp := newPeer(t, m).call("tools/list", modernParams(ModernVersion, ""))
+		var r discoverResult
+		_ = json.Unmarshal(resp.Result, &r)
+		return r.ResultType != "complete", string(resp.Result)
+	}
+	serverRuleOf[mutant.UnsupportedVersionInvalidParams] = func(t *testing.T, m mutant.Name) (bool, string) {
+		resp := newPeer(t, m).call(MethodDiscover, modernParams("2099-01-01", ""))
+		return resp.Error == nil || resp.Error.Code != jsonrpc.CodeUnsupportedProtocolVersion, fmt.Sprint(resp.Error)
+	}
+	serverRuleOf[mutant.MissingMetaAccepted] = func(t *testing.T, m mutant.Name) (bool, string) {
+		resp := newPeer(t, m).call(MethodDiscover, fmt.Sprintf(`{"_meta":{%q:%q}}`, MetaProtocolVersion, ModernVersion))
+		return resp.Error == nil, resp.Kind().String()
+	}
+}

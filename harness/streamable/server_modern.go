@@ -1,0 +1,86 @@
+package streamable
+
+import (
+	"fmt"
+	"net/http"
+	"strings"
+
+	"github.com/mcpconform/mcpconform/harness/jsonrpc"
+	"github.com/mcpconform/mcpconform/harness/mcp"
+	"github.com/mcpconform/mcpconform/harness/mutant"
+)
+
+// modern reports whether a POST belongs to the 2026-07-28 era: one request
+// without Mcp-Session-Id that names its protocol version in _meta or is
+// server/discover; on a modern-only server, every POST.
+func (s *Server) modern(r *http.Request, msgs []*jsonrpc.Message, batch bool) bool {
+	switch {
+	case s.cfg.ModernOnly:
+		return true
+	case s.cfg.LegacyOnly || batch || msgs[0].Kind() != jsonrpc.KindRequest || r.Header.Get(hdrSessionID) != "":
+		return false
+	}
+	_, modern := mcp.ModernRequest(msgs[0])
+	return modern
+}
+
+// serveModern answers one 2026-07-28 POST statelessly, with
+// application/json: no session is minted or read (HT-60). The
+// MCP-Protocol-Version header must equal the body's _meta version (HT-73),
+// else 400 with -32020 (HT-74); so must Mcp-Method and Mcp-Name mirror the
+// body (HT-77, HT-81). The handler's errors about the request
+// itself get 400 (an unserved version LC-42, a missing _meta key JR-47, an
+// undeclared capability JR-49), an unknown method 404 (HT-75); anything else
+// is an ordinary answer, 200.
+func (s *Server) serveModern(w http.ResponseWriter, r *http.Request, msg *jsonrpc.Message) {
+	if msg.Kind() != jsonrpc.KindRequest {
+		// Only requests flow client→server in this era (HT-14); a
+		// notification has nothing to answer.
+		s.accepted(w)
+		return
+	}
+	meta, _ := mcp.ModernRequest(msg)
+	values := r.Header.Values(hdrProtocolVersion)
+	if meta.HasVersion && (len(values) != 1 || values[0] != meta.Version) && s.cfg.Mutant != mutant.HeaderMismatchAccepted {
+		s.writeModern(w, http.StatusBadRequest, jsonrpc.NewError(msg.ID, jsonrpc.CodeHeaderMismatch, fmt.Sprintf(
+			"the MCP-Protocol-Version header (%q) differs from the body's _meta %s (%q); send the same version in both",
+			strings.Join(values, ", "), mcp.MetaProtocolVersion, meta.Version)))
+		return
+	}
+	if problem := mirrorProblem(r.Header, msg); problem != "" && s.cfg.Mutant != mutant.MirrorHeadersUnchecked {
+		s.writeModern(w, http.StatusBadRequest, jsonrpc.NewError(msg.ID, jsonrpc.CodeHeaderMismatch, problem))
+		return
+	}
+	sess := s.newSession(true, meta.Version)
+	resp := s.answer(sess, msg, noStream)
+	s.writeModern(w, s.modernStatus(resp, meta), resp)
+}
+
+// modernStatus is the HTTP status of a modern answer.
+func (s *Server) modernStatus(resp *jsonrpc.Message, meta mcp.ModernMeta) int {
+	if resp.Error == nil {
+		return http.StatusOK
+	}
+	switch resp.Error.Code {
+	case jsonrpc.CodeUnsupportedProtocolVersion:
+		if s.cfg.Mutant == mutant.UnsupportedVersionStatus200 {
+			return http.StatusOK
+		}
+		return http.StatusBadRequest
+	case jsonrpc.CodeHeaderMismatch, jsonrpc.CodeMissingClientCapability:
+		return http.StatusBadRequest
+	case jsonrpc.CodeInvalidParams:
+		if meta.Problem() != nil {
+			return http.StatusBadRequest
+		}
+	case jsonrpc.CodeMethodNotFound:
+		return http.StatusNotFound
+	}
+	return http.StatusOK
+}
+
+func (s *Server) writeModern(w http.ResponseWriter, status int, resp *jsonrpc.Message) {
+	w.Header().Set("Content-Type", s.answerContentType("application/json"))
+	w.WriteHeader(status)
+	_, _ = w.Write(encodeResponse(resp))
+}

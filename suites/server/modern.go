@@ -1,0 +1,165 @@
+package server
+
+import (
+	"encoding/json"
+	"fmt"
+	nethttp "net/http"
+	"regexp"
+	"slices"
+
+	"github.com/mcpconform/mcpconform/harness/check"
+	"github.com/mcpconform/mcpconform/harness/jsonrpc"
+	"github.com/mcpconform/mcpconform/harness/mcp"
+	"github.com/mcpconform/mcpconform/harness/mutant"
+	"github.com/mcpconform/mcpconform/suites/run"
+)
+
+// The 2026-07-28 era: server/discover, versions named per request,
+// required _meta: LC-41, LC-42, JR-15, JR-47, HT-74. These checks are N/A on
+// a server that does not answer server/discover; the legacy checks are N/A
+// on one that serves the modern era only.
+
+var modernEra = []check.Era{check.Modern}
+
+// modernRequest sends a 2026-07-28 request with params (their _meta
+// included) and returns its response; over HTTP its MCP-Protocol-Version
+// header names version and no session is used (HT-60).
+func (p *peer) modernRequest(method, version string, params map[string]any) *jsonrpc.Message {
+	if h, ok := p.conn.(*httpConn); ok {
+		h.version, h.modern = version, true
+	}
+	return p.request(method, params)
+}
+
+// status is the HTTP status of the latest POST, 0 over stdio.
+func (p *peer) status() int {
+	if h, ok := p.conn.(*httpConn); ok {
+		return h.lastStatus
+	}
+	return 0
+}
+
+// isVersion matches a protocol version string (YYYY-MM-DD).
+var isVersion = regexp.MustCompile(`^\d{4}-\d{2}-\d{2}$`)
+
+var _ = serverCheck(check.Descriptor{
+	ID:          "server.discover.result",
+	Title:       "server/discover answers with supportedVersions, capabilities, resultType and cache hints",
+	Requirement: "Servers implement server/discover, answering with supportedVersions, capabilities, optional instructions and cache hints (ttlMs, cacheScope); every result carries resultType.",
+	Rules:       []string{"LC-41", "JR-15", "TL-19"},
+	Eras:        modernEra,
+	KilledBy:    killers(mutant.DiscoverNoSupportedVersions, mutant.ResultTypeMissing),
+}, func(c *run.C) {
+	eachTransport(c, func(p *peer) {
+		m := p.modernRequest(mcp.MethodDiscover, mcp.ModernVersion, modernParams(mcp.ModernVersion, nil))
+		c.Require(m.Error == nil, "a DiscoverResult ("+p.transport+")", "%s", describe(m))
+		var r struct {
+			SupportedVersions []string                   `json:"supportedVersions"`
+			Capabilities      map[string]json.RawMessage `json:"capabilities"`
+			ResultType        string                     `json:"resultType"`
+			TTLMs             *float64                   `json:"ttlMs"`
+			CacheScope        string                     `json:"cacheScope"`
+		}
+		err := json.Unmarshal(m.Result, &r)
+		c.Require(err == nil && len(r.SupportedVersions) > 0, "supportedVersions: a non-empty list of version strings ("+p.transport+")", "%s", m.Result)
+		for _, v := range r.SupportedVersions {
+			c.Require(isVersion.MatchString(v), "versions of the form YYYY-MM-DD", "%q", v)
+		}
+		c.Require(r.Capabilities != nil, "capabilities: an object ("+p.transport+")", "%s", m.Result)
+		c.Require(r.ResultType == "complete", `resultType "complete" (`+p.transport+")", "resultType %q", r.ResultType)
+		c.Require(r.TTLMs != nil && *r.TTLMs >= 0 && *r.TTLMs == float64(int64(*r.TTLMs)), "ttlMs: an integer ≥ 0 ("+p.transport+")", "%s", m.Result)
+		c.Require(r.CacheScope == "public" || r.CacheScope == "private", `cacheScope "public" or "private" (`+p.transport+")", "cacheScope %q", r.CacheScope)
+	})
+})
+
+// unservedVersion is a version no server serves.
+const unservedVersion = "2099-01-01"
+
+var _ = serverCheck(check.Descriptor{
+	ID:          "server.version.unsupported",
+	Title:       "a request naming a version the server does not serve gets -32022 with supported and requested (HTTP 400)",
+	Requirement: "A request naming a protocol version the server does not serve gets -32022 UnsupportedProtocolVersion with data.supported (list) and data.requested; over HTTP with status 400.",
+	Rules:       []string{"LC-42", "HT-74"},
+	Eras:        modernEra,
+	KilledBy:    killers(mutant.UnsupportedVersionInvalidParams, mutant.UnsupportedVersionStatus200),
+}, func(c *run.C) {
+	eachTransport(c, func(p *peer) {
+		m := p.modernRequest(mcp.MethodDiscover, unservedVersion, modernParams(unservedVersion, nil))
+		c.Require(m.Error != nil && m.Error.Code == jsonrpc.CodeUnsupportedProtocolVersion, "error -32022 ("+p.transport+")", "%s", describe(m))
+		var data struct {
+			Supported []string `json:"supported"`
+			Requested string   `json:"requested"`
+		}
+		err := json.Unmarshal(m.Error.Data, &data)
+		c.Require(err == nil && len(data.Supported) > 0 && data.Requested == unservedVersion,
+			fmt.Sprintf("data {supported: [versions…], requested: %q} (%s)", unservedVersion, p.transport), "data %s", m.Error.Data)
+		if p.transport == "http" {
+			c.Require(p.status() == nethttp.StatusBadRequest, "HTTP status 400", "status %d", p.status())
+		}
+		c.Require(!slices.Contains(data.Supported, unservedVersion), "supported lists versions served", "it lists %s", unservedVersion)
+	})
+})
+
+var _ = serverCheck(check.Descriptor{
+	ID:          "server.meta.missing-capabilities",
+	Title:       "a 2026-07-28 request without _meta clientCapabilities gets -32602 (HTTP 400)",
+	Requirement: "A request missing a required _meta key (protocolVersion, clientCapabilities) is rejected with -32602; over HTTP with status 400.",
+	Rules:       []string{"JR-47", "JR-46"},
+	Eras:        modernEra,
+	KilledBy:    killers(mutant.MissingMetaAccepted),
+}, func(c *run.C) {
+	eachTransport(c, func(p *peer) {
+		params := map[string]any{"_meta": map[string]any{mcp.MetaProtocolVersion: mcp.ModernVersion, mcp.MetaClientInfo: clientInfo}}
+		m := p.modernRequest(mcp.MethodDiscover, mcp.ModernVersion, params)
+		c.Require(m.Error != nil && m.Error.Code == jsonrpc.CodeInvalidParams, "error -32602 ("+p.transport+")", "%s", describe(m))
+		if p.transport == "http" {
+			c.Require(p.status() == nethttp.StatusBadRequest, "HTTP status 400", "status %d", p.status())
+		}
+	})
+})
+
+// discoverOverHTTP POSTs a well-formed server/discover whose headers lie:
+// MCP-Protocol-Version names version, Mcp-Method names method (nil: the
+// right one, "": none). It returns the HTTP status and the answer (nil if
+// none came).
+func discoverOverHTTP(c *run.C, version string, method *string) (int, *jsonrpc.Message) {
+	cfg := c.Config()
+	if cfg.ServerURL == "" {
+		c.Unimplemented("no server URL: run mcpconform server --url URL")
+	}
+	h := newHTTPConn(cfg.ServerURL, cfg.CheckDeadline)
+	c.Cleanup(h.close)
+	h.version, h.modern, h.method = version, true, method
+	p := &peer{c: c, conn: h, transport: "http"}
+	p.message(p.id(), mcp.MethodDiscover, modernParams(mcp.ModernVersion, nil))
+	m := p.wait(func(m *jsonrpc.Message) bool { return m.Kind() == jsonrpc.KindError || m.Kind() == jsonrpc.KindResult }, cfg.Prompt)
+	return h.lastStatus, m
+}
+
+var _ = run.For(check.Server, check.HTTP)(check.Descriptor{
+	ID:          "http.server.modern.header-mismatch",
+	Title:       "a POST whose MCP-Protocol-Version header differs from its _meta version gets 400 with -32020",
+	Requirement: "Every POST carries MCP-Protocol-Version equal to the body's _meta protocolVersion; a mismatch gets HTTP 400 with -32020 HeaderMismatch.",
+	Rules:       []string{"HT-74", "HT-73"},
+	Eras:        modernEra,
+	KilledBy:    killers(mutant.HeaderMismatchAccepted),
+}, func(c *run.C) {
+	status, m := discoverOverHTTP(c, v1125, nil)
+	c.Require(status == nethttp.StatusBadRequest && m != nil && m.Error != nil && m.Error.Code == jsonrpc.CodeHeaderMismatch,
+		"HTTP 400 with error -32020", "status %d, %s", status, describe(m))
+})
+
+var _ = run.For(check.Server, check.HTTP)(check.Descriptor{
+	ID:          "http.server.modern.mirror-headers",
+	Title:       "a POST whose Mcp-Method header is missing or differs from the body gets 400 with -32020",
+	Requirement: "A server checks the headers that mirror the body (Mcp-Method, Mcp-Name) and rejects missing or mismatched ones with HTTP 400 and -32020.",
+	Rules:       []string{"HT-81", "HT-77"},
+	Eras:        modernEra,
+	KilledBy:    killers(mutant.MirrorHeadersUnchecked),
+}, func(c *run.C) {
+	for _, method := range []string{"", "tools/list"} { // missing, then naming another method
+		status, m := discoverOverHTTP(c, mcp.ModernVersion, &method)
+		c.Require(status == nethttp.StatusBadRequest && m != nil && m.Error != nil && m.Error.Code == jsonrpc.CodeHeaderMismatch,
+			fmt.Sprintf("HTTP 400 with error -32020 for Mcp-Method %q on server/discover", method), "status %d, %s", status, describe(m))
+	}
+})
