@@ -143,7 +143,7 @@ func wantJUnitFailure(t *testing.T, path, id string) {
 	t.Errorf("JUnit has no test case named with [%s]", id)
 }
 
-func readJSON(t *testing.T, path string, v any) {
+func readJSON(t testing.TB, path string, v any) {
 	t.Helper()
 	b, err := os.ReadFile(path)
 	if err != nil {

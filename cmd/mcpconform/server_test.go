@@ -1,0 +1,109 @@
+package main
+
+import (
+	"fmt"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mcpconform/mcpconform/harness/check"
+	"github.com/mcpconform/mcpconform/harness/report"
+	"github.com/mcpconform/mcpconform/harness/selfexec"
+	"github.com/mcpconform/mcpconform/harness/serve"
+	"github.com/mcpconform/mcpconform/suites/run"
+)
+
+// runServer runs `mcpconform server ARGS…` in a child process and returns
+// its exit status, its JSON index and its output.
+func runServer(t testing.TB, args ...string) (int, report.Index, string) {
+	t.Helper()
+	js := filepath.Join(t.TempDir(), "r.json")
+	argv := selfexec.Command("server", append([]string{"--json", js, "--no-color"}, args...)...)
+	out, err := exec.Command(argv[0], argv[1:]...).CombinedOutput()
+	var ix report.Index
+	if code := exitCode(err); code != 0 && code != 1 {
+		t.Fatalf("exit %d\n%s", code, out)
+	}
+	readJSON(t, js, &ix)
+	return exitCode(err), ix, string(out)
+}
+
+// TestServerErasAreNotApplicable certifies a modern-only and a legacy-only
+// reference server: the checks of the era each does not serve are N/A, the
+// others pass, and the run passes.
+func TestServerErasAreNotApplicable(t *testing.T) {
+	checks := []string{"server.discover.result", "server.version.unsupported", "server.lifecycle.initialize-result",
+		"server.ping.after-initialize", "server.stdio.exits-on-stdin-eof"}
+	for era, want := range map[string]map[string]check.Outcome{
+		"modern": {"server.discover.result": check.Pass, "server.version.unsupported": check.Pass,
+			"server.lifecycle.initialize-result": check.NotApplicable, "server.ping.after-initialize": check.NotApplicable,
+			"server.stdio.exits-on-stdin-eof": check.Pass},
+		"legacy": {"server.discover.result": check.NotApplicable, "server.version.unsupported": check.NotApplicable,
+			"server.lifecycle.initialize-result": check.Pass, "server.ping.after-initialize": check.Pass,
+			"server.stdio.exits-on-stdin-eof": check.Pass},
+	} {
+		t.Run(era, func(t *testing.T) {
+			args := append([]string{"--only", strings.Join(checks, ","), "--"},
+				selfexec.Command("serve", "--transport", "stdio", "--era", era, "--slow-bound", "1.5s", "--reverse-timeout", "1s")...)
+			code, ix, out := runServer(t, args...)
+			if code != 0 {
+				t.Fatalf("exit %d, want 0\n%s", code, out)
+			}
+			for _, c := range ix.Checks {
+				if w, ok := want[c.ID]; ok && c.Outcome != w {
+					t.Errorf("%s: %s (%s), want %s", c.ID, c.Outcome, c.Message, w)
+				}
+				if c.Outcome == check.NotApplicable && !strings.Contains(c.Message, "era") {
+					t.Errorf("%s: N/A without saying why: %q", c.ID, c.Message)
+				}
+			}
+			if n := ix.Summary.NotApplicable; n != 2 {
+				t.Errorf("summary counts %d N/A, want 2", n)
+			}
+		})
+	}
+}
+
+// BenchmarkServerRun times a full `mcpconform server` run against the
+// reference over each transport alone: checks/s, and the slowest checks in
+// the log (go test -bench ServerRun -benchtime 1x -v ./cmd/mcpconform).
+func BenchmarkServerRun(b *testing.B) {
+	url, stop, err := serve.Start(run.ReferenceServer(""))
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer stop()
+	for _, tc := range []struct {
+		transport string
+		args      []string
+	}{
+		{"stdio", append([]string{"--"}, run.ReferenceServerCommand("")...)},
+		{"http", []string{"--url", url}},
+	} {
+		b.Run(tc.transport, func(b *testing.B) {
+			var ix report.Index
+			var ran int
+			start := time.Now()
+			for range b.N {
+				var code int
+				code, ix, _ = runServer(b, tc.args...)
+				if code != 0 {
+					b.Fatalf("the reference fails over %s", tc.transport)
+				}
+				ran = ix.Summary.Pass
+			}
+			elapsed := time.Since(start) / time.Duration(b.N)
+			b.ReportMetric(float64(ran), "checks/op")
+			b.ReportMetric(float64(ran)/elapsed.Seconds(), "checks/s")
+			sort.Slice(ix.Checks, func(i, j int) bool { return ix.Checks[i].DurationMS > ix.Checks[j].DurationMS })
+			var slow []string
+			for _, c := range ix.Checks[:min(10, len(ix.Checks))] {
+				slow = append(slow, fmt.Sprintf("%s %dms", c.ID, c.DurationMS))
+			}
+			b.Logf("%s: %d checks in %s; slowest: %s", tc.transport, ran, elapsed.Round(time.Millisecond), strings.Join(slow, ", "))
+		})
+	}
+}
