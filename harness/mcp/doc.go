@@ -8,7 +8,8 @@
 //
 // The server side is the reference server (Server), which the streamable HTTP
 // and stdio server transports serve through its Handle method: version
-// negotiation, ping, tools, resources, prompts, completion and pagination,
-// and a RequestContext for every request handler with logging, progress,
-// cancellation and requests back to the client (CX-01 … CX-08).
+// negotiation, ping, tools, resources and their subscriptions, prompts,
+// completion and pagination, and a RequestContext for every request handler
+// with logging, progress, cancellation and requests back to the client
+// (CX-01 … CX-08).
 package mcp

@@ -185,6 +185,10 @@ func (s *Server) method(name string) (methodHandler, bool) {
 		return s.listResourceTemplates, true
 	case "resources/read":
 		return readResource, true
+	case "resources/subscribe":
+		return subscribeResource, true
+	case "resources/unsubscribe":
+		return unsubscribeResource, true
 	case "prompts/list":
 		return s.listPrompts, true
 	case "prompts/get":

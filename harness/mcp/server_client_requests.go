@@ -43,7 +43,8 @@ func (rc *RequestContext) Sample(p CreateMessageParams) (*CreateMessageResult, e
 
 // ElicitParams are the params of elicitation/create (EL-03): Mode "form"
 // (or empty) with RequestedSchema, a flat object of primitive properties
-// (EL-05), or Mode "url" with URL and ElicitationID (2025-11-25).
+// (EL-05) and, from 2025-11-25, arrays of enum values (multiple choice), or
+// Mode "url" with URL and ElicitationID (2025-11-25).
 type ElicitParams struct {
 	Mode            string          `json:"mode,omitempty"`
 	Message         string          `json:"message"`

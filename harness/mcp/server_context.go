@@ -14,11 +14,12 @@ import (
 )
 
 // RequestContext is what the handler of one request gets (CX-01): logging
-// (Log), progress (Progress), cancellation (Context, Cancelled) and requests
-// back to the client (Sample, Elicit, Roots). It is valid until the handler
-// returns; afterwards every method that would send fails with ErrRequestDone,
-// so nothing about the request follows its response (PR-08). Its methods are
-// safe for concurrent use.
+// (Log), progress (Progress), cancellation (Context, Cancelled), requests
+// back to the client (Sample, Elicit, Roots) and, where the transport allows,
+// closing the connection of the request's stream mid-call (Disconnect). It is
+// valid until the handler returns; afterwards every method that would send
+// fails with ErrRequestDone, so nothing about the request follows its
+// response (PR-08). Its methods are safe for concurrent use.
 type RequestContext struct {
 	srv   *Server
 	sess  *serverSession

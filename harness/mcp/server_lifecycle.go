@@ -51,7 +51,7 @@ func (s *Server) initialize(rc *RequestContext, params json.RawMessage) (any, *j
 	sess.mu.Unlock()
 	result := map[string]any{
 		"protocolVersion": version,
-		"capabilities":    s.declaredCapabilities(),
+		"capabilities":    s.declaredCapabilities(false),
 		"serverInfo":      map[string]string{"name": ServerName, "version": ServerVersion},
 		"instructions":    instructions,
 	}
@@ -66,23 +66,32 @@ const instructions = "mcpconform's reference server: fixture tools, resources an
 
 // serverCapabilities are the features the server offers (TL-01, RS-01,
 // PM-01, LG-01, CP-01). Its lists never change, so it declares no
-// listChanged; it offers no subscriptions.
+// listChanged. A client may subscribe to its resources (resources/subscribe);
+// they never change either, so no update ever follows.
 var serverCapabilities = map[string]any{
 	"tools":       map[string]any{},
-	"resources":   map[string]any{},
+	"resources":   map[string]any{"subscribe": true},
 	"prompts":     map[string]any{},
 	"logging":     map[string]any{},
 	"completions": map[string]any{},
 }
 
-// declaredCapabilities are the capabilities initialize declares:
-// serverCapabilities, without logging under mutant LoggingUndeclared.
-func (s *Server) declaredCapabilities() map[string]any {
-	if s.opts.Mutant != mutant.LoggingUndeclared {
+// declaredCapabilities are the capabilities initialize declares, and with
+// modern those server/discover declares: serverCapabilities, without logging
+// under mutant LoggingUndeclared. The modern era replaced resources/subscribe
+// with subscriptions/listen, which the server does not serve yet, so there
+// resources declares no subscribe.
+func (s *Server) declaredCapabilities(modern bool) map[string]any {
+	if s.opts.Mutant != mutant.LoggingUndeclared && !modern {
 		return serverCapabilities
 	}
 	caps := maps.Clone(serverCapabilities)
-	delete(caps, "logging")
+	if s.opts.Mutant == mutant.LoggingUndeclared {
+		delete(caps, "logging")
+	}
+	if modern {
+		caps["resources"] = map[string]any{}
+	}
 	return caps
 }
 

@@ -69,13 +69,13 @@ func (s *Server) modernRequest(ctx context.Context, req *jsonrpc.Message, out fu
 }
 
 // modernMethod finds the handler of a modern request method: the legacy
-// ones but the handshake, ping and logging/setLevel, which the modern era
-// removed, plus server/discover.
+// ones but the handshake, ping, logging/setLevel and resources/subscribe and
+// unsubscribe, which the modern era removed, plus server/discover.
 func (s *Server) modernMethod(name string) (methodHandler, bool) {
 	switch name {
 	case MethodDiscover:
 		return s.discover, true
-	case "initialize", "ping", "logging/setLevel":
+	case "initialize", "ping", "logging/setLevel", "resources/subscribe", "resources/unsubscribe":
 		return nil, false
 	}
 	return s.method(name)
@@ -105,7 +105,7 @@ func (s *Server) statelessSession(meta ModernMeta) *serverSession {
 func (s *Server) discover(*RequestContext, json.RawMessage) (any, *jsonrpc.Error) {
 	result := map[string]any{
 		"supportedVersions": ModernProtocolVersions,
-		"capabilities":      s.declaredCapabilities(),
+		"capabilities":      s.declaredCapabilities(true),
 		"instructions":      instructions,
 		"ttlMs":             discoverTTL.Milliseconds(),
 		"cacheScope":        "public",

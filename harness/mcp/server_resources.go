@@ -64,30 +64,54 @@ func (s *Server) listResourceTemplates(_ *RequestContext, params json.RawMessage
 // resource or of a URI the template matches (RS-02); params without a uri
 // get -32602, an unknown uri -32002 with the uri in data (RS-05).
 func readResource(_ *RequestContext, params json.RawMessage) (any, *jsonrpc.Error) {
+	uri, rpcErr := resourceURI("resources/read", params)
+	if rpcErr != nil {
+		return nil, rpcErr
+	}
+	item, ok := resourceContents(uri)
+	if !ok {
+		return nil, resourceNotFound(uri)
+	}
+	return map[string]any{"contents": []any{item}}, nil
+}
+
+// resourceURI reads the uri of a resource request's params; params without
+// one get -32602.
+func resourceURI(method string, params json.RawMessage) (string, *jsonrpc.Error) {
 	var p struct {
 		URI string `json:"uri"`
 	}
 	if err := decodeParams(params, &p); err != nil || p.URI == "" {
-		return nil, invalidParams("resources/read needs params with a uri")
+		return "", invalidParams(method + " needs params with a uri")
 	}
-	var item any
-	switch p.URI {
+	return p.URI, nil
+}
+
+// resourceNotFound is the error for a uri the server has no resource at:
+// -32002 with the uri in data (RS-05).
+func resourceNotFound(uri string) *jsonrpc.Error {
+	data, _ := json.Marshal(map[string]string{"uri": uri})
+	return &jsonrpc.Error{Code: jsonrpc.CodeResourceNotFound, Message: fmt.Sprintf("resource %q not found; resources/list and resources/templates/list name the resources", uri), Data: data}
+}
+
+// resourceContents is the contents item of the resource at uri: a listed
+// resource or a URI the template matches. It reports false for any other
+// uri.
+func resourceContents(uri string) (any, bool) {
+	switch uri {
 	case "test://static-text":
-		item = textResource(p.URI, "text/plain", "This is the content of the static text resource.")
+		return textResource(uri, "text/plain", "This is the content of the static text resource."), true
 	case "test://static-binary":
-		item = map[string]string{"uri": p.URI, "mimeType": "image/png", "blob": fixturePNG()}
+		return map[string]string{"uri": uri, "mimeType": "image/png", "blob": fixturePNG()}, true
 	case "test://watched-resource":
-		item = textResource(p.URI, "text/plain", "Watched resource content")
-	default:
-		id, ok := templateID(p.URI)
-		if !ok {
-			data, _ := json.Marshal(map[string]string{"uri": p.URI})
-			return nil, &jsonrpc.Error{Code: jsonrpc.CodeResourceNotFound, Message: fmt.Sprintf("resource %q not found; resources/list and resources/templates/list name the resources", p.URI), Data: data}
-		}
-		text, _ := json.Marshal(map[string]any{"id": id, "templateTest": true, "data": "Data for ID: " + id})
-		item = textResource(p.URI, "application/json", string(text))
+		return textResource(uri, "text/plain", "Watched resource content"), true
 	}
-	return map[string]any{"contents": []any{item}}, nil
+	id, ok := templateID(uri)
+	if !ok {
+		return nil, false
+	}
+	text, _ := json.Marshal(map[string]any{"id": id, "templateTest": true, "data": "Data for ID: " + id})
+	return textResource(uri, "application/json", string(text)), true
 }
 
 // templateID matches uri against dataTemplate and returns its id.

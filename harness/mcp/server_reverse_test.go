@@ -87,10 +87,10 @@ func TestClientFeaturesRoundTrip(t *testing.T) {
 
 func TestClientFeaturesNeedTheirCapability(t *testing.T) {
 	for caps, tools := range map[string][]string{
-		`{}`:                              {"test_sampling", "test_elicitation", "elicit_url", "roots"},
+		`{}`:                              {"test_sampling", "test_elicitation", "test_elicitation_sep1034_defaults", "test_elicitation_sep1330_enums", "elicit_url", "roots"},
 		`{"sampling":{},"roots":{}}`:      {"test_elicitation", "elicit_url"},
 		`{"elicitation":{}}`:              {"test_sampling", "elicit_url", "roots"},
-		`{"elicitation":{"url":{}}}`:      {"test_elicitation"},
+		`{"elicitation":{"url":{}}}`:      {"test_elicitation", "test_elicitation_sep1034_defaults", "test_elicitation_sep1330_enums"},
 		`{"elicitation":{"form":{}}}`:     {"elicit_url"},
 		`{"sampling":true,"roots":"yes"}`: {"test_sampling", "roots"},
 	} {
@@ -125,7 +125,7 @@ func TestClientFailuresReachTheHandler(t *testing.T) {
 	wantIsError(t, p.tool("elicit_url", ""), "json-rpc error -1")
 	for action, want := range map[string]string{"decline": "action=decline", "cancel": "action=cancel"} {
 		p.answering(elicitAction(action))
-		for _, tool := range []string{"test_elicitation", "elicit_url"} {
+		for _, tool := range []string{"test_elicitation", "test_elicitation_sep1034_defaults", "test_elicitation_sep1330_enums", "elicit_url"} {
 			r := toolResultOf(t, p.tool(tool, `{"message":"m"}`))
 			if r.IsError || !strings.Contains(textOf(r), want) {
 				t.Errorf("%s %s: %q", tool, action, textOf(r))
@@ -187,5 +187,91 @@ func TestCancelEndsAReverseWait(t *testing.T) {
 	}
 	if m := p.next(); m.Method != "notifications/cancelled" {
 		t.Fatalf("sent %s, want the roots/list request cancelled", m.Method)
+	}
+}
+
+// formOf decodes the requestedSchema of an elicitation/create request.
+func formOf(t *testing.T, req *jsonrpc.Message) map[string]map[string]any {
+	t.Helper()
+	var p struct {
+		RequestedSchema struct {
+			Type       string                    `json:"type"`
+			Properties map[string]map[string]any `json:"properties"`
+		} `json:"requestedSchema"`
+	}
+	if err := json.Unmarshal(req.Params, &p); err != nil || req.Method != "elicitation/create" || p.RequestedSchema.Type != "object" {
+		t.Fatalf("%s %s (%v), want elicitation/create with an object form", req.Method, req.Params, err)
+	}
+	return p.RequestedSchema.Properties
+}
+
+func TestElicitationDefaultsFormHasADefaultOfEachType(t *testing.T) {
+	p := newPeer(t, "").answering(elicitAction("accept"))
+	p.initialize(allCapabilities)
+	r := toolResultOf(t, p.tool("test_elicitation_sep1034_defaults", ""))
+	if r.IsError || textOf(r) != "User response: action=accept, content={}" {
+		t.Fatalf("result %q (isError %v)", textOf(r), r.IsError)
+	}
+	form := formOf(t, p.drain()[0])
+	seen := map[string]bool{}
+	for name, field := range form {
+		def, ok := field["default"]
+		if !ok {
+			t.Errorf("field %s has no default: %v", name, field)
+			continue
+		}
+		kind, _ := field["type"].(string)
+		if options, isEnum := field["enum"].([]any); isEnum {
+			kind = "enum"
+			if !slices.Contains(options, def) {
+				t.Errorf("enum field %s: default %v is not one of %v", name, def, field["enum"])
+			}
+		}
+		seen[kind] = true
+		if n, _ := def.(float64); kind == "integer" && n != float64(int64(n)) {
+			t.Errorf("integer field %s has default %v", name, def)
+		}
+	}
+	for _, kind := range []string{"string", "integer", "number", "enum", "boolean"} {
+		if !seen[kind] {
+			t.Errorf("no %s field with a default in %v", kind, form)
+		}
+	}
+}
+
+func TestElicitationEnumsFormHasEachEnumShape(t *testing.T) {
+	p := newPeer(t, "").answering(fixedReplies(t))
+	p.initialize(allCapabilities)
+	wantServerResult(t, p.tool("test_elicitation_sep1330_enums", ""), "action=accept")
+	form := formOf(t, p.drain()[0])
+	titled := func(options any) bool {
+		list, _ := options.([]any)
+		for _, o := range list {
+			if opt, _ := o.(map[string]any); opt["const"] == nil || opt["title"] == nil {
+				return false
+			}
+		}
+		return len(list) > 0
+	}
+	shapes := map[string]func(field, items map[string]any) bool{
+		"untitled single": func(f, _ map[string]any) bool {
+			return f["type"] == "string" && f["enum"] != nil && f["enumNames"] == nil
+		},
+		"titled single": func(f, _ map[string]any) bool { return f["type"] == "string" && titled(f["oneOf"]) },
+		"legacy titled": func(f, _ map[string]any) bool {
+			return f["type"] == "string" && f["enum"] != nil && f["enumNames"] != nil
+		},
+		"untitled multi": func(f, i map[string]any) bool { return f["type"] == "array" && i["enum"] != nil },
+		"titled multi":   func(f, i map[string]any) bool { return f["type"] == "array" && titled(i["anyOf"]) },
+	}
+	for shape, fits := range shapes {
+		found := false
+		for _, field := range form {
+			items, _ := field["items"].(map[string]any)
+			found = found || fits(field, items)
+		}
+		if !found {
+			t.Errorf("no %s enum field in %v", shape, form)
+		}
 	}
 }

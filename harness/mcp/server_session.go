@@ -45,6 +45,7 @@ type serverSession struct {
 	waiting     map[string]chan *jsonrpc.Message // the server's requests awaiting replies, by id key
 	nextID      int64                            // ids of the server's own requests
 	late        *jsonrpc.Message                 // mutant ProgressAfterResponse's stale progress
+	subscribed  map[string]bool                  // resource URIs the client subscribed to
 	watched     <-chan struct{}                  // the Done channel whose end drops the state
 	stopWatched func() bool
 }

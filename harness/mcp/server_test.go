@@ -18,7 +18,7 @@ func TestServerNegotiatesTheVersion(t *testing.T) {
 	} {
 		resp := newPeer(t, "").call("initialize", initParams(proposed, "{}"))
 		wantServerResult(t, resp, `"protocolVersion":"`+want+`"`, `"serverInfo":{"name":"mcpconform-reference","version":"dev"}`,
-			`"tools":{}`, `"resources":{}`, `"prompts":{}`, `"logging":{}`, `"completions":{}`)
+			`"tools":{}`, `"resources":{"subscribe":true}`, `"prompts":{}`, `"logging":{}`, `"completions":{}`)
 	}
 	for _, params := range []string{"", `{"protocolVersion":7}`, `{}`, `[1]`, `{"protocolVersion":"2025-11-25","capabilities":[]}`} {
 		wantServerError(t, newPeer(t, "").call("initialize", params), jsonrpc.CodeInvalidParams)
@@ -39,7 +39,7 @@ func TestServerAnswersPingBeforeAndAfterInitialize(t *testing.T) {
 func TestServerUnknownMethods(t *testing.T) {
 	p := newPeer(t, "")
 	p.initialize("{}")
-	for _, m := range []string{"tools/unknown", "resources/subscribe", "sampling/createMessage"} {
+	for _, m := range []string{"tools/unknown", "resources/watch", "sampling/createMessage"} {
 		wantServerError(t, p.call(m, `{}`), jsonrpc.CodeMethodNotFound)
 	}
 }

@@ -1,6 +1,7 @@
 package mcp
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -100,7 +101,14 @@ func elicitation(rc *RequestContext, args json.RawMessage) (CallToolResult, erro
 	if err := decodeArgs(args, &a); err != nil || a.Message == nil {
 		return CallToolResult{}, errors.New(`test_elicitation needs a string argument "message"`)
 	}
-	res, err := rc.Elicit(ElicitParams{Message: *a.Message, RequestedSchema: elicitationForm})
+	return elicitForm(rc, *a.Message, elicitationForm)
+}
+
+// elicitForm asks the user to fill form (CX-06) and answers what the user
+// did: accept with the form's content, decline or cancel. Other failures,
+// such as a client without the elicitation capability, are the tool's.
+func elicitForm(rc *RequestContext, message string, form json.RawMessage) (CallToolResult, error) {
+	res, err := rc.Elicit(ElicitParams{Message: message, RequestedSchema: form})
 	if err != nil && !errors.Is(err, ErrDeclined) && !errors.Is(err, ErrDismissed) {
 		return CallToolResult{}, err
 	}
@@ -109,4 +117,73 @@ func elicitation(rc *RequestContext, args json.RawMessage) (CallToolResult, erro
 		content = string(res.Content)
 	}
 	return toolText(fmt.Sprintf("User response: action=%s, content=%s", res.Action, content)), nil
+}
+
+// defaultsForm is the form test_elicitation_sep1034_defaults asks for: a
+// default for a field of each primitive type, an enum among them (SEP-1034).
+var defaultsForm = json.RawMessage(`{"type":"object","properties":{` +
+	`"name":{"type":"string","description":"User name","default":"John Doe"},` +
+	`"age":{"type":"integer","description":"User age","default":30},` +
+	`"score":{"type":"number","description":"User score","default":95.5},` +
+	`"status":{"type":"string","description":"User status","enum":["active","inactive","pending"],"default":"active"},` +
+	`"verified":{"type":"boolean","description":"Verified user","default":true}}}`)
+
+// elicitationDefaults asks for defaultsForm.
+func elicitationDefaults(rc *RequestContext, _ json.RawMessage) (CallToolResult, error) {
+	return elicitForm(rc, "Please review and update the form fields with defaults", defaultsForm)
+}
+
+// enumsForm is the form test_elicitation_sep1330_enums asks for: the five
+// enum shapes of SEP-1330. Single choice: untitled (enum), titled (oneOf
+// const/title) and legacy titled (enum with enumNames); multiple choice:
+// untitled (array items enum) and titled (array items anyOf const/title).
+var enumsForm = json.RawMessage(`{"type":"object","properties":{` +
+	`"untitledSingle":{"type":"string","description":"Pick one option","enum":["option1","option2","option3"]},` +
+	`"titledSingle":{"type":"string","description":"Pick one option","oneOf":[` +
+	`{"const":"value1","title":"First Option"},{"const":"value2","title":"Second Option"},{"const":"value3","title":"Third Option"}]},` +
+	`"legacyEnum":{"type":"string","description":"Pick one option (legacy)","enum":["opt1","opt2","opt3"],` +
+	`"enumNames":["Option One","Option Two","Option Three"]},` +
+	`"untitledMulti":{"type":"array","description":"Pick options","items":{"type":"string","enum":["option1","option2","option3"]}},` +
+	`"titledMulti":{"type":"array","description":"Pick options","items":{"anyOf":[` +
+	`{"const":"value1","title":"First Choice"},{"const":"value2","title":"Second Choice"},{"const":"value3","title":"Third Choice"}]}}}}`)
+
+// elicitationEnums asks for enumsForm.
+func elicitationEnums(rc *RequestContext, _ json.RawMessage) (CallToolResult, error) {
+	return elicitForm(rc, "Please pick from the enum fields", enumsForm)
+}
+
+// jsonSchema2020 is the inputSchema of json_schema_2020_12_tool: a JSON
+// Schema 2020-12 document that names its dialect, keeps a definition under
+// $defs and refers to it, which a client must pass on unchanged (TL-03).
+var jsonSchema2020 = schema(`{` +
+	`"$schema":"https://json-schema.org/draft/2020-12/schema",` +
+	`"type":"object",` +
+	`"$defs":{"address":{"type":"object","properties":{` +
+	`"street":{"type":"string"},"city":{"type":"string"}}}},` +
+	`"properties":{"name":{"type":"string"},"address":{"$ref":"#/$defs/address"}},` +
+	`"additionalProperties":false}`)
+
+// echoArguments answers the arguments it was called with, as compact JSON
+// text ({} without any).
+func echoArguments(_ *RequestContext, args json.RawMessage) (CallToolResult, error) {
+	var b bytes.Buffer
+	if err := json.Compact(&b, args); err != nil || b.String() == "null" {
+		b.Reset()
+		b.WriteString("{}")
+	}
+	return toolText("Arguments: " + b.String()), nil
+}
+
+// reconnection closes the connection of its stream mid-call, then answers
+// (HT-29a): the client gets the answer once it resumes the stream. Where the
+// transport cannot close the connection, it answers at once.
+func reconnection(rc *RequestContext, _ json.RawMessage) (CallToolResult, error) {
+	err := rc.Disconnect()
+	switch {
+	case err == nil:
+		return toolText("Reconnection test completed: answered after the server closed the stream's connection."), nil
+	case errors.Is(err, ErrCannotDisconnect):
+		return toolText("Reconnection test completed: answered on the open connection, which this transport cannot close for the client to resume."), nil
+	}
+	return CallToolResult{}, err
 }

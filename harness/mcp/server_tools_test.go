@@ -122,3 +122,44 @@ func TestLogToolLogsEveryLevel(t *testing.T) {
 		t.Fatalf("levels %v, want %v", levels, logLevels)
 	}
 }
+
+func TestJSONSchema2020ToolKeepsItsSchema(t *testing.T) {
+	p := newPeerWith(t, ServerOptions{PageSize: 100})
+	p.initialize("{}")
+	var list struct {
+		Tools []struct {
+			Name        string         `json:"name"`
+			InputSchema map[string]any `json:"inputSchema"`
+		} `json:"tools"`
+	}
+	if err := json.Unmarshal(p.call("tools/list", "").Result, &list); err != nil {
+		t.Fatal(err)
+	}
+	var got map[string]any
+	for _, tool := range list.Tools {
+		if tool.Name == "json_schema_2020_12_tool" {
+			got = tool.InputSchema
+		}
+	}
+	if got == nil {
+		t.Fatal("tools/list does not offer json_schema_2020_12_tool")
+	}
+	defs, _ := got["$defs"].(map[string]any)
+	address, _ := defs["address"].(map[string]any)
+	fields, _ := address["properties"].(map[string]any)
+	props, _ := got["properties"].(map[string]any)
+	ref, _ := props["address"].(map[string]any)
+	if got["$schema"] != "https://json-schema.org/draft/2020-12/schema" || got["additionalProperties"] != false ||
+		fields["street"] == nil || fields["city"] == nil || ref["$ref"] != "#/$defs/address" {
+		t.Fatalf("inputSchema %v lost its 2020-12 keywords", got)
+	}
+	for args, want := range map[string]string{
+		`{"name": "Ada", "address": {"street": "1 Main St", "city": "Springfield"}}`: `Arguments: {"name":"Ada","address":{"street":"1 Main St","city":"Springfield"}}`,
+		``:     `Arguments: {}`,
+		`null`: `Arguments: {}`,
+	} {
+		if r := toolResultOf(t, p.tool("json_schema_2020_12_tool", args)); r.IsError || textOf(r) != want {
+			t.Errorf("arguments %s: %q, want %q", args, textOf(r), want)
+		}
+	}
+}

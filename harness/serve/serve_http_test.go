@@ -2,12 +2,16 @@ package serve
 
 import (
 	"bufio"
+	"context"
 	"io"
 	"net/http"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/mcpconform/mcpconform/harness/jsonrpc"
+	"github.com/mcpconform/mcpconform/harness/mcp"
+	"github.com/mcpconform/mcpconform/harness/streamable"
 )
 
 // sseMessages reads the JSON-RPC messages of an SSE response, one per event
@@ -137,5 +141,36 @@ func TestHTTPServesProtocolMutants(t *testing.T) {
 	list := nextOn(t, sseMessages(t, s.post(`{"jsonrpc":"2.0","id":3,"method":"tools/list"}`)))
 	if list == nil || strings.Contains(string(list.Result), "nextCursor") {
 		t.Fatalf("tools/list with --page-size 50 paginated: %s", list.Result)
+	}
+}
+
+// TestHTTPReconnectionResumesWithTheReferenceClient: test_reconnection
+// closes its stream's connection mid-call; the reference client waits the
+// priming event's retry, resumes with GET and Last-Event-ID, and gets the
+// answer (HT-29a, HT-29b, HT-45).
+func TestHTTPReconnectionResumesWithTheReferenceClient(t *testing.T) {
+	url, stop, err := Start(Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = stop() })
+	client, err := streamable.Dial(streamable.DefaultClientConfig(url))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), waitLimit)
+	defer cancel()
+	sess, err := mcp.Connect(ctx, client, mcp.ClientOptions{CallTimeout: waitLimit})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sess.Close()
+	began := time.Now()
+	res, err := sess.CallTool(ctx, "test_reconnection", map[string]any{})
+	if err != nil || res.IsError || len(res.Content) != 1 || !strings.Contains(string(res.Content[0]), "after the server closed") {
+		t.Fatalf("test_reconnection: %+v, %v; want its answer through the resumed stream", res, err)
+	}
+	if took := time.Since(began); took < streamable.DefaultRetryInterval {
+		t.Fatalf("answered after %v, before the retry interval of %v: the client did not wait to resume", took, streamable.DefaultRetryInterval)
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/mcpconform/mcpconform/harness/jsonrpc"
 	"github.com/mcpconform/mcpconform/harness/mutant"
@@ -18,9 +19,11 @@ import (
 // request's SSE stream, HT-21) and returns the response, or nil to leave a
 // request the client cancelled unanswered (CN-04): its SSE stream then ends
 // without a response, while initialize and application/json answers get an
-// internal error instead. Notifications and responses the client POSTs
-// (among them replies to the handler's own requests) are handed over too;
-// for those the handler returns nil and out fails with ErrNoStream.
+// internal error instead. Where the client can resume the request's stream,
+// ctx carries the means to close its connection mid-call (mcp.Disconnect,
+// HT-29a). Notifications and responses the client POSTs (among them replies
+// to the handler's own requests) are handed over too; for those the handler
+// returns nil and out fails with ErrNoStream.
 type Handler interface {
 	Handle(ctx context.Context, s *ServerSession, req *jsonrpc.Message, out func(*jsonrpc.Message) error) *jsonrpc.Message
 }
@@ -77,6 +80,10 @@ type ServerConfig struct {
 	// RetainedStreams is how many finished POST streams a session keeps for
 	// resumption. Default DefaultRetainedStreams.
 	RetainedStreams int
+	// RetryInterval is the retry field of every priming event: how long a
+	// client waits before it reconnects to a stream whose connection the
+	// server closed (HT-29b). Default DefaultRetryInterval.
+	RetryInterval time.Duration
 	// MaxSessions caps the live sessions; an initialize beyond it gets 503.
 	// Default DefaultMaxSessions.
 	MaxSessions int
@@ -90,6 +97,7 @@ const (
 	DefaultMaxBodyBytes    = 4 << 20
 	DefaultHistoryEvents   = 256
 	DefaultRetainedStreams = 16
+	DefaultRetryInterval   = 500 * time.Millisecond
 	DefaultMaxSessions     = 1024
 )
 
@@ -111,6 +119,7 @@ func DefaultServerConfig(h Handler) ServerConfig {
 		MaxBodyBytes:      DefaultMaxBodyBytes,
 		HistoryEvents:     DefaultHistoryEvents,
 		RetainedStreams:   DefaultRetainedStreams,
+		RetryInterval:     DefaultRetryInterval,
 		MaxSessions:       DefaultMaxSessions,
 	}
 }
@@ -127,6 +136,9 @@ func (c ServerConfig) withDefaults() ServerConfig {
 	}
 	if c.RetainedStreams <= 0 {
 		c.RetainedStreams = DefaultRetainedStreams
+	}
+	if c.RetryInterval <= 0 {
+		c.RetryInterval = DefaultRetryInterval
 	}
 	if c.MaxSessions <= 0 {
 		c.MaxSessions = DefaultMaxSessions

@@ -237,6 +237,7 @@ type sseStream struct {
 type sseEvent struct {
 	id    string
 	hasID bool
+	retry string // the retry field as sent; "" without one
 	data  string
 }
 
@@ -275,6 +276,8 @@ func (s *sseStream) next() (sseEvent, error) {
 		switch field {
 		case "id":
 			e.id, e.hasID = value, true
+		case "retry":
+			e.retry = value
 		case "data":
 			data = append(data, value)
 		}

@@ -2,6 +2,7 @@ package streamable
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -9,6 +10,7 @@ import (
 	"net/http"
 
 	"github.com/mcpconform/mcpconform/harness/jsonrpc"
+	"github.com/mcpconform/mcpconform/harness/mcp"
 	"github.com/mcpconform/mcpconform/harness/mutant"
 )
 
@@ -198,7 +200,7 @@ func (s *Server) runRequests(sess *ServerSession, st *serverStream, requests []*
 		if req.Method == "initialize" {
 			resps[i] = s.answer(sess, req, out)
 		} else {
-			resps[i] = s.cfg.Handler.Handle(sess.context(), sess, req, out)
+			resps[i] = s.cfg.Handler.Handle(s.handlerContext(sess, st), sess, req, out)
 		}
 		if resps[i] != nil {
 			s.respond(sess, st, resps[i])
@@ -208,6 +210,23 @@ func (s *Server) runRequests(sess *ServerSession, st *serverStream, requests []*
 		st.end()
 	}
 	return resps
+}
+
+// disconnectSince is the first protocol version that lets a server close
+// the connection of a request's stream before the response, once it has
+// sent an event id (HT-29a).
+const disconnectSince = "2025-11-25"
+
+// handlerContext is the context of a request answered on stream st: the
+// session's, carrying st's disconnect (mcp.WithDisconnect) where the client
+// can resume the stream: a session of disconnectSince or later, on a server
+// that serves GET (HT-29a, HT-45).
+func (s *Server) handlerContext(sess *ServerSession, st *serverStream) context.Context {
+	ctx := sess.context()
+	if sess.ephemeral || !s.cfg.EnableGET || sess.ProtocolVersion() < disconnectSince {
+		return ctx
+	}
+	return mcp.WithDisconnect(ctx, st.disconnect)
 }
 
 // outFor is the out function of a request answered on stream st: each
@@ -291,7 +310,7 @@ func (s *Server) sendStream(w http.ResponseWriter, r *http.Request, st *serverSt
 	h.Set("Cache-Control", "no-cache")
 	h.Set("X-Accel-Buffering", "no")
 	w.WriteHeader(http.StatusOK)
-	sw := newSSEWriter(w)
+	sw := newSSEWriter(w, s.cfg.RetryInterval)
 	for _, e := range first {
 		if sw.event(e.id, e.data) != nil {
 			st.detach(r)

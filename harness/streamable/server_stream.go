@@ -53,6 +53,10 @@ type serverStream struct {
 	cursor int64         // events up to this one are claimed by a connection
 	reader *http.Request // the request whose connection reads the stream
 	ended  bool          // nothing follows the last event
+	// closing is a reader whose connection closes once it has written the
+	// events up to closeAfter, while the stream goes on (disconnect).
+	closing    *http.Request
+	closeAfter int64
 }
 
 // streamEvent is one event of a stream.
@@ -155,7 +159,7 @@ func (st *serverStream) attach(r *http.Request, after int64, prime bool) error {
 	if after >= 0 {
 		st.cursor = after
 	}
-	st.reader = r
+	st.reader, st.closing = r, nil
 	if prime && !st.ended && st.cursor == st.next-1 {
 		st.trimLocked()
 		st.add(nil)
@@ -174,9 +178,27 @@ func (st *serverStream) detach(r *http.Request) {
 	}
 }
 
+// disconnect closes the connection that reads the stream once it has
+// written the events pushed so far, the priming event among them, without
+// ending the stream: what follows waits in the history until the client
+// resumes with GET and Last-Event-ID (HT-29a, HT-45). The priming event
+// carries the retry field that tells the client when to (HT-29b). A stream
+// without a reader, or one that has ended, has no connection to close.
+func (st *serverStream) disconnect() {
+	sess := st.sess
+	sess.mu.Lock()
+	defer sess.mu.Unlock()
+	if st.reader == nil || st.ended {
+		return
+	}
+	st.closing, st.closeAfter = st.reader, st.next-1
+	sess.mu.broadcast()
+}
+
 // pump writes the stream's events to the connection of r until the stream
-// has ended and every event is written, another connection takes the stream
-// over, the session ends, or the client goes away.
+// has ended and every event is written, the handler closes the connection
+// (disconnect), another connection takes the stream over, the session ends,
+// or the client goes away.
 func (st *serverStream) pump(r *http.Request, sw *sseWriter) {
 	defer st.detach(r)
 	for {
@@ -196,7 +218,9 @@ func (st *serverStream) pump(r *http.Request, sw *sseWriter) {
 }
 
 // claim waits for events that the connection of r has not written yet and
-// takes them. done says the connection should stop after writing them.
+// takes them. done says the connection should stop after writing them: the
+// stream has ended, or its connection is closing (disconnect), in which case
+// it takes no event pushed after the disconnect.
 func (st *serverStream) claim(r *http.Request) (batch []streamEvent, done bool) {
 	sess := st.sess
 	sess.mu.Lock()
@@ -205,17 +229,24 @@ func (st *serverStream) claim(r *http.Request) (batch []streamEvent, done bool) 
 		if st.reader != r || sess.closed {
 			return nil, true
 		}
+		last, closing := st.next-1, st.closing == r
+		if closing {
+			last = st.closeAfter
+		}
 		for i := range st.events {
 			e := &st.events[i]
-			if e.seq <= st.cursor || (e.data == nil && e.sent) {
+			if e.seq <= st.cursor || e.seq > last || (e.data == nil && e.sent) {
 				continue
 			}
 			e.sent = true
 			batch = append(batch, *e)
 		}
-		if st.cursor < st.next-1 {
-			st.cursor = st.next - 1
+		if st.cursor < last {
+			st.cursor = last
 			sess.mu.broadcast()
+		}
+		if closing {
+			return batch, true
 		}
 		if len(batch) > 0 {
 			return batch, false

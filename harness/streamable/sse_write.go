@@ -3,22 +3,25 @@ package streamable
 import (
 	"io"
 	"net/http"
+	"strconv"
+	"time"
 )
 
 // sseWriter writes Server-Sent Events to one HTTP response.
 type sseWriter struct {
-	w   io.Writer
-	rc  *http.ResponseController
-	buf []byte
+	w     io.Writer
+	rc    *http.ResponseController
+	retry time.Duration // the retry field of priming events
+	buf   []byte
 }
 
-func newSSEWriter(w http.ResponseWriter) *sseWriter {
-	return &sseWriter{w: w, rc: http.NewResponseController(w)}
+func newSSEWriter(w http.ResponseWriter, retry time.Duration) *sseWriter {
+	return &sseWriter{w: w, rc: http.NewResponseController(w), retry: retry}
 }
 
 // event writes one event; it is on the wire after the next flush.
 func (sw *sseWriter) event(id string, data []byte) error {
-	sw.buf = appendEvent(sw.buf[:0], id, data)
+	sw.buf = appendEvent(sw.buf[:0], id, data, sw.retry)
 	_, err := sw.w.Write(sw.buf)
 	return err
 }
@@ -27,14 +30,20 @@ func (sw *sseWriter) event(id string, data []byte) error {
 func (sw *sseWriter) flush() error { return sw.rc.Flush() }
 
 // appendEvent appends one SSE event carrying id to dst. A nil data makes the
-// priming event: an id and one empty data line (HT-28). Otherwise data is the
+// priming event: an id, the retry field in whole milliseconds when retry is
+// positive (HT-29b), and one empty data line (HT-28). Otherwise data is the
 // event's payload, one data line per line of it, so that even a payload with
 // line breaks reaches the client intact.
-func appendEvent(dst []byte, id string, data []byte) []byte {
+func appendEvent(dst []byte, id string, data []byte, retry time.Duration) []byte {
 	dst = append(dst, "id: "...)
 	dst = append(dst, id...)
 	dst = append(dst, '\n')
 	if data == nil {
+		if ms := retry.Milliseconds(); ms > 0 {
+			dst = append(dst, "retry: "...)
+			dst = strconv.AppendInt(dst, ms, 10)
+			dst = append(dst, '\n')
+		}
 		return append(dst, "data: \n\n"...)
 	}
 	dst = append(dst, "event: message\n"...)

@@ -115,6 +115,8 @@ var _ = serverCheck(check.Descriptor{
 // callEveryTool lists the tools and calls each one that has no required
 // arguments, with a progress token and the log level at debug, returning the
 // replies. It is how a check makes a server it does not know send messages.
+// A reply whose stream the server closed before the response is resumed
+// (HT-29a, HT-45), so what the server sends after the close is seen too.
 func callEveryTool(c *run.C, p *probe, s session) []*reply {
 	p.call(s, "logging/setLevel", map[string]any{"level": "debug"}, 0) // a server without logging refuses; that is fine
 	type tool struct {
@@ -149,8 +151,9 @@ func callEveryTool(c *run.C, p *probe, s session) []*reply {
 		if len(t.InputSchema.Required) > 0 {
 			continue
 		}
-		r, _ := p.call(s, "tools/call", map[string]any{"name": t.Name, "arguments": map[string]any{},
+		r, id := p.call(s, "tools/call", map[string]any{"name": t.Name, "arguments": map[string]any{},
 			"_meta": map[string]any{"progressToken": "mcpconform-" + t.Name}}, 0)
+		p.resume(s, r, id)
 		out = append(out, r)
 	}
 	return out

@@ -252,6 +252,73 @@ func (p *probe) call(s session, method string, params any, linger time.Duration)
 	return p.post(p.message(id, method, params), s.headers(), id, linger), id
 }
 
+// maxResumes bounds how many times resume reconnects to one stream.
+const maxResumes = 3
+
+// resume reads on when the SSE stream of reply r ended before the response
+// to id, as a client does (HT-45): it waits the delay of the stream's retry
+// field (HT-29b; at most the run's Patience), then GETs with Last-Event-ID
+// set to the last event id it read, and adds what that connection brings to
+// r. It stops once the response is there, when the server does not resume
+// the stream (no event id to resume from, a refusal, nothing new), or after
+// maxResumes reconnections. A resumption that fails is no failure of the
+// check: the checks about resuming judge that.
+func (p *probe) resume(s session, r *reply, id jsonrpc.ID) {
+	for range maxResumes {
+		last, retry := resumeFrom(r.Events)
+		if !r.Ended || r.response(id) != nil || last == "" {
+			return
+		}
+		wait := time.NewTimer(min(retry, p.c.Config().Patience))
+		select {
+		case <-p.c.Ctx.Done():
+			wait.Stop()
+			return
+		case <-wait.C:
+		}
+		req, err := nethttp.NewRequestWithContext(p.c.Ctx, nethttp.MethodGet, p.url, nil)
+		if err != nil {
+			return
+		}
+		req.Header.Set("Accept", "text/event-stream")
+		for k, v := range s.headers() {
+			req.Header.Set(k, v)
+		}
+		req.Header.Set("Last-Event-ID", last)
+		resp, err := p.client.Do(req)
+		if err != nil {
+			return
+		}
+		more := &reply{Status: resp.StatusCode, Header: resp.Header}
+		if resp.StatusCode != nethttp.StatusOK || more.ContentType() != "text/event-stream" {
+			resp.Body.Close()
+			return
+		}
+		p.readEvents(resp.Body, more, id, 0)
+		resp.Body.Close()
+		if len(more.Events) == 0 {
+			return
+		}
+		r.Events = append(r.Events, more.Events...)
+		r.Messages = append(r.Messages, more.Messages...)
+		r.Ended = more.Ended
+	}
+}
+
+// resumeFrom finds where a stream resumes: the id of its last event that had
+// one, and the reconnection delay of its last retry field (0 without one).
+func resumeFrom(events []streamable.Event) (lastID string, retry time.Duration) {
+	for _, ev := range events {
+		if ev.ID != "" {
+			lastID = ev.ID
+		}
+		if ev.HasRetry {
+			retry = ev.Retry
+		}
+	}
+	return lastID, retry
+}
+
 // endSessions ends the check's sessions with DELETE.
 func (p *probe) endSessions() {
 	p.mu.Lock()
