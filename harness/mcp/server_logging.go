@@ -57,6 +57,9 @@ func (rc *RequestContext) Log(level, logger string, data any) error {
 	if i < threshold && rc.srv.opts.Mutant != mutant.LogBelowThreshold {
 		return nil
 	}
+	if rc.srv.opts.Mutant == mutant.LogLevelMalformed {
+		level = "verbose"
+	}
 	note, err := jsonrpc.NewNotification("notifications/message", logParams{Level: level, Logger: logger, Data: data})
 	if err != nil {
 		return fmt.Errorf("log: %w", err)

@@ -1,10 +1,12 @@
 package mcp
 
 import (
+	"fmt"
 	"slices"
 	"testing"
 
 	"github.com/mcpconform/mcpconform/harness/jsonrpc"
+	"github.com/mcpconform/mcpconform/harness/mutant"
 )
 
 // loggedLevels calls the log tool and returns the levels that arrived.
@@ -69,5 +71,19 @@ func TestFixtureLoggingToolLogsAtInfo(t *testing.T) {
 	p.tool("test_tool_with_logging", "")
 	if got := methods(p.drain()); !slices.Equal(got, []string{"response"}) {
 		t.Fatalf("after setLevel warning: %v", got)
+	}
+}
+
+func init() {
+	serverRuleOf[mutant.LogLevelMalformed] = func(t *testing.T, m mutant.Name) (bool, string) {
+		p := newPeer(t, m)
+		p.initialize("{}")
+		levels := loggedLevels(t, p)
+		for _, l := range levels {
+			if levelIndex(l) < 0 {
+				return true, fmt.Sprint(levels)
+			}
+		}
+		return false, fmt.Sprint(levels)
 	}
 }

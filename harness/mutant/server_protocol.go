@@ -31,6 +31,7 @@ const (
 	PingResultNotEmpty            Name = "ping-result-not-empty"
 	UnknownMethodWrongCode        Name = "unknown-method-wrong-code"
 	PaginationRepeats             Name = "pagination-repeats"
+	LogLevelMalformed             Name = "log-level-malformed"
 	PromptsCursorIgnored          Name = "prompts-cursor-ignored"
 	ReverseErrorDropsCall         Name = "reverse-error-drops-call"
 	ElicitDeclineDropsCall        Name = "elicit-decline-drops-call"
@@ -68,6 +69,7 @@ var serverProtocol = []Mutant{
 	{InitializeNoServerInfo, "server", "leaves serverInfo out of the initialize result (LC-04)"},
 	{PingResultNotEmpty, "server", "answers ping with a non-empty result (PG-02)"},
 	{UnknownMethodWrongCode, "server", "answers an unknown method with -32600 instead of -32601 (JR-22)"},
+	{LogLevelMalformed, "server", "sends notifications/message with a level that is not one of the eight (LG-02, LG-07)"},
 	{PaginationRepeats, "server", "starts each next page one item early, so a walk lists items twice (PA-01, PA-03)"},
 	{PromptsCursorIgnored, "server", "ignores the cursor of prompts/list and serves the first page again, so a walk never ends (PA-01, PA-03)"},
 	{ReverseErrorDropsCall, "server", "drops the tool call without any response when the client answers its sampling, elicitation or roots request with an error (CX-05)"},

@@ -125,27 +125,18 @@ func callEveryTool(c *run.C, p *probe, s session) []*reply {
 			Required []string `json:"required"`
 		} `json:"inputSchema"`
 	}
-	var tools []tool
-	cursor := ""
-	for page := 0; page < 100; page++ {
-		var params any
-		if cursor != "" {
-			params = map[string]any{"cursor": cursor}
-		}
-		r, id := p.call(s, "tools/list", params, 0)
+	raws := c.Pages("tools/list", "tools", func(cursor string) json.RawMessage {
+		r, id := p.call(s, "tools/list", run.CursorParams(cursor), 0)
 		resp := r.response(id)
 		c.Require(resp != nil && resp.Error == nil, "tools/list succeeds", "%s", r.describe())
-		var list struct {
-			Tools      []tool `json:"tools"`
-			NextCursor string `json:"nextCursor"`
-		}
-		_ = json.Unmarshal(resp.Result, &list)
-		tools = append(tools, list.Tools...)
-		if cursor = list.NextCursor; cursor == "" {
-			break
-		}
+		return resp.Result
+	})
+	list := struct{ Tools []tool }{}
+	for _, raw := range raws {
+		var t tool
+		_ = json.Unmarshal(raw, &t)
+		list.Tools = append(list.Tools, t)
 	}
-	list := struct{ Tools []tool }{tools}
 	var out []*reply
 	for _, t := range list.Tools {
 		if len(t.InputSchema.Required) > 0 {

@@ -88,6 +88,10 @@ func (c *C) Require(ok bool, expected, observedFormat string, args ...any) {
 // offer what the check needs; why says how to make it available.
 func (c *C) Unimplemented(why string) { panic(verdict{check.Unimplemented, why}) }
 
+// Info ends the check as INFO: the behaviour was observed and the spec
+// leaves it to the implementation; observed says what it did.
+func (c *C) Info(observed string) { panic(verdict{check.Info, observed}) }
+
 // NotApplicable ends the check as N/A: the rule belongs to a protocol era
 // the implementation does not serve; why says what was observed.
 func (c *C) NotApplicable(why string) { panic(verdict{check.NotApplicable, why}) }
@@ -132,7 +136,7 @@ func execute(d check.Descriptor, body func(c *C)) {
 			res.Outcome, res.Message = check.Fail, strings.TrimSpace(res.Message+"\ntranscript differs from its snapshot:\n"+diff)
 		}
 	}
-	if res.Outcome != check.Pass && res.Outcome != check.Unimplemented && res.Outcome != check.NotApplicable {
+	if res.Outcome == check.Fail || res.Outcome == check.Warn {
 		res.Message = c.explain(res.Message, res.Transcript)
 	}
 	res = cfg.Baseline.Apply(d.Role, res)

@@ -3,6 +3,7 @@ package server
 import (
 	"encoding/json"
 	"fmt"
+	"strings"
 
 	"github.com/mcpconform/mcpconform/harness/check"
 	"github.com/mcpconform/mcpconform/harness/jsonrpc"
@@ -128,10 +129,7 @@ var _ = serverCheck(check.Descriptor{
 	KilledBy:    killers(mutant.LogBelowThreshold),
 }, func(c *run.C) {
 	eachTransport(c, func(p *peer) {
-		r := p.initialize(v1125, nil)
-		if r.Capabilities["logging"] == nil {
-			c.Unimplemented("the server declares no logging capability")
-		}
+		p.initializeDeclaring("logging")
 		f := fixture(c, p, "logging")
 		for threshold, level := range levels {
 			set := p.request("logging/setLevel", map[string]any{"level": level})
@@ -141,20 +139,64 @@ var _ = serverCheck(check.Descriptor{
 			// A request's log messages come before its response (on stdio in
 			// line order, over HTTP on the request's stream); ones after it
 			// are server.progress.none-after-response's kind of breach.
-			for _, m := range p.unread {
-				if m.Method != "notifications/message" {
-					continue
-				}
-				var lp struct {
-					Level string `json:"level"`
-				}
-				_ = json.Unmarshal(m.Params, &lp)
-				rank := indexOf(levels, lp.Level)
-				c.Require(rank >= threshold, fmt.Sprintf("only messages at %s or above (%s)", level, p.transport), "a %q message arrived", lp.Level)
+			for _, lm := range logMessages(p.unread) {
+				rank := indexOf(levels, lm.Level)
+				c.Require(rank >= threshold, fmt.Sprintf("only messages at %s or above (%s)", level, p.transport), "a %q message arrived", lm.Level)
 			}
 		}
 	})
 })
+
+var _ = serverCheck(check.Descriptor{
+	ID:          "server.logging.before-set-level",
+	Title:       "log messages sent before any logging/setLevel are well-formed; which ones is reported as INFO",
+	Requirement: "Before any logging/setLevel the server chooses which messages to send (LG-05); every notifications/message carries one of the eight levels and data.",
+	Rules:       []string{"LG-05", "LG-02", "LG-07"},
+	Capability:  "logging",
+	KilledBy:    killers(mutant.LogLevelMalformed),
+}, func(c *run.C) {
+	sent := map[string][]string{} // transport → levels, in order
+	eachTransport(c, func(p *peer) {
+		p.initializeDeclaring("logging")
+		sent[p.transport] = []string{}
+		for _, f := range fixtures(c, p, "logging") {
+			p.unread = nil
+			p.request("tools/call", callParams(f, nil))
+			for _, lm := range logMessages(p.unread) {
+				c.Require(indexOf(levels, lm.Level) >= 0 && len(lm.Data) > 0, "a level among "+strings.Join(levels, ", ")+" and data ("+p.transport+")",
+					"params %s", lm.raw)
+				sent[p.transport] = append(sent[p.transport], lm.Level)
+			}
+		}
+	})
+	var seen []string
+	for _, t := range []string{"stdio", "http"} {
+		if levels, ok := sent[t]; ok {
+			seen = append(seen, fmt.Sprintf("%s: %d message(s) %v", t, len(levels), levels))
+		}
+	}
+	c.Info("before any logging/setLevel the logging fixture sent " + strings.Join(seen, "; ") + " (LG-05 leaves the choice to the server)")
+})
+
+// logMessage is the params of one notifications/message (LG-07).
+type logMessage struct {
+	Level string          `json:"level"`
+	Data  json.RawMessage `json:"data"`
+	raw   json.RawMessage
+}
+
+// logMessages returns the params of the notifications/message among msgs.
+func logMessages(msgs []*jsonrpc.Message) []logMessage {
+	var out []logMessage
+	for _, m := range msgs {
+		if m.Method == "notifications/message" {
+			lm := logMessage{raw: m.Params}
+			_ = json.Unmarshal(m.Params, &lm)
+			out = append(out, lm)
+		}
+	}
+	return out
+}
 
 func indexOf(xs []string, x string) int {
 	for i, v := range xs {

@@ -13,34 +13,13 @@ import (
 // Tools, pagination of every list, and logging, reached by discovery:
 // PA-01, PA-03, JR-23, LG-01, LG-06.
 
-// maxPages bounds a walk through a paginated list.
-const maxPages = 100
-
 // listAll walks method's pages and returns every item's raw JSON.
 func listAll(c *run.C, p *peer, method, field string) []json.RawMessage {
-	var items []json.RawMessage
-	cursor := ""
-	for page := 0; page < maxPages; page++ {
-		var params any
-		if cursor != "" {
-			params = map[string]any{"cursor": cursor}
-		}
-		m := p.request(method, params)
+	return c.Pages(method, field, func(cursor string) json.RawMessage {
+		m := p.request(method, run.CursorParams(cursor))
 		c.Require(m.Error == nil, method+" succeeds ("+p.transport+")", "%s", describe(m))
-		var r map[string]json.RawMessage
-		_ = json.Unmarshal(m.Result, &r)
-		var pageItems []json.RawMessage
-		_ = json.Unmarshal(r[field], &pageItems)
-		items = append(items, pageItems...)
-		next := ""
-		_ = json.Unmarshal(r["nextCursor"], &next)
-		if next == "" {
-			return items
-		}
-		cursor = next
-	}
-	c.Failf(fmt.Sprintf("%s ends within %d pages", method, maxPages), "it did not")
-	return nil
+		return m.Result
+	})
 }
 
 // paginatedList is a list PA-01 paginates: its method, the result field of
@@ -120,10 +99,7 @@ var _ = serverCheck(check.Descriptor{
 	KilledBy:    killers(mutant.UnknownToolNotError),
 }, func(c *run.C) {
 	eachTransport(c, func(p *peer) {
-		r := p.initialize(v1125, nil)
-		if r.Capabilities["tools"] == nil {
-			c.Unimplemented("the server declares no tools capability")
-		}
+		p.initializeDeclaring("tools")
 		m := p.request("tools/call", map[string]any{"name": "mcpconform-no-such-tool", "arguments": map[string]any{}})
 		c.Require(m.Error != nil && m.Error.Code == jsonrpc.CodeInvalidParams, "error -32602 ("+p.transport+")", "%s", describe(m))
 	})
@@ -139,10 +115,7 @@ var _ = serverCheck(check.Descriptor{
 	KilledBy:    killers(mutant.InvalidLevelAccepted),
 }, func(c *run.C) {
 	eachTransport(c, func(p *peer) {
-		r := p.initialize(v1125, nil)
-		if r.Capabilities["logging"] == nil {
-			c.Unimplemented("the server declares no logging capability")
-		}
+		p.initializeDeclaring("logging")
 		m := p.request("logging/setLevel", map[string]any{"level": "mcpconform-loud"})
 		c.Require(m.Error != nil && m.Error.Code == jsonrpc.CodeInvalidParams, "error -32602 ("+p.transport+")", "%s", describe(m))
 		ok := p.request("logging/setLevel", map[string]any{"level": "warning"})

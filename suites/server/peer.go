@@ -183,6 +183,17 @@ func (p *peer) initialize(version string, caps map[string]any) initResult {
 	return r
 }
 
+// initializeDeclaring runs the handshake and ends the check UNIMPLEMENTED
+// unless the server declares capability: a server is never failed for not
+// offering an optional feature.
+func (p *peer) initializeDeclaring(capability string) initResult {
+	r := p.initialize(v1125, nil)
+	if r.Capabilities[capability] == nil {
+		p.c.Unimplemented("the server declares no " + capability + " capability")
+	}
+	return r
+}
+
 // quiet returns every message that arrives within d.
 func (p *peer) quiet(d time.Duration) []*jsonrpc.Message {
 	var out []*jsonrpc.Message

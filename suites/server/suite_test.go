@@ -37,7 +37,7 @@ func TestReferenceServer(t *testing.T) {
 		if r.Transport == check.HTTP {
 			continue
 		}
-		if r.Outcome != check.Pass {
+		if r.Outcome != check.Pass && r.Outcome != check.Info {
 			t.Errorf("%s: %s\n%s", r.ID, r.Outcome, r.Message)
 		}
 	}
