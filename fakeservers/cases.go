@@ -118,7 +118,7 @@ var cases = map[string]fakeCase{
 		build: fixed(behaviour{call: swapIDs}),
 	},
 	"reverse-order": {
-		desc:  "offers --tools tools ok-1, err-2, …; answers the calls in reverse arrival order",
+		desc:  "offers --tools tools ok-1, err-2, …; answers the calls out of arrival order, each answer's kind unlike the call that arrived at its place",
 		build: reverseOrder,
 	},
 	"script": {

@@ -44,7 +44,7 @@ const (
 )
 
 // reverseOrder offers ok-1, err-2, ok-3, … and answers each batch of --tools
-// calls in reverse arrival order. A batch is answered when full or --delay
+// calls out of arrival order (flipKinds). A batch is answered when full or --delay
 // (default 2s) after its first call, whichever comes first.
 func reverseOrder(o Options) (*behaviour, error) {
 	if o.Tools < 0 {
@@ -115,19 +115,49 @@ func (r *reverser) takeLocked() []toolCall {
 	return b
 }
 
-// answer answers calls latest arrival first (handlers join the batch in
-// whatever order the scheduler runs them, so the order is the reader's):
-// err-* tools with a JSON-RPC error, the others with success.
+// answer answers a batch out of arrival order, so that the k-th answer
+// goes to a call of the other kind than the k-th to arrive wherever it can
+// (err-* tools get a JSON-RPC error, the others success): a client that
+// pairs answers with calls by order, not by id, gets kinds wrong whatever
+// order it sent them in. Handlers join the batch in whatever order the
+// scheduler runs them, so arrival is the reader's order (index).
 func (r *reverser) answer(s *server, calls []toolCall) {
-	slices.SortFunc(calls, func(a, b toolCall) int { return b.index - a.index })
-	for _, c := range calls {
+	slices.SortFunc(calls, func(a, b toolCall) int { return a.index - b.index })
+	for _, c := range flipKinds(calls) {
 		if s.ctx.Err() != nil {
 			return
 		}
-		if strings.HasPrefix(c.name, "err-") {
+		if isErrTool(c) {
 			s.respond(jsonrpc.NewError(c.req.ID, jsonrpc.CodeInternalError, c.name+" failed, as scripted"))
 		} else {
 			s.respond(c.ok())
 		}
 	}
+}
+
+func isErrTool(c toolCall) bool { return strings.HasPrefix(c.name, "err-") }
+
+// flipKinds orders calls (in arrival order) for answering: position k holds
+// a call of the other kind than calls[k] while one is left, latest arrival
+// first, then the rest latest first.
+func flipKinds(calls []toolCall) []toolCall {
+	used := make([]bool, len(calls))
+	pick := func(want func(toolCall) bool) int {
+		for i := len(calls) - 1; i >= 0; i-- {
+			if !used[i] && want(calls[i]) {
+				return i
+			}
+		}
+		return -1
+	}
+	order := make([]toolCall, 0, len(calls))
+	for _, arrived := range calls {
+		i := pick(func(c toolCall) bool { return isErrTool(c) != isErrTool(arrived) })
+		if i < 0 {
+			i = pick(func(toolCall) bool { return true })
+		}
+		used[i] = true
+		order = append(order, calls[i])
+	}
+	return order
 }

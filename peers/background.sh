@@ -65,6 +65,8 @@ stop_background() {
 		fi
 	fi
 	wait "$bg_pid" 2>/dev/null || true
+	# Whatever the server started in its group goes with it.
+	kill -KILL -- "-$bg_pid" 2>/dev/null || true
 	bg_pid=""
 }
 

@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"maps"
 	"net/url"
 	"os/exec"
 	"path/filepath"
@@ -226,6 +227,13 @@ func certifyWith(o *runOptions, roles []check.Role, stdout, stderr io.Writer) in
 	if o.url != "" {
 		target["url"] = o.url
 	}
+	if probed := run.ProbedEras(); len(probed) > 0 {
+		eras := map[string]string{}
+		for t, e := range probed {
+			eras[string(t)] = "the server " + e.Evidence
+		}
+		target["eras"] = eras
+	}
 	ix := report.NewIndex(report.Tool{Name: "mcpconform", Version: Version}, target, o.seed, results)
 	if err := writeReports(o, ix); err != nil {
 		return exitFor(err, stderr)
@@ -295,6 +303,12 @@ func writeReports(o *runOptions, ix *report.Index) error {
 }
 
 func printSummary(w io.Writer, ix *report.Index) {
+	if eras, ok := ix.Target["eras"].(map[string]string); ok {
+		fmt.Fprintln(w)
+		for _, t := range slices.Sorted(maps.Keys(eras)) {
+			fmt.Fprintf(w, "era probe over %s: %s\n", t, eras[t])
+		}
+	}
 	s := ix.Summary
 	fmt.Fprintf(w, "\n%d pass, %d fail, %d warn, %d info, %d unimplemented, %d skipped, %d not applicable, %d expected failures, %d stale\n",
 		s.Pass, s.Fail, s.Warn, s.Info, s.Unimplemented, s.Skipped, s.NotApplicable, s.XFail, s.Stale)

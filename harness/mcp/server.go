@@ -100,8 +100,8 @@ func (o ServerOptions) withDefaults() (ServerOptions, error) {
 
 // Server is mcpconform's reference MCP server, of the legacy era (2025-03-26 …
 // 2025-11-25) and, by default, of the modern one (2026-07-28: server/discover
-// and stateless requests carrying their context in _meta). It negotiates the version (LC-09), answers ping at any time
-// (PG-01), offers tools, resources, prompts and completion with cursor
+// and stateless requests carrying their context in _meta). It negotiates
+// the version (LC-09), answers ping at any time (PG-01), offers tools, resources, prompts and completion with cursor
 // pagination (PA-01, PA-03), and gives every request handler a
 // RequestContext (CX-01): logging filtered by logging/setLevel (CX-02),
 // progress (CX-03), cooperative cancellation (CX-04), and requests back to
@@ -204,7 +204,7 @@ func (s *Server) method(name string) (methodHandler, bool) {
 // a RequestContext. A request the client cancelled meanwhile gets no response
 // (CX-04, CN-04).
 func (s *Server) request(ctx context.Context, sess *serverSession, req *jsonrpc.Message, out func(*jsonrpc.Message) error) *jsonrpc.Message {
-	if resp, modern := s.modernRequest(ctx, req, out); modern {
+	if resp, modern := s.modernRequest(ctx, sess, req, out); modern {
 		return resp
 	}
 	handle, ok := s.method(req.Method)

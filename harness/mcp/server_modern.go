@@ -21,16 +21,23 @@ const discoverTTL = 5 * time.Minute
 // (JR-51): its version, capabilities and log level come from its own _meta
 // (JR-46), never from earlier requests.
 //
+// A dual-era server keeps a session that answered initialize legacy
+// (LC-49): its requests follow the handshake whatever their _meta says.
+//
 // Not yet served in the modern era: input-required results (sampling,
-// elicitation and roots ride in them; the tools that need them answer with
-// isError, since a modern server never sends requests, JR-17), cancellation
-// of a modern request, subscriptions/listen.
-func (s *Server) modernRequest(ctx context.Context, req *jsonrpc.Message, out func(*jsonrpc.Message) error) (*jsonrpc.Message, bool) {
+// elicitation and roots ride in them; a tool that needs a capability the
+// request does not declare gets -32021, JR-49, and one that has it answers
+// with isError, since a modern server never sends requests, JR-17),
+// cancellation of a modern request, subscriptions/listen.
+func (s *Server) modernRequest(ctx context.Context, conn *serverSession, req *jsonrpc.Message, out func(*jsonrpc.Message) error) (*jsonrpc.Message, bool) {
 	if s.opts.Era == EraLegacy {
 		return nil, false
 	}
 	meta, modern := ModernRequest(req)
 	if !modern && s.opts.Era != EraModern {
+		return nil, false
+	}
+	if s.opts.Era == EraDual && conn.handshaken() {
 		return nil, false
 	}
 	if !modern && req.Method == "initialize" {
@@ -50,6 +57,11 @@ func (s *Server) modernRequest(ctx context.Context, req *jsonrpc.Message, out fu
 		}
 		return s.respond(req, nil, UnsupportedVersion(meta.Version, ModernProtocolVersions)), true
 	}
+	if need := capabilityNeeded(req); need != "" && !declares(meta.Capabilities, need) {
+		data, _ := json.Marshal(map[string]any{"requiredCapabilities": map[string]any{need: map[string]any{}}})
+		return s.respond(req, nil, &jsonrpc.Error{Code: jsonrpc.CodeMissingClientCapability, Data: data,
+			Message: fmt.Sprintf("this tool needs the client's %s capability; declare it in _meta %s", need, MetaClientCapabilities)}), true
+	}
 	handle, ok := s.modernMethod(req.Method)
 	if !ok {
 		return s.respond(req, nil, &jsonrpc.Error{Code: jsonrpc.CodeMethodNotFound,
@@ -65,7 +77,45 @@ func (s *Server) modernRequest(ctx context.Context, req *jsonrpc.Message, out fu
 	if rpcErr != nil {
 		return s.respond(req, nil, rpcErr), true
 	}
-	return s.respond(req, s.modernResult(result), nil), true
+	return s.respond(req, s.modernResult(req.Method, result), nil), true
+}
+
+// toolNeeds names the client capability each tool that asks the client for
+// something needs.
+var toolNeeds = map[string]string{
+	"test_sampling":                     "sampling",
+	"test_elicitation":                  "elicitation",
+	"test_elicitation_sep1034_defaults": "elicitation",
+	"test_elicitation_sep1330_enums":    "elicitation",
+	"elicit_url":                        "elicitation",
+	"roots":                             "roots",
+}
+
+// capabilityNeeded is the client capability handling req needs, "" for none.
+func capabilityNeeded(req *jsonrpc.Message) string {
+	if req.Method != "tools/call" {
+		return ""
+	}
+	var p struct {
+		Name string `json:"name"`
+	}
+	_ = decodeParams(req.Params, &p)
+	return toolNeeds[p.Name]
+}
+
+// declares reports whether capabilities (an object) declare feature.
+func declares(capabilities json.RawMessage, feature string) bool {
+	var c map[string]json.RawMessage
+	_ = json.Unmarshal(capabilities, &c)
+	v := c[feature]
+	return len(v) > 0 && v[0] == '{'
+}
+
+// handshaken reports whether the session answered initialize.
+func (sess *serverSession) handshaken() bool {
+	sess.mu.Lock()
+	defer sess.mu.Unlock()
+	return sess.stage != fresh
 }
 
 // modernMethod finds the handler of a modern request method: the legacy
@@ -93,6 +143,7 @@ func (s *Server) statelessSession(meta ModernMeta) *serverSession {
 	return &serverSession{
 		srv:      s,
 		stage:    ready,
+		modern:   true,
 		version:  meta.Version,
 		level:    level,
 		inflight: map[string]*RequestContext{},
@@ -116,9 +167,14 @@ func (s *Server) discover(*RequestContext, json.RawMessage) (any, *jsonrpc.Error
 	return result, nil
 }
 
+// cacheable are the methods whose modern results carry cache hints (TL-19).
+var cacheable = map[string]bool{"tools/list": true, "prompts/list": true, "resources/list": true, "resources/read": true, "resources/templates/list": true}
+
 // modernResult stamps a result of the modern era: resultType "complete"
-// (JR-15) and the server's identity in _meta (JR-48).
-func (s *Server) modernResult(result any) any {
+// (JR-15), the server's identity in _meta (JR-48), and for the lists and
+// resources/read the cache hints (TL-19): the reference's lists never
+// change, and nothing in them depends on who asks.
+func (s *Server) modernResult(method string, result any) any {
 	raw, err := json.Marshal(result)
 	if err != nil {
 		return result
@@ -129,6 +185,10 @@ func (s *Server) modernResult(result any) any {
 	}
 	if _, ok := fields["resultType"]; !ok && s.opts.Mutant != mutant.ResultTypeMissing {
 		fields["resultType"] = json.RawMessage(`"complete"`)
+	}
+	if cacheable[method] {
+		fields["ttlMs"], _ = json.Marshal(discoverTTL.Milliseconds())
+		fields["cacheScope"] = json.RawMessage(`"public"`)
 	}
 	meta := map[string]json.RawMessage{}
 	_ = json.Unmarshal(fields["_meta"], &meta)

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/mcpconform/mcpconform/harness/jsonrpc"
@@ -143,4 +144,38 @@ func init() {
 		resp := newPeer(t, m).call(MethodDiscover, fmt.Sprintf(`{"_meta":{%q:%q}}`, MetaProtocolVersion, ModernVersion))
 		return resp.Error == nil, resp.Kind().String()
 	}
+}
+
+func TestServerSessionThatHandshookStaysLegacy(t *testing.T) {
+	p := newPeer(t, "")
+	p.initialize("{}")
+	// LC-49: after initialize, _meta naming an unserved version changes
+	// nothing; the request is a legacy one.
+	wantServerResult(t, p.call("tools/list", modernParams("2099-01-01", "")), `"tools"`)
+	wantServerError(t, p.call(MethodDiscover, modernParams(ModernVersion, "")), jsonrpc.CodeMethodNotFound)
+}
+
+func TestServerModernCapabilitiesAndHints(t *testing.T) {
+	p := newPeer(t, "")
+	// JR-49: a tool that needs a capability the request does not declare.
+	resp := p.call("tools/call", modernParams(ModernVersion, `"name":"test_sampling","arguments":{"prompt":"x"}`))
+	wantServerError(t, resp, jsonrpc.CodeMissingClientCapability)
+	if !strings.Contains(string(resp.Error.Data), `"requiredCapabilities":{"sampling":{}}`) {
+		t.Errorf("data %s", resp.Error.Data)
+	}
+	// Declared: the tool answers isError, for input-required results are not
+	// served yet, and no request goes to the client (JR-17).
+	declared := fmt.Sprintf(`{"_meta":{%q:%q,%q:{"sampling":{}}},"name":"test_sampling","arguments":{"prompt":"x"}}`,
+		MetaProtocolVersion, ModernVersion, MetaClientCapabilities)
+	wantServerResult(t, p.call("tools/call", declared), `"isError":true`, "input-required")
+	if sent := p.drain(); slices.Contains(methods(sent), "sampling/createMessage") {
+		t.Errorf("a modern request made the server send %v", methods(sent))
+	}
+	// TL-19: lists and reads carry cache hints.
+	for _, method := range []string{"tools/list", "prompts/list", "resources/list", "resources/templates/list"} {
+		wantServerResult(t, p.call(method, modernParams(ModernVersion, "")), `"ttlMs":`, `"cacheScope":"public"`)
+	}
+	wantServerResult(t, p.call("resources/read", modernParams(ModernVersion, `"uri":"test://static-text"`)), `"ttlMs":`)
+	// RS-10: an unknown resource is -32602 in this era.
+	wantServerError(t, p.call("resources/read", modernParams(ModernVersion, `"uri":"test://nowhere"`)), jsonrpc.CodeInvalidParams)
 }

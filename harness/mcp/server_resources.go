@@ -62,15 +62,20 @@ func (s *Server) listResourceTemplates(_ *RequestContext, params json.RawMessage
 
 // readResource answers resources/read with the contents of a listed
 // resource or of a URI the template matches (RS-02); params without a uri
-// get -32602, an unknown uri -32002 with the uri in data (RS-05).
-func readResource(_ *RequestContext, params json.RawMessage) (any, *jsonrpc.Error) {
+// get -32602, an unknown uri -32002 with the uri in data (RS-05), or in the
+// 2026-07-28 era -32602 (RS-10, JR-30).
+func readResource(rc *RequestContext, params json.RawMessage) (any, *jsonrpc.Error) {
 	uri, rpcErr := resourceURI("resources/read", params)
 	if rpcErr != nil {
 		return nil, rpcErr
 	}
 	item, ok := resourceContents(uri)
 	if !ok {
-		return nil, resourceNotFound(uri)
+		notFound := resourceNotFound(uri)
+		if rc.sess.modern {
+			notFound.Code = jsonrpc.CodeInvalidParams
+		}
+		return nil, notFound
 	}
 	return map[string]any{"contents": []any{item}}, nil
 }

@@ -45,7 +45,8 @@ type serverSession struct {
 	waiting     map[string]chan *jsonrpc.Message // the server's requests awaiting replies, by id key
 	nextID      int64                            // ids of the server's own requests
 	late        *jsonrpc.Message                 // mutant ProgressAfterResponse's stale progress
-	subscribed  map[string]bool                  // resource URIs the client subscribed to
+	subscribed  map[string]bool                  // resource URIs the client subscribed to (at most maxSubscriptions)
+	modern      bool                             // the state of one 2026-07-28 request
 	watched     <-chan struct{}                  // the Done channel whose end drops the state
 	stopWatched func() bool
 }

@@ -2,6 +2,7 @@ package mcp
 
 import (
 	"encoding/json"
+	"fmt"
 
 	"github.com/mcpconform/mcpconform/harness/jsonrpc"
 )
@@ -34,6 +35,10 @@ func (sess *serverSession) subscription(method string, params json.RawMessage, o
 	if sess.subscribed == nil {
 		sess.subscribed = map[string]bool{}
 	}
+	if on && !sess.subscribed[uri] && len(sess.subscribed) >= maxSubscriptions {
+		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: fmt.Sprintf(
+			"the session holds %d subscriptions, the server's limit; unsubscribe from one first", maxSubscriptions)}
+	}
 	if on {
 		sess.subscribed[uri] = true
 	} else {
@@ -41,6 +46,10 @@ func (sess *serverSession) subscription(method string, params json.RawMessage, o
 	}
 	return struct{}{}, nil
 }
+
+// maxSubscriptions bounds a session's subscriptions: any uri of a template
+// is a resource, so a client could otherwise grow the set without end.
+const maxSubscriptions = 256
 
 // knownResourceURI reads the uri of method's params and checks that a
 // resource is there.

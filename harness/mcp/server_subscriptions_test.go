@@ -3,6 +3,7 @@ package mcp
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"maps"
 	"slices"
 	"strings"
@@ -78,6 +79,7 @@ func TestSubscribeIsDeclaredInTheLegacyEraOnly(t *testing.T) {
 	p := newPeer(t, "")
 	wantServerResult(t, p.call("initialize", initParams("2025-11-25", "{}")), `"resources":{"subscribe":true}`)
 	// The modern era replaced resources/subscribe with subscriptions/listen.
+	p = newPeer(t, "")
 	resp := p.call(MethodDiscover, modernParams(ModernVersion, ""))
 	var r discoverResult
 	if err := json.Unmarshal(resp.Result, &r); err != nil || strings.Contains(string(r.Capabilities["resources"]), "subscribe") {
@@ -86,4 +88,17 @@ func TestSubscribeIsDeclaredInTheLegacyEraOnly(t *testing.T) {
 	for _, method := range []string{"resources/subscribe", "resources/unsubscribe"} {
 		wantServerError(t, p.call(method, modernParams(ModernVersion, `"uri":"test://static-text"`)), jsonrpc.CodeMethodNotFound)
 	}
+}
+
+func TestSubscriptionsAreBounded(t *testing.T) {
+	p := newPeer(t, "")
+	p.initialize("{}")
+	for i := range maxSubscriptions {
+		wantServerResult(t, p.call("resources/subscribe", fmt.Sprintf(`{"uri":"test://template/%d/data"}`, i)))
+	}
+	wantServerError(t, p.call("resources/subscribe", `{"uri":"test://template/one-more/data"}`), jsonrpc.CodeInternalError)
+	// Subscribing again to one already held, or after an unsubscribe, is fine.
+	wantServerResult(t, p.call("resources/subscribe", `{"uri":"test://template/0/data"}`))
+	wantServerResult(t, p.call("resources/unsubscribe", `{"uri":"test://template/0/data"}`))
+	wantServerResult(t, p.call("resources/subscribe", `{"uri":"test://template/one-more/data"}`))
 }

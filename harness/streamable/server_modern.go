@@ -11,17 +11,34 @@ import (
 )
 
 // modern reports whether a POST belongs to the 2026-07-28 era: one request
-// without Mcp-Session-Id that names its protocol version in _meta or is
-// server/discover; on a modern-only server, every POST.
+// without Mcp-Session-Id that names its protocol version in _meta, or is
+// server/discover, or whose MCP-Protocol-Version is newer than every legacy
+// version the server accepts; on a modern-only server, every single message.
 func (s *Server) modern(r *http.Request, msgs []*jsonrpc.Message, batch bool) bool {
 	switch {
+	case batch:
+		return false
 	case s.cfg.ModernOnly:
 		return true
-	case s.cfg.LegacyOnly || batch || msgs[0].Kind() != jsonrpc.KindRequest || r.Header.Get(hdrSessionID) != "":
+	case s.cfg.LegacyOnly || msgs[0].Kind() != jsonrpc.KindRequest || r.Header.Get(hdrSessionID) != "":
 		return false
 	}
 	_, modern := mcp.ModernRequest(msgs[0])
-	return modern
+	return modern || s.newerThanLegacy(r.Header.Get(hdrProtocolVersion))
+}
+
+// newerThanLegacy reports whether version (YYYY-MM-DD) comes after every
+// legacy version the server accepts.
+func (s *Server) newerThanLegacy(version string) bool {
+	if len(version) != len("2006-01-02") {
+		return false
+	}
+	for _, v := range s.cfg.SupportedVersions {
+		if version <= v {
+			return false
+		}
+	}
+	return true
 }
 
 // serveModern answers one 2026-07-28 POST statelessly, with
@@ -40,20 +57,38 @@ func (s *Server) serveModern(w http.ResponseWriter, r *http.Request, msg *jsonrp
 		return
 	}
 	meta, _ := mcp.ModernRequest(msg)
-	values := r.Header.Values(hdrProtocolVersion)
-	if meta.HasVersion && (len(values) != 1 || values[0] != meta.Version) && s.cfg.Mutant != mutant.HeaderMismatchAccepted {
-		s.writeModern(w, http.StatusBadRequest, jsonrpc.NewError(msg.ID, jsonrpc.CodeHeaderMismatch, fmt.Sprintf(
-			"the MCP-Protocol-Version header (%q) differs from the body's _meta %s (%q); send the same version in both",
-			strings.Join(values, ", "), mcp.MetaProtocolVersion, meta.Version)))
+	switch {
+	case meta.HasVersion:
+		if problem := s.headerProblem(r, msg, meta.Version); problem != "" {
+			s.writeModern(w, http.StatusBadRequest, jsonrpc.NewError(msg.ID, jsonrpc.CodeHeaderMismatch, problem))
+			return
+		}
+	case msg.Method != "initialize":
+		// No version in _meta: the request lacks what every request of
+		// this era carries (JR-47).
+		s.writeModern(w, http.StatusBadRequest, &jsonrpc.Message{ID: msg.ID, Error: meta.Problem()})
 		return
 	}
-	if problem := mirrorProblem(r.Header, msg); problem != "" && s.cfg.Mutant != mutant.MirrorHeadersUnchecked {
-		s.writeModern(w, http.StatusBadRequest, jsonrpc.NewError(msg.ID, jsonrpc.CodeHeaderMismatch, problem))
-		return
-	}
+	// A legacy initialize to a modern-only server: the handler names the
+	// versions served (LC-48).
 	sess := s.newSession(true, meta.Version)
 	resp := s.answer(sess, msg, noStream)
 	s.writeModern(w, s.modernStatus(resp, meta), resp)
+}
+
+// headerProblem says how a modern POST's headers disagree with its body:
+// MCP-Protocol-Version with the _meta version (HT-73, HT-74), Mcp-Method and
+// Mcp-Name with the method and its name (HT-77, HT-81); "" when they agree.
+func (s *Server) headerProblem(r *http.Request, msg *jsonrpc.Message, version string) string {
+	values := r.Header.Values(hdrProtocolVersion)
+	if (len(values) != 1 || values[0] != version) && s.cfg.Mutant != mutant.HeaderMismatchAccepted {
+		return fmt.Sprintf("the MCP-Protocol-Version header (%q) differs from the body's _meta %s (%q); send the same version in both",
+			strings.Join(values, ", "), mcp.MetaProtocolVersion, version)
+	}
+	if s.cfg.Mutant == mutant.MirrorHeadersUnchecked {
+		return ""
+	}
+	return mirrorProblem(r.Header, msg)
 }
 
 // modernStatus is the HTTP status of a modern answer.

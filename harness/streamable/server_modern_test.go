@@ -87,9 +87,13 @@ func TestServerEraConfigs(t *testing.T) {
 	modern := minimal("")
 	modern.ModernOnly = true
 	e = serve(t, modern)
-	// Every POST is answered statelessly (the handler judges its _meta).
-	if status, m := modernAnswer(t, e, pingBody, methodHeader("ping")); status != http.StatusOK || m.Error != nil {
-		t.Errorf("modern only: ping got %d %v", status, m.Error)
+	// Every POST is answered statelessly; one without _meta lacks what
+	// every request of the era carries (JR-47).
+	if status, m := modernAnswer(t, e, pingBody, methodHeader("ping")); status != http.StatusBadRequest || m.Error == nil || m.Error.Code != jsonrpc.CodeInvalidParams {
+		t.Errorf("modern only: ping without _meta got %d %v", status, m.Error)
+	}
+	if status, m := modernAnswer(t, e, modernBody(mcp.MethodDiscover, mcp.ModernVersion), modernHeaders(mcp.ModernVersion)...); status != http.StatusOK || m.Error != nil {
+		t.Errorf("modern only: discover got %d %v", status, m.Error)
 	}
 	if resp := e.send(http.MethodGet, ""); resp.StatusCode != http.StatusMethodNotAllowed {
 		t.Errorf("modern only: GET got %s, want 405 (HT-60)", resp.Status)

@@ -34,6 +34,11 @@ func (s *Server) servePOST(w http.ResponseWriter, r *http.Request) {
 		s.refuseBody(w, status, code, problem)
 		return
 	}
+	if batch && s.cfg.ModernOnly {
+		s.refuseBody(w, http.StatusBadRequest, jsonrpc.CodeInvalidRequest,
+			"JSON-RPC batches were removed after 2025-03-26 and this server speaks 2026-07-28 only; send one message per POST")
+		return
+	}
 	if s.modern(r, msgs, batch) {
 		s.serveModern(w, r, msgs[0])
 		return

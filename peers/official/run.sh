@@ -25,6 +25,8 @@
 #                           the baseline is measured with the default)
 #   OFFICIAL_START_TIMEOUT  seconds to wait for the server's URL line (default 10)
 #   OFFICIAL_STOP_GRACE     seconds for each step of the server's shutdown (default 5)
+#   OFFICIAL_SUITE_TIMEOUT  seconds the suite may run before it is stopped (default 300;
+#                           the run then fails with timeout's status 124)
 set -euo pipefail
 
 # Pinned versions. The suite's whole dependency tree is pinned by
@@ -42,6 +44,7 @@ cache=${OFFICIAL_CACHE_DIR:-${TMPDIR:-/tmp}/mcpconform-official}
 serve_args=${OFFICIAL_SERVE_ARGS:---page-size 100}
 start_timeout=${OFFICIAL_START_TIMEOUT:-10}
 stop_grace=${OFFICIAL_STOP_GRACE:-5}
+suite_timeout=${OFFICIAL_SUITE_TIMEOUT:-300}
 
 name=run.sh
 tmp=$(mktemp -d)
@@ -102,7 +105,7 @@ echo "run.sh: the reference server listens at $url (serve --transport http $serv
 # --- the suite ---------------------------------------------------------------
 rm -rf "$out/results"
 status=0
-"$node" "$cli" server --url "$url" --suite all \
+timeout --kill-after=10 "$suite_timeout" "$node" "$cli" server --url "$url" --suite all \
 	--expected-failures "$here/expected-failures.yaml" \
 	-o "$out/results" {bg_stdin}>&- >"$out/conformance.log" 2>&1 || status=$?
 stop_background

@@ -25,6 +25,13 @@ var (
 // response arrived, to see whether the server ends it.
 func linger(c *run.C) time.Duration { return c.Config().Prompt }
 
+// settle is how long a check keeps reading the GET stream after the
+// responses of its POSTs arrived. A message the server puts on the GET
+// stream instead of (or besides) a POST stream goes out before that POST's
+// response, on a connection already open and being read, so only its
+// delivery is waited for.
+func settle(c *run.C) time.Duration { return c.Config().Prompt / 4 }
+
 var _ = serverCheck(check.Descriptor{
 	ID:          "http.server.notification.accepted-202",
 	Title:       "a POSTed notification gets 202 Accepted with an empty body",
@@ -164,7 +171,7 @@ var _ = serverCheck(check.Descriptor{
 		return // no GET stream: nothing can travel it
 	}
 	replies := callEveryTool(c, p, s)
-	time.Sleep(linger(c)) // let anything misrouted arrive on the GET stream
+	time.Sleep(settle(c)) // let anything misrouted arrive on the GET stream
 	for _, m := range g.Messages() {
 		c.Require(m.Kind() != jsonrpc.KindResult && m.Kind() != jsonrpc.KindError,
 			"no response on the GET stream", "a %s with id %s arrived on the GET stream (%d tool calls made)", m.Kind(), m.ID, len(replies))
@@ -182,7 +189,7 @@ var _ = serverCheck(check.Descriptor{
 	s := p.initialize(latestLegacy)
 	g := p.openGET(s, "")
 	replies := callEveryTool(c, p, s)
-	time.Sleep(linger(c))
+	time.Sleep(settle(c))
 	seen := map[string]bool{}
 	for _, r := range replies {
 		for _, ev := range r.Events {
@@ -210,7 +217,7 @@ var _ = serverCheck(check.Descriptor{
 	replies := callEveryTool(c, p, s)
 	more, _ := p.call(s, "tools/list", nil, 0)
 	replies = append(replies, more)
-	time.Sleep(linger(c))
+	time.Sleep(settle(c))
 	seen := map[string]string{}
 	note := func(stream string, id string) {
 		if id == "" {
@@ -410,7 +417,8 @@ var _ = serverCheck(check.Descriptor{
 		}
 	}
 	g := p.openGET(s, first.Events[0].ID)
-	time.Sleep(linger(c))
+	time.Sleep(settle(c)) // a replay goes out as the GET is answered
+
 	for _, ev := range g.Events() {
 		c.Require(!foreign[ev.ID], "only the resumed stream's events", "the replay carried event %q of another stream", ev.ID)
 	}

@@ -104,3 +104,16 @@ func (c *C) RequireEra(t check.Transport) {
 		c.NotApplicable(why)
 	}
 }
+
+// ProbedEras returns what the run's era probes found, by transport; empty
+// when no check asked.
+func ProbedEras() map[check.Transport]ServerEras {
+	eraMu.Lock()
+	defer eraMu.Unlock()
+	out := map[check.Transport]ServerEras{}
+	for t, p := range eraSeen {
+		p.once.Do(func() {}) // wait for a probe in progress
+		out[t] = p.eras
+	}
+	return out
+}

@@ -44,9 +44,9 @@ type httpConn struct {
 	// modern marks a 2026-07-28 conversation: every POST names its method
 	// (and the tool, prompt or resource) in headers (HT-77).
 	modern bool
-	// method, when set, replaces the Mcp-Method header ("" leaves it out):
-	// how a check sends a wrong one.
-	method *string
+	// override replaces headers after the mirrored ones are set (a value
+	// "" leaves the header out): how a check sends wrong ones.
+	override map[string]string
 	// lastStatus is the HTTP status of the latest POST: a refused body may
 	// be answered with an HTTP error and no JSON-RPC body (HT-16).
 	lastStatus int
@@ -76,10 +76,10 @@ func (c *httpConn) send(raw []byte) error {
 		if m, err := jsonrpc.Decode(raw); err == nil {
 			streamable.SetModernHeaders(req.Header, m)
 		}
-		if c.method != nil {
-			req.Header.Del("Mcp-Method")
-			if *c.method != "" {
-				req.Header.Set("Mcp-Method", *c.method)
+		for name, value := range c.override {
+			req.Header.Del(name)
+			if value != "" {
+				req.Header.Set(name, value)
 			}
 		}
 	}

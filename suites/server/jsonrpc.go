@@ -129,7 +129,7 @@ var _ = serverCheck(check.Descriptor{
 	ID:          "server.jsonrpc.reused-id-answered",
 	Title:       "a request that reuses the id of an answered request is answered again, each method with its own answer",
 	Requirement: "A client should never reuse a request id, but a server that meets one after its response went out answers it like any request: a response echoing the id, carrying the new request's own answer.",
-	Rules:       []string{"JR-07", "JR-05"},
+	Rules:       []string{"JR-07"},
 	Level:       check.SHOULD,
 	KilledBy:    killers(mutant.ReusedIDDropped),
 }, func(c *run.C) {

@@ -118,20 +118,20 @@ var _ = serverCheck(check.Descriptor{
 	})
 })
 
-// discoverOverHTTP POSTs a well-formed server/discover whose headers lie:
-// MCP-Protocol-Version names version, Mcp-Method names method (nil: the
-// right one, "": none). It returns the HTTP status and the answer (nil if
-// none came).
-func discoverOverHTTP(c *run.C, version string, method *string) (int, *jsonrpc.Message) {
+// postLying POSTs a well-formed 2026-07-28 request of method with params
+// whose headers lie: MCP-Protocol-Version names version, override replaces
+// the mirrored headers ("" leaves one out). It returns the HTTP status and
+// the answer (nil if none came).
+func postLying(c *run.C, method string, params map[string]any, version string, override map[string]string) (int, *jsonrpc.Message) {
 	cfg := c.Config()
 	if cfg.ServerURL == "" {
 		c.Unimplemented("no server URL: run mcpconform server --url URL")
 	}
 	h := newHTTPConn(cfg.ServerURL, cfg.CheckDeadline)
 	c.Cleanup(h.close)
-	h.version, h.modern, h.method = version, true, method
+	h.version, h.modern, h.override = version, true, override
 	p := &peer{c: c, conn: h, transport: "http"}
-	p.message(p.id(), mcp.MethodDiscover, modernParams(mcp.ModernVersion, nil))
+	p.message(p.id(), method, modernParams(mcp.ModernVersion, params))
 	m := p.wait(func(m *jsonrpc.Message) bool { return m.Kind() == jsonrpc.KindError || m.Kind() == jsonrpc.KindResult }, cfg.Prompt)
 	return h.lastStatus, m
 }
@@ -144,22 +144,32 @@ var _ = run.For(check.Server, check.HTTP)(check.Descriptor{
 	Eras:        modernEra,
 	KilledBy:    killers(mutant.HeaderMismatchAccepted),
 }, func(c *run.C) {
-	status, m := discoverOverHTTP(c, v1125, nil)
+	status, m := postLying(c, mcp.MethodDiscover, nil, v1125, nil)
 	c.Require(status == nethttp.StatusBadRequest && m != nil && m.Error != nil && m.Error.Code == jsonrpc.CodeHeaderMismatch,
 		"HTTP 400 with error -32020", "status %d, %s", status, describe(m))
 })
 
 var _ = run.For(check.Server, check.HTTP)(check.Descriptor{
 	ID:          "http.server.modern.mirror-headers",
-	Title:       "a POST whose Mcp-Method header is missing or differs from the body gets 400 with -32020",
+	Title:       "a POST whose Mcp-Method or Mcp-Name header is missing or differs from the body gets 400 with -32020",
 	Requirement: "A server checks the headers that mirror the body (Mcp-Method, Mcp-Name) and rejects missing or mismatched ones with HTTP 400 and -32020.",
 	Rules:       []string{"HT-81", "HT-77"},
 	Eras:        modernEra,
 	KilledBy:    killers(mutant.MirrorHeadersUnchecked),
 }, func(c *run.C) {
-	for _, method := range []string{"", "tools/list"} { // missing, then naming another method
-		status, m := discoverOverHTTP(c, mcp.ModernVersion, &method)
+	call := map[string]any{"name": "mcpconform-probe", "arguments": map[string]any{}}
+	for _, tc := range []struct {
+		method   string
+		params   map[string]any
+		override map[string]string
+	}{
+		{mcp.MethodDiscover, nil, map[string]string{"Mcp-Method": ""}},
+		{mcp.MethodDiscover, nil, map[string]string{"Mcp-Method": "tools/list"}},
+		{"tools/call", call, map[string]string{"Mcp-Name": ""}},
+		{"tools/call", call, map[string]string{"Mcp-Name": "mcpconform-other"}},
+	} {
+		status, m := postLying(c, tc.method, tc.params, mcp.ModernVersion, tc.override)
 		c.Require(status == nethttp.StatusBadRequest && m != nil && m.Error != nil && m.Error.Code == jsonrpc.CodeHeaderMismatch,
-			fmt.Sprintf("HTTP 400 with error -32020 for Mcp-Method %q on server/discover", method), "status %d, %s", status, describe(m))
+			fmt.Sprintf("HTTP 400 with error -32020 for %s with headers %v", tc.method, tc.override), "status %d, %s", status, describe(m))
 	}
 })

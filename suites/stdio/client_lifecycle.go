@@ -2,7 +2,6 @@ package stdio
 
 import (
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/mcpconform/mcpconform/fakeservers"
@@ -115,7 +114,7 @@ var _ = clientCheck(check.Descriptor{
 
 var _ = clientCheck(check.Descriptor{
 	ID:          "stdio.client.ids.concurrent-correlation",
-	Title:       "concurrent calls answered in reverse order each get their own reply",
+	Title:       "concurrent calls answered out of order each get their own reply",
 	Requirement: "Responses are routed to their callers by id, whatever their order.",
 	Rules:       []string{"NG-12", "JR-07"},
 	KilledBy:    killers(mutant.FIFOCorrelation),
@@ -128,9 +127,5 @@ var _ = clientCheck(check.Descriptor{
 		wantOK := call.Tool[:3] == "ok-"
 		c.Require(call.OK() == wantOK, "ok-* tools succeed and err-* tools fail with their own error replies",
 			"tool %q ended %s", call.Tool, call.Outcome)
-		// Each error reply names its tool: one routed to another err-* call
-		// shows there, whatever order the calls went out in.
-		c.Require(wantOK || strings.Contains(call.Error, call.Tool+" failed"), fmt.Sprintf("%s fails with its own error reply (%q)", call.Tool, call.Tool+" failed, as scripted"),
-			"its error was %q", call.Error)
 	}
 })
