@@ -57,7 +57,7 @@ func (s *Server) modernRequest(ctx context.Context, conn *serverSession, req *js
 		}
 		return s.respond(req, nil, UnsupportedVersion(meta.Version, ModernProtocolVersions)), true
 	}
-	if need := capabilityNeeded(req); need != "" && !declares(meta.Capabilities, need) {
+	if need := capabilityNeeded(req); need != "" && !declares(meta.Capabilities, need) && s.opts.Mutant != mutant.CapabilityNeededAsResult {
 		data, _ := json.Marshal(map[string]any{"requiredCapabilities": map[string]any{need: map[string]any{}}})
 		return s.respond(req, nil, &jsonrpc.Error{Code: jsonrpc.CodeMissingClientCapability, Data: data,
 			Message: fmt.Sprintf("this tool needs the client's %s capability; declare it in _meta %s", need, MetaClientCapabilities)}), true
@@ -137,6 +137,9 @@ func (s *Server) modernMethod(name string) (methodHandler, bool) {
 // sends requests (JR-17).
 func (s *Server) statelessSession(meta ModernMeta) *serverSession {
 	level := len(logLevels)
+	if s.opts.Mutant == mutant.LogsWithoutLevel {
+		level = levelIndex(defaultLogLevel)
+	}
 	if i := levelIndex(meta.LogLevel); i >= 0 {
 		level = i
 	}

@@ -179,3 +179,16 @@ func TestServerModernCapabilitiesAndHints(t *testing.T) {
 	// RS-10: an unknown resource is -32602 in this era.
 	wantServerError(t, p.call("resources/read", modernParams(ModernVersion, `"uri":"test://nowhere"`)), jsonrpc.CodeInvalidParams)
 }
+
+func init() {
+	serverRuleOf[mutant.CapabilityNeededAsResult] = func(t *testing.T, m mutant.Name) (bool, string) {
+		resp := newPeer(t, m).call("tools/call", modernParams(ModernVersion, `"name":"test_sampling","arguments":{"prompt":"x"}`))
+		return resp.Error == nil || resp.Error.Code != jsonrpc.CodeMissingClientCapability, fmt.Sprint(resp.Error, string(resp.Result))
+	}
+	serverRuleOf[mutant.LogsWithoutLevel] = func(t *testing.T, m mutant.Name) (bool, string) {
+		p := newPeer(t, m)
+		p.call("tools/call", modernParams(ModernVersion, `"name":"test_tool_with_logging","arguments":{}`))
+		sent := methods(p.drain())
+		return slices.Contains(sent, "notifications/message"), fmt.Sprint(sent)
+	}
+}

@@ -10,6 +10,8 @@ const (
 	MissingMetaAccepted             Name = "missing-meta-accepted"
 	HeaderMismatchAccepted          Name = "header-mismatch-accepted"
 	MirrorHeadersUnchecked          Name = "mirror-headers-unchecked"
+	CapabilityNeededAsResult        Name = "capability-needed-as-result"
+	LogsWithoutLevel                Name = "logs-without-level"
 )
 
 // modernProtocol mutate the reference MCP server; they count as
@@ -19,6 +21,8 @@ var modernProtocol = []Mutant{
 	{ResultTypeMissing, "server", "leaves resultType out of its 2026-07-28 results (JR-15, LC-41)"},
 	{UnsupportedVersionInvalidParams, "server", "answers a request naming a version it does not serve with -32602 instead of -32022 (LC-42)"},
 	{MissingMetaAccepted, "server", "serves a 2026-07-28 request whose _meta lacks clientCapabilities instead of answering -32602 (JR-47)"},
+	{CapabilityNeededAsResult, "server", "answers a 2026-07-28 tool call that needs an undeclared client capability with an isError result instead of -32021 (JR-49)"},
+	{LogsWithoutLevel, "server", "sends log notifications for a 2026-07-28 request whose _meta names no logLevel (LG-12)"},
 }
 
 // modernTransport mutate the streamable HTTP server transport.

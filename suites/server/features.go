@@ -16,7 +16,16 @@ import (
 // listAll walks method's pages and returns every item's raw JSON.
 func listAll(c *run.C, p *peer, method, field string) []json.RawMessage {
 	return c.Pages(method, field, func(cursor string) json.RawMessage {
-		m := p.request(method, run.CursorParams(cursor))
+		var m *jsonrpc.Message
+		if p.modern != "" {
+			var extra map[string]any
+			if cursor != "" {
+				extra = map[string]any{"cursor": cursor}
+			}
+			m = p.modernRequest(method, p.modern, modernParams(p.modern, extra))
+		} else {
+			m = p.request(method, run.CursorParams(cursor))
+		}
 		c.Require(m.Error == nil, method+" succeeds ("+p.transport+")", "%s", describe(m))
 		return m.Result
 	})

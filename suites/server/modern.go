@@ -28,6 +28,7 @@ func (p *peer) modernRequest(method, version string, params map[string]any) *jso
 	if h, ok := p.conn.(*httpConn); ok {
 		h.version, h.modern = version, true
 	}
+	p.modern = version
 	return p.request(method, params)
 }
 
@@ -172,4 +173,64 @@ var _ = run.For(check.Server, check.HTTP)(check.Descriptor{
 		c.Require(status == nethttp.StatusBadRequest && m != nil && m.Error != nil && m.Error.Code == jsonrpc.CodeHeaderMismatch,
 			fmt.Sprintf("HTTP 400 with error -32020 for %s with headers %v", tc.method, tc.override), "status %d, %s", status, describe(m))
 	}
+})
+
+// asksClient are the fixture roles whose tools ask the client for
+// something, with the capability each needs.
+var asksClient = []struct{ role, capability string }{{"sampling", "sampling"}, {"elicitation", "elicitation"}, {"roots", "roots"}}
+
+var _ = serverCheck(check.Descriptor{
+	ID:          "server.modern.capability-required",
+	Title:       "a 2026-07-28 tool call that needs a client capability the request does not declare gets -32021 (HTTP 400)",
+	Requirement: "If handling a request needs a client capability not declared in that request's _meta, the server answers -32021 with data.requiredCapabilities; over HTTP with status 400.",
+	Rules:       []string{"JR-49", "JR-51"},
+	Eras:        modernEra,
+	KilledBy:    killers(mutant.CapabilityNeededAsResult),
+}, func(c *run.C) {
+	eachTransport(c, func(p *peer) {
+		p.modern = mcp.ModernVersion
+		var tried []string
+		for _, a := range asksClient {
+			found, _ := offeredFixtures(c, p, a.role)
+			for _, f := range found {
+				tried = append(tried, f.Tool)
+				m := p.modernRequest("tools/call", mcp.ModernVersion, modernParams(mcp.ModernVersion, callParams(f, nil)))
+				var data struct {
+					Required map[string]json.RawMessage `json:"requiredCapabilities"`
+				}
+				if m.Error != nil {
+					_ = json.Unmarshal(m.Error.Data, &data)
+				}
+				c.Require(m.Error != nil && m.Error.Code == jsonrpc.CodeMissingClientCapability && data.Required[a.capability] != nil,
+					fmt.Sprintf("%s (which needs %s) gets -32021 with data.requiredCapabilities.%s (%s)", f.Tool, a.capability, a.capability, p.transport),
+					"%s", describe(m))
+				if p.transport == "http" {
+					c.Require(p.status() == nethttp.StatusBadRequest, "HTTP status 400", "status %d", p.status())
+				}
+			}
+		}
+		if len(tried) == 0 {
+			c.Unimplemented("no tool asks the client for anything: map sampling, elicitation or roots in a --fixtures file")
+		}
+	})
+})
+
+var _ = serverCheck(check.Descriptor{
+	ID:          "server.modern.no-log-without-level",
+	Title:       "a 2026-07-28 request whose _meta names no logLevel gets no log notifications",
+	Requirement: "No notifications/message for a request that lacks _meta io.modelcontextprotocol/logLevel.",
+	Rules:       []string{"LG-12"},
+	Eras:        modernEra,
+	KilledBy:    killers(mutant.LogsWithoutLevel),
+}, func(c *run.C) {
+	eachTransport(c, func(p *peer) {
+		p.modern = mcp.ModernVersion
+		for _, f := range fixtures(c, p, "logging") {
+			p.unread = nil
+			m := p.modernRequest("tools/call", mcp.ModernVersion, modernParams(mcp.ModernVersion, callParams(f, nil)))
+			c.Require(m.Error == nil, f.Tool+" answers ("+p.transport+")", "%s", describe(m))
+			logs := logMessages(p.unread)
+			c.Require(len(logs) == 0, "no notifications/message ("+p.transport+")", "%d arrived before the response", len(logs))
+		}
+	})
 })

@@ -35,6 +35,9 @@ type peer struct {
 	transport string
 	nextID    int64
 	unread    []*jsonrpc.Message
+	// modern is the 2026-07-28 version the peer's requests name in _meta
+	// once it made one (modernRequest); "" for a legacy conversation.
+	modern string
 }
 
 // eachTransport runs body once per transport the run names, on a fresh
