@@ -79,6 +79,16 @@ func NewNotification(method string, params any) (*Message, error) {
 	return &Message{Method: method, Params: p}, err
 }
 
+// EncodeCall encodes a request when id is set, else a notification: the
+// bytes a peer sends for method with params.
+func EncodeCall(id ID, method string, params any) ([]byte, error) {
+	p, err := marshalParams(params)
+	if err != nil {
+		return nil, err
+	}
+	return Encode(&Message{ID: id, Method: method, Params: p})
+}
+
 // NewResult builds a success response.
 func NewResult(id ID, result any) (*Message, error) {
 	r, err := json.Marshal(result)
@@ -234,6 +244,19 @@ func firstByte(b []byte) byte {
 		return 0
 	}
 	return b[0]
+}
+
+// DecodeAny reads a body that holds one message or a batch of them, as an
+// HTTP response may; it returns nothing for anything else.
+func DecodeAny(b []byte) []*Message {
+	if firstByte(b) == '[' {
+		ms, _ := DecodeBatch(b)
+		return ms
+	}
+	if m, err := Decode(b); err == nil {
+		return []*Message{m}
+	}
+	return nil
 }
 
 // DecodeBatch parses a JSON array of messages. Each element is decoded

@@ -171,38 +171,15 @@ func (p *probe) readEvents(body io.ReadCloser, r *reply, wait jsonrpc.ID, linger
 	}
 }
 
-func decodeBody(b []byte) []*jsonrpc.Message {
-	b = bytes.TrimSpace(b)
-	if len(b) == 0 {
-		return nil
-	}
-	if b[0] == '[' {
-		ms, _ := jsonrpc.DecodeBatch(b)
-		return ms
-	}
-	if m, err := jsonrpc.Decode(b); err == nil {
-		return []*jsonrpc.Message{m}
-	}
-	return nil
-}
+func decodeBody(b []byte) []*jsonrpc.Message { return jsonrpc.DecodeAny(bytes.TrimSpace(b)) }
 
 // message encodes a JSON-RPC message for a body.
 func (p *probe) message(id jsonrpc.ID, method string, params any) []byte {
-	var m *jsonrpc.Message
-	var err error
-	if id.IsZero() {
-		m, err = jsonrpc.NewNotification(method, params)
-	} else {
-		m, err = jsonrpc.NewRequest(id, method, params)
+	b, err := jsonrpc.EncodeCall(id, method, params)
+	if err != nil {
+		p.c.Failf("the probe can encode "+method, "%v", err)
 	}
-	if err == nil {
-		var b []byte
-		if b, err = jsonrpc.Encode(m); err == nil {
-			return b
-		}
-	}
-	p.c.Failf("the probe can encode "+method, "%v", err)
-	return nil
+	return b
 }
 
 // session is an initialized session of the server under test.

@@ -97,13 +97,7 @@ func (c *httpConn) send(raw []byte) error {
 	}
 	defer resp.Body.Close()
 	body, _ := io.ReadAll(io.LimitReader(resp.Body, 4<<20))
-	body = bytes.TrimSpace(body)
-	if len(body) > 0 && body[0] == '[' {
-		ms, _ := jsonrpc.DecodeBatch(body)
-		for _, m := range ms {
-			c.deliver(m)
-		}
-	} else if m, err := jsonrpc.Decode(body); err == nil {
+	for _, m := range jsonrpc.DecodeAny(bytes.TrimSpace(body)) {
 		c.deliver(m)
 	}
 	return nil

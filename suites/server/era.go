@@ -126,11 +126,7 @@ func probeOnce(cfg run.Config, t check.Transport, method string, params any, ver
 		h.version, h.modern = version, method == mcp.MethodDiscover
 	}
 	id := jsonrpc.IntID(1)
-	req, err := jsonrpc.NewRequest(id, method, params)
-	if err != nil {
-		return nil, err
-	}
-	raw, err := jsonrpc.Encode(req)
+	raw, err := jsonrpc.EncodeCall(id, method, params)
 	if err != nil {
 		return nil, err
 	}

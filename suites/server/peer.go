@@ -101,15 +101,7 @@ func (p *peer) raw(b []byte) {
 
 // message sends a request (id set) or a notification (id zero).
 func (p *peer) message(id jsonrpc.ID, method string, params any) {
-	var m *jsonrpc.Message
-	var err error
-	if id.IsZero() {
-		m, err = jsonrpc.NewNotification(method, params)
-	} else {
-		m, err = jsonrpc.NewRequest(id, method, params)
-	}
-	p.c.Require(err == nil, "the check can encode "+method, "%v", err)
-	b, err := jsonrpc.Encode(m)
+	b, err := jsonrpc.EncodeCall(id, method, params)
 	p.c.Require(err == nil, "the check can encode "+method, "%v", err)
 	p.raw(b)
 }
