@@ -98,6 +98,8 @@ const (
 	AcceptBatch            Name = "accept-batch"
 	ReplayOtherStreams     Name = "replay-other-streams"
 	UnknownSessionAccepted Name = "unknown-session-accepted"
+	NoPrimingEvent         Name = "no-priming-event"
+	NoRetryField           Name = "no-retry-field"
 )
 
 // Mutant describes one mutant.
@@ -184,6 +186,8 @@ var catalogue = []Mutant{
 	{AcceptBatch, "server", "accepts JSON-RPC batches from 2025-06-18 on (JR-37, HT-13)"},
 	{ReplayOtherStreams, "server", "replays events of other streams on resumption (HT-46)"},
 	{UnknownSessionAccepted, "server", "serves requests bearing a session id it never issued (HT-56)"},
+	{NoPrimingEvent, "server", "opens an SSE answer without a priming event (HT-28)"},
+	{NoRetryField, "server", "drops a stream's connection without having sent a retry field (HT-29b)"},
 }
 
 // All returns every mutant, sorted by name.

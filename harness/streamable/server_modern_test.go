@@ -114,3 +114,23 @@ func init() {
 		return status != http.StatusBadRequest || m.Error == nil || m.Error.Code != jsonrpc.CodeHeaderMismatch, fmt.Sprint(status, m.Error)
 	}
 }
+
+// firstEventOfPing opens a session, POSTs a ping and returns the first
+// event of its SSE answer.
+func firstEventOfPing(t *testing.T, e *endpoint) sseEvent {
+	sid := e.session()
+	resp := e.post(pingBody, sessionHeader(sid))
+	defer resp.Body.Close()
+	return openSSE(t, resp).wantEvent()
+}
+
+func init() {
+	ruleOf[mutant.NoPrimingEvent] = func(t *testing.T, e *endpoint) (bool, string) {
+		first := firstEventOfPing(t, e)
+		return !first.hasID || first.data != "", fmt.Sprintf("id %q, data %q", first.id, first.data)
+	}
+	ruleOf[mutant.NoRetryField] = func(t *testing.T, e *endpoint) (bool, string) {
+		first := firstEventOfPing(t, e)
+		return first.retry == "", fmt.Sprintf("retry %q", first.retry)
+	}
+}

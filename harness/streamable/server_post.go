@@ -315,7 +315,11 @@ func (s *Server) sendStream(w http.ResponseWriter, r *http.Request, st *serverSt
 	h.Set("Cache-Control", "no-cache")
 	h.Set("X-Accel-Buffering", "no")
 	w.WriteHeader(http.StatusOK)
-	sw := newSSEWriter(w, s.cfg.RetryInterval)
+	retry := s.cfg.RetryInterval
+	if s.cfg.Mutant == mutant.NoRetryField {
+		retry = 0
+	}
+	sw := newSSEWriter(w, retry)
 	for _, e := range first {
 		if sw.event(e.id, e.data) != nil {
 			st.detach(r)

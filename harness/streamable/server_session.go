@@ -223,7 +223,9 @@ func (sess *ServerSession) openStream() *serverStream {
 	sess.mu.Lock()
 	defer sess.mu.Unlock()
 	st := sess.newStreamLocked()
-	st.add(nil)
+	if sess.srv.cfg.Mutant != mutant.NoPrimingEvent {
+		st.add(nil)
+	}
 	return st
 }
 

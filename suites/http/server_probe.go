@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	nethttp "net/http"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -55,6 +56,10 @@ type reply struct {
 	Events   []streamable.Event // SSE events, in order
 	Messages []*jsonrpc.Message // JSON-RPC messages from the body or the events
 	Ended    bool               // an SSE body reached its end within the wait
+	// Dropped: the SSE body ended before the response to its request, so
+	// the probe resumed it (resume); RetryBeforeDrop: an event before the
+	// end carried a retry field (HT-29b).
+	Dropped, RetryBeforeDrop bool
 }
 
 // ContentType returns the media type of the reply without parameters.
@@ -241,10 +246,14 @@ const maxResumes = 3
 // maxResumes reconnections. A resumption that fails is no failure of the
 // check: the checks about resuming judge that.
 func (p *probe) resume(s session, r *reply, id jsonrpc.ID) {
-	for range maxResumes {
+	for i := range maxResumes {
 		last, retry := resumeFrom(r.Events)
 		if !r.Ended || r.response(id) != nil || last == "" {
 			return
+		}
+		if i == 0 {
+			r.Dropped = true
+			r.RetryBeforeDrop = slices.ContainsFunc(r.Events, func(ev streamable.Event) bool { return ev.HasRetry })
 		}
 		wait := time.NewTimer(min(retry, p.c.Config().Patience))
 		select {

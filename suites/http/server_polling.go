@@ -1,0 +1,65 @@
+package http
+
+import (
+	"github.com/mcpconform/mcpconform/harness/check"
+	"github.com/mcpconform/mcpconform/harness/jsonrpc"
+	"github.com/mcpconform/mcpconform/harness/mutant"
+	"github.com/mcpconform/mcpconform/suites/run"
+)
+
+// SSE streams that a client can resume: the priming event (HT-28), and the
+// retry field before the server drops a connection (HT-29a, HT-29b).
+
+var _ = serverCheck(check.Descriptor{
+	ID:          "http.server.sse.priming-event",
+	Title:       "an SSE answer opens with a priming event: an id and empty data",
+	Requirement: "On opening an SSE stream, the server immediately sends a priming event that has an event id and empty data.",
+	Rules:       []string{"HT-28"},
+	Level:       check.SHOULD,
+	KilledBy:    killers(mutant.NoPrimingEvent),
+}, func(c *run.C) {
+	p := newProbe(c)
+	s := p.initialize(latestLegacy)
+	r, id := p.call(s, "tools/list", nil, 0)
+	if r.ContentType() != "text/event-stream" {
+		c.Unimplemented("the server answers with application/json: there is no SSE stream to prime")
+	}
+	c.Require(len(r.Events) > 0 && r.response(id) != nil, "an SSE stream carrying the response", "%s", r.describe())
+	first := r.Events[0]
+	c.Require(first.ID != "" && first.Data == "", "a first event with an id and empty data",
+		"the first event has id %q and %d bytes of data", first.ID, len(first.Data))
+})
+
+var _ = serverCheck(check.Descriptor{
+	ID:          "http.server.sse.retry-before-close",
+	Title:       "a server that closes a POST stream before its response sends retry first, and the response follows on resumption",
+	Requirement: "A server may drop the connection of a stream (not the stream) after an event with an id; before it does, it sends a retry field, and the stream goes on when the client resumes.",
+	Rules:       []string{"HT-29b", "HT-29a"},
+	Level:       check.SHOULD,
+	KilledBy:    killers(mutant.NoRetryField),
+}, func(c *run.C) {
+	p := newProbe(c)
+	s := p.initialize(latestLegacy)
+	dropped := 0
+	for _, r := range callEveryTool(c, p, s) {
+		if !r.Dropped {
+			continue
+		}
+		dropped++
+		c.Require(r.RetryBeforeDrop, "a retry field before the connection closed", "none on the %d event(s) before it", len(r.Events))
+		c.Require(hasResponse(r), "the response on the resumed stream", "%s", r.describe())
+	}
+	if dropped == 0 {
+		c.Unimplemented("no tool call's stream was closed before its response: the server does not drop connections, so it needs no retry field")
+	}
+})
+
+// hasResponse reports whether a reply carries a response.
+func hasResponse(r *reply) bool {
+	for _, m := range r.Messages {
+		if k := m.Kind(); k == jsonrpc.KindResult || k == jsonrpc.KindError {
+			return true
+		}
+	}
+	return false
+}
