@@ -14,3 +14,7 @@ require (
 	golang.org/x/sys v0.41.0 // indirect
 	golang.org/x/time v0.15.0 // indirect
 )
+
+require github.com/mcpconform/mcpconform/peers/peerhost v0.0.0
+
+replace github.com/mcpconform/mcpconform/peers/peerhost => ../peerhost

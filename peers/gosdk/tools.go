@@ -3,8 +3,8 @@ package main
 import (
 	"context"
 	"fmt"
-	"runtime/debug"
 
+	"github.com/mcpconform/mcpconform/peers/peerhost"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -61,13 +61,4 @@ func progress(ctx context.Context, req *mcp.CallToolRequest, _ struct{}) (*mcp.C
 }
 
 // sdkVersion is the SDK's version as recorded in the build, or "unknown".
-func sdkVersion() string {
-	if info, ok := debug.ReadBuildInfo(); ok {
-		for _, dep := range info.Deps {
-			if dep.Path == sdkModule {
-				return dep.Version
-			}
-		}
-	}
-	return "unknown"
-}
+func sdkVersion() string { return peerhost.ModuleVersion(sdkModule) }

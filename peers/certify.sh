@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# Certifies one peer server with mcpconform: vets and builds the peer (the
+# module in peers/PEER) and mcpconform, starts the peer over streamable HTTP,
+# runs `mcpconform server --url URL -- PEER-server --transport stdio` against
+# it with the peer's committed expected-failures baseline
+# (peers/PEER/baseline.yaml), and stops it. peers/PEER/certify.sh calls this.
+#
+# Usage: peers/certify.sh PEER [OUT_DIR [MCPCONFORM_FLAG…]]
+# (OUT_DIR defaults to ./reports). Writes OUT_DIR/PEER-junit.xml, PEER.json,
+# PEER.md and PEER-peer.log (the peer's stderr). Exits with mcpconform's
+# status (0 pass, 1 a check failed or a baseline entry is stale, 2 usage or
+# harness error); 2 as well when the peer cannot be vetted, built or started.
+#
+# Budgets, in seconds: PEER_START_TIMEOUT for the URL line (default 10),
+# PEER_STOP_GRACE for each step of the shutdown (default 5).
+set -euo pipefail
+
+start_timeout=${PEER_START_TIMEOUT:-10}
+stop_grace=${PEER_STOP_GRACE:-5}
+
+peers=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+root=$(cd "$peers/.." && pwd)
+peer=${1:?usage: peers/certify.sh PEER [OUT_DIR [MCPCONFORM_FLAG…]]}
+peer_dir=$peers/$peer
+[[ -f $peer_dir/go.mod && -f $peer_dir/baseline.yaml ]] || {
+	echo "certify.sh: no peer $peer: $peer_dir needs go.mod and baseline.yaml" >&2
+	exit 2
+}
+mkdir -p "${2:-reports}"
+out=$(cd "${2:-reports}" && pwd)
+extra=("${@:3}")
+
+name=certify.sh
+tmp=$(mktemp -d)
+# shellcheck source=peers/background.sh
+source "$peers/background.sh"
+
+(cd "$peer_dir" && go vet ./...) || die "go vet of the $peer module failed"
+(cd "$peer_dir" && go build -o "$tmp/$peer-server" .) || die "building the $peer peer failed"
+(cd "$root" && go build -o "$tmp/mcpconform" ./cmd/mcpconform) || die "building mcpconform failed"
+
+start_background "$out/$peer-peer.log" "$tmp/$peer-server" --transport http --addr 127.0.0.1:0
+echo "certify.sh: the $peer peer listens at $url"
+
+status=0
+"$tmp/mcpconform" server --url "$url" \
+	--expected-failures "$peer_dir/baseline.yaml" \
+	--junit "$out/$peer-junit.xml" --json "$out/$peer.json" --markdown "$out/$peer.md" \
+	"${extra[@]}" \
+	-- "$tmp/$peer-server" --transport stdio \
+	{bg_stdin}>&- || status=$?
+stop_background
+exit "$status"

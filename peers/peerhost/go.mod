@@ -1,0 +1,3 @@
+module github.com/mcpconform/mcpconform/peers/peerhost
+
+go 1.26
