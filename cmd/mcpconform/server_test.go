@@ -107,3 +107,22 @@ func BenchmarkServerRun(b *testing.B) {
 		})
 	}
 }
+
+// TestServerStderrIsNoFailure certifies a stdio server that writes 1 MiB of
+// stderr before it reads stdin: stderr is the server's to use (ST-06), so
+// the checks pass, and none of its bytes reaches the report.
+func TestServerStderrIsNoFailure(t *testing.T) {
+	const marker = "mcpconform-stderr-marker"
+	checks := []string{"server.stdio.stdout-only-jsonrpc", "server.stdio.exits-on-stdin-eof", "server.lifecycle.initialize-result", "server.ping.after-initialize"}
+	args := append([]string{"--only", strings.Join(checks, ","), "--"},
+		selfexec.Command("fakeserver", "--case", "stderr-flood", "--bytes", "1048576", "--when", "before", "--marker", marker)...)
+	code, ix, out := runServer(t, args...)
+	if code != 0 || ix.Summary.Pass != len(checks) {
+		t.Fatalf("exit %d, %d pass, want 0 and %d\n%s", code, ix.Summary.Pass, len(checks), out)
+	}
+	for _, c := range ix.Checks {
+		if strings.Contains(c.Message, marker) || strings.Contains(strings.Join(c.Transcript, "\n"), marker) {
+			t.Errorf("%s: the server's stderr reached the report", c.ID)
+		}
+	}
+}
