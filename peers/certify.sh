@@ -6,7 +6,9 @@
 # (peers/PEER/baseline.yaml), and stops it. peers/PEER/certify.sh calls this.
 #
 # Usage: peers/certify.sh PEER [OUT_DIR [MCPCONFORM_FLAG…]]
-# (OUT_DIR defaults to ./reports). Writes OUT_DIR/PEER-junit.xml, PEER.json,
+# (OUT_DIR defaults to ./reports). The peer's own mcpconform flags, if any,
+# are the lines of peers/PEER/mcpconform.flags (# starts a comment); the
+# flags given here follow them. Writes OUT_DIR/PEER-junit.xml, PEER.json,
 # PEER.md and PEER-peer.log (the peer's stderr). Exits with mcpconform's
 # status (0 pass, 1 a check failed or a baseline entry is stale, 2 usage or
 # harness error); 2 as well when the peer cannot be vetted, built or started.
@@ -20,21 +22,32 @@ stop_grace=${PEER_STOP_GRACE:-5}
 
 peers=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 root=$(cd "$peers/.." && pwd)
-peer=${1:?usage: peers/certify.sh PEER [OUT_DIR [MCPCONFORM_FLAG…]]}
-peer_dir=$peers/$peer
-[[ -f $peer_dir/go.mod && -f $peer_dir/baseline.yaml ]] || {
-	echo "certify.sh: no peer $peer: $peer_dir needs go.mod and baseline.yaml" >&2
+usage() {
+	echo "certify.sh: $*; usage: peers/certify.sh PEER [OUT_DIR [MCPCONFORM_FLAG…]] with PEER one of: $(for b in "$peers"/*/baseline.yaml; do basename "$(dirname "$b")"; done | tr '\n' ' ')" >&2
 	exit 2
 }
-mkdir -p "${2:-reports}"
+peer=${1:-}
+[[ $peer =~ ^[a-z0-9_-]+$ ]] || usage "PEER ${peer:-(none)} is not a peer's directory name"
+peer_dir=$peers/$peer
+[[ -f $peer_dir/go.mod && -f $peer_dir/baseline.yaml ]] || usage "no peer $peer: $peer_dir needs go.mod and baseline.yaml"
+mkdir -p "${2:-reports}" || usage "cannot create the output directory ${2:-reports}"
 out=$(cd "${2:-reports}" && pwd)
-extra=("${@:3}")
+extra=()
+if [[ -f $peer_dir/mcpconform.flags ]]; then
+	while read -r line; do
+		line=${line%%#*}
+		# shellcheck disable=SC2206 # a line holds flags separated by spaces
+		[[ -z ${line// /} ]] || extra+=($line)
+	done <"$peer_dir/mcpconform.flags"
+fi
+extra+=("${@:3}")
 
 name=certify.sh
 tmp=$(mktemp -d)
 # shellcheck source=peers/background.sh
 source "$peers/background.sh"
 
+(cd "$peers/peerhost" && go vet ./...) || die "go vet of peers/peerhost failed"
 (cd "$peer_dir" && go vet ./...) || die "go vet of the $peer module failed"
 (cd "$peer_dir" && go build -o "$tmp/$peer-server" .) || die "building the $peer peer failed"
 (cd "$root" && go build -o "$tmp/mcpconform" ./cmd/mcpconform) || die "building mcpconform failed"
@@ -46,7 +59,7 @@ status=0
 "$tmp/mcpconform" server --url "$url" \
 	--expected-failures "$peer_dir/baseline.yaml" \
 	--junit "$out/$peer-junit.xml" --json "$out/$peer.json" --markdown "$out/$peer.md" \
-	"${extra[@]}" \
+	${extra[@]+"${extra[@]}"} \
 	-- "$tmp/$peer-server" --transport stdio \
 	{bg_stdin}>&- || status=$?
 stop_background

@@ -22,8 +22,8 @@ import (
 	"time"
 )
 
-// EndpointPath is where a peer serves MCP over streamable HTTP.
-const EndpointPath = "/mcp"
+// endpointPath is where a peer serves MCP over streamable HTTP.
+const endpointPath = "/mcp"
 
 // readHeaderTimeout bounds how long a client may take to send its headers.
 const readHeaderTimeout = 10 * time.Second
@@ -35,7 +35,7 @@ type Peer struct {
 	// Stdio serves one session on stdin and stdout until ctx ends or stdin
 	// does.
 	Stdio func(ctx context.Context) error
-	// HTTP returns the streamable HTTP handler served at EndpointPath by
+	// HTTP returns the streamable HTTP handler served at endpointPath by
 	// srv, and what ends its sessions and srv at shutdown (nil means
 	// srv.Shutdown).
 	HTTP func(srv *http.Server) (http.Handler, func(context.Context) error)
@@ -113,14 +113,14 @@ func serveHTTP(ctx context.Context, p Peer, addr string, grace time.Duration, ou
 	if shutdown == nil {
 		shutdown = srv.Shutdown
 	}
-	mux.Handle(EndpointPath, handler)
+	mux.Handle(endpointPath, handler)
 
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()
 
 	line, err := json.Marshal(struct {
 		URL string `json:"url"`
-	}{"http://" + ln.Addr().String() + EndpointPath})
+	}{"http://" + ln.Addr().String() + endpointPath})
 	if err == nil {
 		_, err = fmt.Fprintf(out, "%s\n", line)
 	}

@@ -87,6 +87,17 @@ func dial(cfg run.Config, t check.Transport) (conn, error) {
 	return newHTTPConn(cfg.ServerURL, cfg.CheckDeadline), nil
 }
 
+// reopen returns a peer on a fresh connection to the same server over the
+// same transport, past the handshake.
+func (p *peer) reopen() *peer {
+	cn, err := dial(p.c.Config(), check.Transport(p.transport))
+	p.c.Require(err == nil, "the server starts again ("+p.transport+")", "%v", err)
+	q := &peer{c: p.c, conn: cn, transport: p.transport}
+	p.c.Cleanup(cn.close)
+	q.initialize(v1125, nil)
+	return q
+}
+
 // id returns a fresh integer request id.
 func (p *peer) id() jsonrpc.ID {
 	p.nextID++
