@@ -66,11 +66,7 @@ func TestConnectHandshake(t *testing.T) {
 func TestConnectRejectsAVersionItDoesNotSpeak(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		f := newFakeTransport()
-		res := make(chan error, 1)
-		go func() {
-			_, err := Connect(context.Background(), f, ClientOptions{})
-			res <- err
-		}()
+		res := connectFailing(f, ClientOptions{})
 		f.reply(t, f.expect(t, "initialize"), initResult("1999-01-01"))
 		err := <-res
 		wantKind(t, err, failure.ErrProtocol)
@@ -134,11 +130,7 @@ func TestStartupTimeout(t *testing.T) {
 func TestConnectFailsWhenTheTransportEnds(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		f := newFakeTransport()
-		res := make(chan error, 1)
-		go func() {
-			_, err := Connect(context.Background(), f, ClientOptions{})
-			res <- err
-		}()
+		res := connectFailing(f, ClientOptions{})
 		f.expect(t, "initialize")
 		f.end(failure.New(failure.ErrProtocol, "read stdout", "damaged line"))
 		err := <-res
@@ -154,11 +146,7 @@ func TestConnectFailsWhenTheTransportEnds(t *testing.T) {
 func TestDiscoverNoFallbackMutant(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		f := newFakeTransport()
-		res := make(chan error, 1)
-		go func() {
-			_, err := Connect(context.Background(), f, ClientOptions{Mutant: mutant.DiscoverNoFallback})
-			res <- err
-		}()
+		res := connectFailing(f, ClientOptions{Mutant: mutant.DiscoverNoFallback})
 		d := f.expect(t, "server/discover")
 		f.deliver(t, jsonrpc.NewError(d.ID, jsonrpc.CodeMethodNotFound, "Method not found"))
 		wantKind(t, <-res, failure.ErrProtocol)
@@ -177,11 +165,7 @@ func TestConnectRejectsNegativeTimeouts(t *testing.T) {
 func TestJSONRPCErrorOnInitialize(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		f := newFakeTransport()
-		res := make(chan error, 1)
-		go func() {
-			_, err := Connect(context.Background(), f, ClientOptions{})
-			res <- err
-		}()
+		res := connectFailing(f, ClientOptions{})
 		init := f.expect(t, "initialize")
 		f.deliver(t, jsonrpc.NewError(init.ID, jsonrpc.CodeInvalidParams, "Unsupported protocol version"))
 		err := <-res
@@ -191,4 +175,15 @@ func TestJSONRPCErrorOnInitialize(t *testing.T) {
 			t.Fatalf("error %v does not wrap the server's error", err)
 		}
 	})
+}
+
+// connectFailing runs Connect in the background for a test that expects it
+// to fail, and delivers its error.
+func connectFailing(f *fakeTransport, opts ClientOptions) <-chan error {
+	res := make(chan error, 1)
+	go func() {
+		_, err := Connect(context.Background(), f, opts)
+		res <- err
+	}()
+	return res
 }

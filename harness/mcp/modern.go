@@ -47,7 +47,7 @@ func ModernRequest(req *jsonrpc.Message) (ModernMeta, bool) {
 	var p struct {
 		Meta map[string]json.RawMessage `json:"_meta"`
 	}
-	_ = decodeParams(req.Params, &p)
+	_ = DecodeParams(req.Params, &p)
 	var mm ModernMeta
 	raw, named := p.Meta[MetaProtocolVersion]
 	if named {
@@ -75,11 +75,11 @@ func ModernRequest(req *jsonrpc.Message) (ModernMeta, bool) {
 func (mm ModernMeta) Problem() *jsonrpc.Error {
 	switch {
 	case mm.problem != "":
-		return invalidParams(mm.problem)
+		return InvalidParams(mm.problem)
 	case !mm.HasVersion:
-		return invalidParams(fmt.Sprintf("the request has no _meta %q; every 2026-07-28 request names its protocol version there", MetaProtocolVersion))
+		return InvalidParams(fmt.Sprintf("the request has no _meta %q; every 2026-07-28 request names its protocol version there", MetaProtocolVersion))
 	case mm.Capabilities == nil:
-		return invalidParams(fmt.Sprintf("the request has no _meta %q; every 2026-07-28 request declares the client's capabilities there ({} for none)", MetaClientCapabilities))
+		return InvalidParams(fmt.Sprintf("the request has no _meta %q; every 2026-07-28 request declares the client's capabilities there ({} for none)", MetaClientCapabilities))
 	}
 	return nil
 }

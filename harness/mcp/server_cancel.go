@@ -32,7 +32,7 @@ func (sess *serverSession) cancel(params json.RawMessage) bool {
 	var p struct {
 		RequestID *jsonrpc.ID `json:"requestId"`
 	}
-	if decodeParams(params, &p) != nil || p.RequestID == nil || p.RequestID.IsZero() {
+	if DecodeParams(params, &p) != nil || p.RequestID == nil || p.RequestID.IsZero() {
 		return false
 	}
 	sess.mu.Lock()

@@ -43,27 +43,27 @@ func complete(_ *RequestContext, params json.RawMessage) (any, *jsonrpc.Error) {
 			Value string `json:"value"`
 		} `json:"argument"`
 	}
-	if err := decodeParams(params, &p); err != nil {
-		return nil, invalidParams("completion/complete needs params with a ref and an argument {name, value}")
+	if err := DecodeParams(params, &p); err != nil {
+		return nil, InvalidParams("completion/complete needs params with a ref and an argument {name, value}")
 	}
 	var target string
 	switch p.Ref.Type {
 	case "ref/prompt":
 		if findPrompt(p.Ref.Name) == nil {
-			return nil, invalidParams(fmt.Sprintf("unknown prompt %q; prompts/list names the prompts", p.Ref.Name))
+			return nil, InvalidParams(fmt.Sprintf("unknown prompt %q; prompts/list names the prompts", p.Ref.Name))
 		}
 		target = p.Ref.Name
 	case "ref/resource":
 		if p.Ref.URI != dataTemplate {
-			return nil, invalidParams(fmt.Sprintf("no resource template %q; resources/templates/list names them", p.Ref.URI))
+			return nil, InvalidParams(fmt.Sprintf("no resource template %q; resources/templates/list names them", p.Ref.URI))
 		}
 		target = p.Ref.URI
 	default:
-		return nil, invalidParams(fmt.Sprintf("ref type %q is neither ref/prompt nor ref/resource", p.Ref.Type))
+		return nil, InvalidParams(fmt.Sprintf("ref type %q is neither ref/prompt nor ref/resource", p.Ref.Type))
 	}
 	candidates, ok := completionCandidates[target][p.Argument.Name]
 	if !ok && !hasArgument(target, p.Argument.Name) {
-		return nil, invalidParams(fmt.Sprintf("%q has no argument %q", target, p.Argument.Name))
+		return nil, InvalidParams(fmt.Sprintf("%q has no argument %q", target, p.Argument.Name))
 	}
 	values := []string{}
 	for _, c := range candidates {

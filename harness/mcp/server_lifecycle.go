@@ -35,11 +35,11 @@ func (s *Server) initialize(rc *RequestContext, params json.RawMessage) (any, *j
 		ProtocolVersion *string         `json:"protocolVersion"`
 		Capabilities    json.RawMessage `json:"capabilities"`
 	}
-	if err := decodeParams(params, &p); err != nil || p.ProtocolVersion == nil {
-		return nil, invalidParams("initialize needs params with a string protocolVersion")
+	if err := DecodeParams(params, &p); err != nil || p.ProtocolVersion == nil {
+		return nil, InvalidParams("initialize needs params with a string protocolVersion")
 	}
 	if len(p.Capabilities) > 0 && p.Capabilities[0] != '{' {
-		return nil, invalidParams("initialize: capabilities must be an object")
+		return nil, InvalidParams("initialize: capabilities must be an object")
 	}
 	version := s.opts.ProtocolVersions[0]
 	if slices.Contains(s.opts.ProtocolVersions, *p.ProtocolVersion) || s.opts.Mutant == mutant.UnknownVersionEchoed {

@@ -20,13 +20,13 @@ func (s *Server) setLogLevel(rc *RequestContext, params json.RawMessage) (any, *
 	var p struct {
 		Level string `json:"level"`
 	}
-	err := decodeParams(params, &p)
+	err := DecodeParams(params, &p)
 	i := levelIndex(p.Level)
 	if s.opts.Mutant == mutant.InvalidLevelAccepted && err == nil && i < 0 {
 		i = 0
 	}
 	if err != nil || i < 0 {
-		return nil, invalidParams(fmt.Sprintf("logging/setLevel needs a level, one of %v", logLevels))
+		return nil, InvalidParams(fmt.Sprintf("logging/setLevel needs a level, one of %v", logLevels))
 	}
 	rc.sess.mu.Lock()
 	rc.sess.level = i

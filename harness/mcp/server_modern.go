@@ -30,14 +30,11 @@ const discoverTTL = 5 * time.Minute
 // with isError, since a modern server never sends requests, JR-17),
 // cancellation of a modern request, subscriptions/listen.
 func (s *Server) modernRequest(ctx context.Context, conn *serverSession, req *jsonrpc.Message, out func(*jsonrpc.Message) error) (*jsonrpc.Message, bool) {
-	if s.opts.Era == EraLegacy {
+	if s.opts.Era == EraLegacy || s.opts.Era == EraDual && conn.handshaken() {
 		return nil, false
 	}
 	meta, modern := ModernRequest(req)
 	if !modern && s.opts.Era != EraModern {
-		return nil, false
-	}
-	if s.opts.Era == EraDual && conn.handshaken() {
 		return nil, false
 	}
 	if !modern && req.Method == "initialize" {
@@ -45,7 +42,7 @@ func (s *Server) modernRequest(ctx context.Context, conn *serverSession, req *js
 		var p struct {
 			ProtocolVersion string `json:"protocolVersion"`
 		}
-		_ = decodeParams(req.Params, &p)
+		_ = DecodeParams(req.Params, &p)
 		return s.respond(req, nil, UnsupportedVersion(p.ProtocolVersion, ModernProtocolVersions)), true
 	}
 	if rpcErr := meta.Problem(); rpcErr != nil && !(s.opts.Mutant == mutant.MissingMetaAccepted && meta.HasVersion) {
@@ -53,7 +50,7 @@ func (s *Server) modernRequest(ctx context.Context, conn *serverSession, req *js
 	}
 	if !slices.Contains(ModernProtocolVersions, meta.Version) {
 		if s.opts.Mutant == mutant.UnsupportedVersionInvalidParams {
-			return s.respond(req, nil, invalidParams(fmt.Sprintf("unsupported protocol version %q", meta.Version))), true
+			return s.respond(req, nil, InvalidParams(fmt.Sprintf("unsupported protocol version %q", meta.Version))), true
 		}
 		return s.respond(req, nil, UnsupportedVersion(meta.Version, ModernProtocolVersions)), true
 	}
@@ -99,7 +96,7 @@ func capabilityNeeded(req *jsonrpc.Message) string {
 	var p struct {
 		Name string `json:"name"`
 	}
-	_ = decodeParams(req.Params, &p)
+	_ = DecodeParams(req.Params, &p)
 	return toolNeeds[p.Name]
 }
 

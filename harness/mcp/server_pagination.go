@@ -20,14 +20,14 @@ func page[T any](s *Server, list string, items []T, params json.RawMessage) ([]T
 	var p struct {
 		Cursor *string `json:"cursor"`
 	}
-	if err := decodeParams(params, &p); err != nil {
-		return nil, "", invalidParams(fmt.Sprintf("%s: params must be an object with an optional string cursor", list))
+	if err := DecodeParams(params, &p); err != nil {
+		return nil, "", InvalidParams(fmt.Sprintf("%s: params must be an object with an optional string cursor", list))
 	}
 	start := 0
 	if p.Cursor != nil {
 		offset, ok := decodeCursor(list, *p.Cursor, len(items))
 		if !ok && s.opts.Mutant != mutant.InvalidCursorAccepted {
-			return nil, "", invalidParams(fmt.Sprintf("%s: cursor %q was not issued by this server for this list; start again without a cursor", list, *p.Cursor))
+			return nil, "", InvalidParams(fmt.Sprintf("%s: cursor %q was not issued by this server for this list; start again without a cursor", list, *p.Cursor))
 		}
 		start = offset
 	}

@@ -22,7 +22,7 @@ func progressToken(params json.RawMessage) json.RawMessage {
 			ProgressToken json.RawMessage `json:"progressToken"`
 		} `json:"_meta"`
 	}
-	if decodeParams(params, &p) != nil {
+	if DecodeParams(params, &p) != nil {
 		return nil
 	}
 	t := p.Meta.ProgressToken

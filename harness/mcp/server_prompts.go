@@ -69,16 +69,16 @@ func getPrompt(_ *RequestContext, params json.RawMessage) (any, *jsonrpc.Error) 
 		Name      string            `json:"name"`
 		Arguments map[string]string `json:"arguments"`
 	}
-	if err := decodeParams(params, &p); err != nil || p.Name == "" {
-		return nil, invalidParams("prompts/get needs params with a prompt name and string arguments")
+	if err := DecodeParams(params, &p); err != nil || p.Name == "" {
+		return nil, InvalidParams("prompts/get needs params with a prompt name and string arguments")
 	}
 	prompt := findPrompt(p.Name)
 	if prompt == nil {
-		return nil, invalidParams(fmt.Sprintf("unknown prompt %q; prompts/list names the prompts", p.Name))
+		return nil, InvalidParams(fmt.Sprintf("unknown prompt %q; prompts/list names the prompts", p.Name))
 	}
 	for _, a := range prompt.Arguments {
 		if _, ok := p.Arguments[a.Name]; a.Required && !ok {
-			return nil, invalidParams(fmt.Sprintf("prompt %q needs the argument %q", p.Name, a.Name))
+			return nil, InvalidParams(fmt.Sprintf("prompt %q needs the argument %q", p.Name, a.Name))
 		}
 	}
 	var messages []map[string]any

@@ -86,8 +86,8 @@ func resourceURI(method string, params json.RawMessage) (string, *jsonrpc.Error)
 	var p struct {
 		URI string `json:"uri"`
 	}
-	if err := decodeParams(params, &p); err != nil || p.URI == "" {
-		return "", invalidParams(method + " needs params with a uri")
+	if err := DecodeParams(params, &p); err != nil || p.URI == "" {
+		return "", InvalidParams(method + " needs params with a uri")
 	}
 	return p.URI, nil
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"slices"
 
 	"github.com/mcpconform/mcpconform/harness/jsonrpc"
 )
@@ -24,14 +25,20 @@ const (
 	ServerVersion = "dev"
 )
 
+// LogLevels returns the RFC 5424 severities of notifications/message,
+// least severe first (LG-02).
+func LogLevels() []string { return slices.Clone(logLevels) }
+
 // logLevels are the RFC 5424 severities of notifications/message (LG-02).
 var logLevels = []string{"debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"}
 
-func toolText(text string) CallToolResult {
+// TextResult is a tool result of one text item.
+func TextResult(text string) CallToolResult {
 	return CallToolResult{Content: []json.RawMessage{textContent(text)}}
 }
 
-func toolError(text string) CallToolResult {
+// ErrorResult is a tool's own failure: one text item with isError (TL-08).
+func ErrorResult(text string) CallToolResult {
 	return CallToolResult{Content: []json.RawMessage{textContent(text)}, IsError: true}
 }
 
@@ -40,9 +47,9 @@ func textContent(text string) json.RawMessage {
 	return b
 }
 
-// decodeParams decodes params that must be an object; absent params decode as
+// DecodeParams decodes params that must be an object; absent params decode as
 // an empty object.
-func decodeParams(params json.RawMessage, v any) error {
+func DecodeParams(params json.RawMessage, v any) error {
 	params = bytes.TrimSpace(params)
 	if len(params) == 0 {
 		return nil
@@ -53,6 +60,7 @@ func decodeParams(params json.RawMessage, v any) error {
 	return json.Unmarshal(params, v)
 }
 
-func invalidParams(message string) *jsonrpc.Error {
+// InvalidParams is the -32602 error with message (JR-23).
+func InvalidParams(message string) *jsonrpc.Error {
 	return &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: message}
 }

@@ -48,26 +48,26 @@ func (s *Server) callTool(rc *RequestContext, params json.RawMessage) (any, *jso
 		Name      string          `json:"name"`
 		Arguments json.RawMessage `json:"arguments"`
 	}
-	if err := decodeParams(params, &p); err != nil || p.Name == "" {
-		return nil, invalidParams("tools/call needs params with a tool name")
+	if err := DecodeParams(params, &p); err != nil || p.Name == "" {
+		return nil, InvalidParams("tools/call needs params with a tool name")
 	}
 	if a := bytes.TrimSpace(p.Arguments); len(a) > 0 && a[0] != '{' && !bytes.Equal(a, []byte("null")) {
-		return nil, invalidParams("tools/call: arguments must be an object")
+		return nil, InvalidParams("tools/call: arguments must be an object")
 	}
 	t := findTool(p.Name)
 	if t == nil {
 		msg := fmt.Sprintf("unknown tool %q; tools/list names the tools", p.Name)
 		if s.opts.Mutant == mutant.UnknownToolNotError {
-			return toolError(msg), nil
+			return ErrorResult(msg), nil
 		}
-		return nil, invalidParams(msg)
+		return nil, InvalidParams(msg)
 	}
 	res, err := t.run(rc, p.Arguments)
 	if err != nil {
 		if s.opts.Mutant == mutant.ToolFailureAsRPCError {
 			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: err.Error()}
 		}
-		return toolError(err.Error()), nil
+		return ErrorResult(err.Error()), nil
 	}
 	return res, nil
 }

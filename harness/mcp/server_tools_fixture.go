@@ -10,7 +10,7 @@ import (
 // The tools named after the official conformance suite's fixtures.
 
 func simpleText(*RequestContext, json.RawMessage) (CallToolResult, error) {
-	return toolText("This is a simple text response for testing."), nil
+	return TextResult("This is a simple text response for testing."), nil
 }
 
 func imageOnly(*RequestContext, json.RawMessage) (CallToolResult, error) {
@@ -42,7 +42,7 @@ func toolWithLogging(rc *RequestContext, _ json.RawMessage) (CallToolResult, err
 			return CallToolResult{}, err
 		}
 	}
-	return toolText("Tool with logging executed successfully."), nil
+	return TextResult("Tool with logging executed successfully."), nil
 }
 
 // toolWithProgress reports 0, 50 and 100 of 100 (CX-03).
@@ -52,7 +52,7 @@ func toolWithProgress(rc *RequestContext, _ json.RawMessage) (CallToolResult, er
 			return CallToolResult{}, err
 		}
 	}
-	return toolText("Tool with progress executed successfully."), nil
+	return TextResult("Tool with progress executed successfully."), nil
 }
 
 func errorHandling(*RequestContext, json.RawMessage) (CallToolResult, error) {
@@ -82,7 +82,7 @@ func sampling(rc *RequestContext, args json.RawMessage) (CallToolResult, error) 
 	if json.Unmarshal(res.Content, &block) == nil && block.Type == "text" {
 		answer = block.Text
 	}
-	return toolText("LLM response: " + answer), nil
+	return TextResult("LLM response: " + answer), nil
 }
 
 // elicitationForm is the form test_elicitation asks for: a flat object of
@@ -116,7 +116,7 @@ func elicitForm(rc *RequestContext, message string, form json.RawMessage) (CallT
 	if len(res.Content) > 0 {
 		content = string(res.Content)
 	}
-	return toolText(fmt.Sprintf("User response: action=%s, content=%s", res.Action, content)), nil
+	return TextResult(fmt.Sprintf("User response: action=%s, content=%s", res.Action, content)), nil
 }
 
 // defaultsForm is the form test_elicitation_sep1034_defaults asks for: a
@@ -171,7 +171,7 @@ func echoArguments(_ *RequestContext, args json.RawMessage) (CallToolResult, err
 		b.Reset()
 		b.WriteString("{}")
 	}
-	return toolText("Arguments: " + b.String()), nil
+	return TextResult("Arguments: " + b.String()), nil
 }
 
 // reconnection closes the connection of its stream mid-call, then answers
@@ -181,9 +181,9 @@ func reconnection(rc *RequestContext, _ json.RawMessage) (CallToolResult, error)
 	err := rc.Disconnect()
 	switch {
 	case err == nil:
-		return toolText("Reconnection test completed: answered after the server closed the stream's connection."), nil
+		return TextResult("Reconnection test completed: answered after the server closed the stream's connection."), nil
 	case errors.Is(err, ErrCannotDisconnect):
-		return toolText("Reconnection test completed: answered on the open connection, which this transport cannot close for the client to resume."), nil
+		return TextResult("Reconnection test completed: answered on the open connection, which this transport cannot close for the client to resume."), nil
 	}
 	return CallToolResult{}, err
 }

@@ -36,7 +36,7 @@ func slow(rc *RequestContext, args json.RawMessage) (CallToolResult, error) {
 	defer t.Stop()
 	select {
 	case <-t.C:
-		return toolText(fmt.Sprintf("waited %v without being cancelled", wait)), nil
+		return TextResult(fmt.Sprintf("waited %v without being cancelled", wait)), nil
 	case <-rc.Context().Done():
 		return CallToolResult{}, fmt.Errorf("stopped waiting: %w", context.Cause(rc.Context()))
 	}
@@ -62,7 +62,7 @@ func progressSteps(rc *RequestContext, args json.RawMessage) (CallToolResult, er
 	}
 	// A handler that reports its last step twice: the repeat is not sent.
 	_ = rc.Progress(total, total, "done")
-	return toolText(fmt.Sprintf("reported %d steps", a.Steps)), nil
+	return TextResult(fmt.Sprintf("reported %d steps", a.Steps)), nil
 }
 
 // logEveryLevel logs one message at each level, least severe first (CX-02).
@@ -72,7 +72,7 @@ func logEveryLevel(rc *RequestContext, _ json.RawMessage) (CallToolResult, error
 			return CallToolResult{}, err
 		}
 	}
-	return toolText("logged one message at each of the eight levels"), nil
+	return TextResult("logged one message at each of the eight levels"), nil
 }
 
 // listRoots asks the client for its roots (CX-07).
@@ -88,7 +88,7 @@ func listRoots(rc *RequestContext, _ json.RawMessage) (CallToolResult, error) {
 			lines[i] += " (" + r.Name + ")"
 		}
 	}
-	return toolText(fmt.Sprintf("%d roots: %s", len(roots), strings.Join(lines, ", "))), nil
+	return TextResult(fmt.Sprintf("%d roots: %s", len(roots), strings.Join(lines, ", "))), nil
 }
 
 // defaultElicitURL is where elicit_url sends the user without a url argument.
@@ -108,5 +108,5 @@ func elicitURL(rc *RequestContext, args json.RawMessage) (CallToolResult, error)
 	if err != nil && !errors.Is(err, ErrDeclined) && !errors.Is(err, ErrDismissed) {
 		return CallToolResult{}, err
 	}
-	return toolText("User response: action=" + res.Action), nil
+	return TextResult("User response: action=" + res.Action), nil
 }

@@ -1,10 +1,8 @@
 package streamable_test
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"slices"
 
@@ -78,8 +76,8 @@ func (m *MinimalServer) initialize(params json.RawMessage) (any, *jsonrpc.Error)
 	var p struct {
 		ProtocolVersion *string `json:"protocolVersion"`
 	}
-	if err := decodeParams(params, &p); err != nil || p.ProtocolVersion == nil {
-		return nil, invalidParams("initialize needs params with a string protocolVersion")
+	if err := mcp.DecodeParams(params, &p); err != nil || p.ProtocolVersion == nil {
+		return nil, mcp.InvalidParams("initialize needs params with a string protocolVersion")
 	}
 	version := m.versions[0]
 	if slices.Contains(m.versions, *p.ProtocolVersion) {
@@ -99,8 +97,8 @@ func setLevel(params json.RawMessage) (any, *jsonrpc.Error) {
 	var p struct {
 		Level string `json:"level"`
 	}
-	if err := decodeParams(params, &p); err != nil || !slices.Contains(logLevels, p.Level) {
-		return nil, invalidParams(fmt.Sprintf("logging/setLevel needs a level, one of %v", logLevels))
+	if err := mcp.DecodeParams(params, &p); err != nil || !slices.Contains(mcp.LogLevels(), p.Level) {
+		return nil, mcp.InvalidParams(fmt.Sprintf("logging/setLevel needs a level, one of %v", mcp.LogLevels()))
 	}
 	return struct{}{}, nil
 }
@@ -124,8 +122,8 @@ func callTool(ctx context.Context, params json.RawMessage, out func(*jsonrpc.Mes
 		Name      string          `json:"name"`
 		Arguments json.RawMessage `json:"arguments"`
 	}
-	if err := decodeParams(params, &p); err != nil || p.Name == "" {
-		return nil, invalidParams("tools/call needs params with a tool name")
+	if err := mcp.DecodeParams(params, &p); err != nil || p.Name == "" {
+		return nil, mcp.InvalidParams("tools/call needs params with a tool name")
 	}
 	switch p.Name {
 	case "echo":
@@ -133,12 +131,12 @@ func callTool(ctx context.Context, params json.RawMessage, out func(*jsonrpc.Mes
 			Text *string `json:"text"`
 		}
 		if len(p.Arguments) > 0 && json.Unmarshal(p.Arguments, &args) != nil {
-			return toolError(`echo takes an object argument with an optional string "text"`), nil
+			return mcp.ErrorResult(`echo takes an object argument with an optional string "text"`), nil
 		}
 		if args.Text == nil {
-			return toolText("ok"), nil
+			return mcp.TextResult("ok"), nil
 		}
-		return toolText(*args.Text), nil
+		return mcp.TextResult(*args.Text), nil
 	case "notify":
 		note, err := jsonrpc.NewNotification("notifications/message", map[string]any{
 			"level": "info", "logger": "notify", "data": "the notify tool was called",
@@ -146,40 +144,7 @@ func callTool(ctx context.Context, params json.RawMessage, out func(*jsonrpc.Mes
 		if err == nil && ctx.Err() == nil {
 			_ = out(note)
 		}
-		return toolText("ok"), nil
+		return mcp.TextResult("ok"), nil
 	}
-	return nil, invalidParams(fmt.Sprintf("unknown tool %q; tools/list names the tools", p.Name))
-}
-
-// logLevels are the RFC 5424 severities of notifications/message (LG-02).
-var logLevels = []string{"debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"}
-
-func toolText(text string) mcp.CallToolResult {
-	return mcp.CallToolResult{Content: []json.RawMessage{textContent(text)}}
-}
-
-func toolError(text string) mcp.CallToolResult {
-	return mcp.CallToolResult{Content: []json.RawMessage{textContent(text)}, IsError: true}
-}
-
-func textContent(text string) json.RawMessage {
-	b, _ := json.Marshal(map[string]string{"type": "text", "text": text})
-	return b
-}
-
-// decodeParams decodes params that must be an object; absent params decode
-// as an empty object.
-func decodeParams(params json.RawMessage, v any) error {
-	params = bytes.TrimSpace(params)
-	if len(params) == 0 {
-		return nil
-	}
-	if params[0] != '{' {
-		return errors.New("params must be an object")
-	}
-	return json.Unmarshal(params, v)
-}
-
-func invalidParams(message string) *jsonrpc.Error {
-	return &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: message}
+	return nil, mcp.InvalidParams(fmt.Sprintf("unknown tool %q; tools/list names the tools", p.Name))
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/mcpconform/mcpconform/harness/check"
 	"github.com/mcpconform/mcpconform/harness/jsonrpc"
+	"github.com/mcpconform/mcpconform/harness/mcp"
 	"github.com/mcpconform/mcpconform/harness/mutant"
 	"github.com/mcpconform/mcpconform/suites/run"
 )
@@ -122,7 +123,7 @@ var _ = serverCheck(check.Descriptor{
 })
 
 // levels are the eight syslog levels, least severe first (LG-02).
-var levels = []string{"debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"}
+var levels = mcp.LogLevels()
 
 var _ = serverCheck(check.Descriptor{
 	ID:          "server.logging.threshold",
