@@ -31,6 +31,7 @@ type runOptions struct {
 	only, skip                  string
 	expectedFailures            string
 	strict                      bool
+	profile                     string
 	timeout                     time.Duration
 	seed                        int64
 	noColor, verbose            bool
@@ -54,6 +55,7 @@ func parseRunFlags(name string, args []string, stderr io.Writer) (*runOptions, e
 	fs.StringVar(&o.skip, "skip", "", "skip these comma-separated check `IDS`")
 	fs.StringVar(&o.expectedFailures, "expected-failures", "", "expected-failures baseline (YAML) `FILE`")
 	fs.BoolVar(&o.strict, "strict", false, "treat WARN (a broken SHOULD) as FAIL")
+	fs.StringVar(&o.profile, "profile", "", "the rules that bind: spec (the MCP specification; default for a target you name) or hardened (the seed behaviours too; default for the built-in reference)")
 	fs.DurationVar(&o.timeout, "timeout", run.DefaultCheckDeadline, "deadline for one adapter run; past it the adapter is killed and the check fails")
 	fs.Int64Var(&o.seed, "seed", 0, "seed of the property checks (default: time-based, printed)")
 	fs.BoolVar(&o.noColor, "no-color", false, "no colour in the console output")
@@ -76,6 +78,11 @@ func parseRunFlags(name string, args []string, stderr io.Writer) (*runOptions, e
 	}
 	if o.timeout <= 0 {
 		return nil, fmt.Errorf("%s: --timeout must be positive, got %s", name, o.timeout)
+	}
+	if o.profile != "" {
+		if _, err := check.ParseProfile(o.profile); err != nil {
+			return nil, fmt.Errorf("%s: %w", name, err)
+		}
 	}
 	if o.updateSnapshots && o.snapshots == "" {
 		return nil, fmt.Errorf("%s: --update-snapshots needs --snapshots DIR", name)
@@ -201,10 +208,17 @@ func certifyWith(o *runOptions, roles []check.Role, stdout, stderr io.Writer) in
 		defer stop()
 		serverURL, serverCmd, implementation = url, run.ReferenceServerCommand(""), "reference"
 	}
-	cfg := run.Config{ClientAdapter: adapterCmd, ServerURL: serverURL, ServerCommand: serverCmd, Implementation: implementation, Fixtures: fixtures, Seed: o.seed, Strict: o.strict,
+	profile := check.Profile(o.profile)
+	if profile == "" {
+		profile = check.SpecProfile
+		if len(o.target) == 0 && o.url == "" {
+			profile = check.HardenedProfile
+		}
+	}
+	cfg := run.Config{ClientAdapter: adapterCmd, ServerURL: serverURL, ServerCommand: serverCmd, Implementation: implementation, Fixtures: fixtures, Seed: o.seed, Strict: o.strict, Profile: profile,
 		Baseline: baseline, SnapshotDir: o.snapshots, UpdateSnapshots: o.updateSnapshots, CheckDeadline: o.timeout}
 	run.Configure(cfg)
-	fmt.Fprintf(stdout, "mcpconform %s: certifying %s (seed %d)\n", Version, describeTarget(roles, o, serverURL), o.seed)
+	fmt.Fprintf(stdout, "mcpconform %s: certifying %s (seed %d, profile %s)\n", Version, describeTarget(roles, o, serverURL), o.seed, profile)
 
 	suiteConfig, reporterConfig := ginkgo.GinkgoConfiguration()
 	suiteConfig.LabelFilter = filter
@@ -235,11 +249,15 @@ func certifyWith(o *runOptions, roles []check.Role, stdout, stderr io.Writer) in
 		target["eras"] = eras
 	}
 	ix := report.NewIndex(report.Tool{Name: "mcpconform", Version: Version}, target, o.seed, results)
+	ix.Profile = profile
 	if err := writeReports(o, ix); err != nil {
 		return exitFor(err, stderr)
 	}
 	printSummary(stdout, ix)
-	if code := ix.ExitCode(); code != 0 || !passed {
+	if code := ix.ExitCode(); code != 0 {
+		return code
+	}
+	if !passed {
 		return 1
 	}
 	return 0
@@ -310,8 +328,9 @@ func printSummary(w io.Writer, ix *report.Index) {
 		}
 	}
 	s := ix.Summary
-	fmt.Fprintf(w, "\n%d pass, %d fail, %d warn, %d info, %d unimplemented, %d skipped, %d not applicable, %d expected failures, %d stale\n",
-		s.Pass, s.Fail, s.Warn, s.Info, s.Unimplemented, s.Skipped, s.NotApplicable, s.XFail, s.Stale)
+	fmt.Fprintf(w, "\n%d pass, %d fail, %d warn, %d hardened, %d info, %d unimplemented, %d skipped, %d not applicable, %d expected failures, %d stale, %d error\n",
+		s.Pass, s.Fail, s.Warn, s.Hardened, s.Info, s.Unimplemented, s.Skipped, s.NotApplicable, s.XFail, s.Stale, s.Error)
+	fmt.Fprintf(w, "%s (profile %s)\n", ix.Scores, ix.Profile)
 	for _, c := range ix.Checks {
 		if c.Outcome != check.Pass && c.Outcome != check.Skipped && c.Outcome != check.NotApplicable {
 			fmt.Fprintf(w, "  %-13s %s\n", c.Outcome, c.ID)

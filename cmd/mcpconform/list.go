@@ -9,7 +9,18 @@ import (
 	"text/tabwriter"
 
 	"github.com/mcpconform/mcpconform/harness/check"
+	"github.com/mcpconform/mcpconform/harness/rules"
 )
+
+// reference is one rule a check cites, as the rule table has it.
+type reference struct {
+	ID     string `json:"id"`
+	Level  string `json:"level"`
+	Side   string `json:"side"`
+	Source string `json:"source"`
+	URL    string `json:"url"`
+	Text   string `json:"text"`
+}
 
 type listEntry struct {
 	ID          string   `json:"id"`
@@ -17,11 +28,14 @@ type listEntry struct {
 	Requirement string   `json:"requirement"`
 	Rules       []string `json:"rules"`
 	Level       string   `json:"level"`
-	Role        string   `json:"role"`
-	Transport   string   `json:"transport"`
-	Eras        []string `json:"eras"`
-	KilledBy    []string `json:"killed_by"`
-	Property    bool     `json:"property,omitempty"`
+	Source      string   `json:"source"`
+	// References resolve each rule ID in the rule table.
+	References []reference `json:"references"`
+	Role       string      `json:"role"`
+	Transport  string      `json:"transport"`
+	Eras       []string    `json:"eras"`
+	KilledBy   []string    `json:"killed_by"`
+	Property   bool        `json:"property,omitempty"`
 }
 
 func list(args []string, stdout, stderr io.Writer) int {
@@ -39,8 +53,12 @@ func list(args []string, stdout, stderr io.Writer) int {
 	case "json":
 		entries := make([]listEntry, 0, len(all))
 		for _, d := range all {
-			e := listEntry{ID: d.ID, Title: d.Title, Requirement: d.Requirement, Rules: d.Rules, Level: string(d.Level),
+			e := listEntry{ID: d.ID, Title: d.Title, Requirement: d.Requirement, Rules: d.Rules, Level: string(d.Level), Source: string(d.Source),
 				Role: string(d.Role), Transport: string(d.Transport), KilledBy: d.KilledBy, Property: d.Property}
+			for _, id := range d.Rules {
+				r, _ := rules.Lookup(id)
+				e.References = append(e.References, reference{ID: r.ID, Level: r.Level, Side: r.Side, Source: string(r.Source), URL: r.URL, Text: r.Text})
+			}
 			for _, era := range d.EraList() {
 				e.Eras = append(e.Eras, string(era))
 			}
@@ -53,9 +71,9 @@ func list(args []string, stdout, stderr io.Writer) int {
 		}
 	case "table":
 		tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
-		fmt.Fprintln(tw, "ID\tLEVEL\tROLE\tTRANSPORT\tRULES\tTITLE")
+		fmt.Fprintln(tw, "ID\tLEVEL\tSOURCE\tROLE\tTRANSPORT\tRULES\tTITLE")
 		for _, d := range all {
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", d.ID, d.Level, d.Role, d.Transport, strings.Join(d.Rules, ","), d.Title)
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", d.ID, d.Level, d.Source, d.Role, d.Transport, strings.Join(d.Rules, ","), d.Title)
 		}
 		tw.Flush()
 		fmt.Fprintf(stdout, "%d checks\n", len(all))

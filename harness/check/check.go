@@ -51,22 +51,26 @@ const (
 
 // Descriptor describes one check: one rule, tested one way.
 type Descriptor struct {
-	ID          string    // stable slug: dots and dashes, never a slash
-	Title       string    // what the harness does
-	Requirement string    // the rule in one sentence, printed on failure
-	Rules       []string  // requirement IDs: ST-03, NG-03, …
-	Level       Level     // MUST, SHOULD or MAY
-	Role        Role      // client or server
-	Transport   Transport // stdio, http or any
-	Eras        []Era     // empty means legacy
-	Capability  string    // the capability that gates it, if any
-	KilledBy    []string  // mutants of the reference implementation this check must kill
-	Property    bool      // a gopter property check (seeded)
+	ID          string   // stable slug: dots and dashes, never a slash
+	Title       string   // what the harness does
+	Requirement string   // the rule in one sentence, printed on failure
+	Rules       []string // requirement IDs: ST-03, NG-03, …
+	Level       Level    // MUST, SHOULD or MAY; empty: the level of its first binding rule
+	// Source says where the rule comes from: spec when a cited rule of the
+	// MCP specification binds the role under test in the check's era, else
+	// hardened (a seed behaviour). Register sets it from the rules.
+	Source     Source
+	Role       Role      // client or server
+	Transport  Transport // stdio, http or any
+	Eras       []Era     // empty means legacy
+	Capability string    // the capability that gates it, if any
+	KilledBy   []string  // mutants of the reference implementation this check must kill
+	Property   bool      // a gopter property check (seeded)
 }
 
 // Labels returns the Ginkgo labels that carry the descriptor.
 func (d Descriptor) Labels() []string {
-	ls := []string{"id:" + d.ID, "level:" + string(d.Level), "role:" + string(d.Role), "transport:" + string(d.Transport)}
+	ls := []string{"id:" + d.ID, "level:" + string(d.Level), "source:" + string(d.Source), "role:" + string(d.Role), "transport:" + string(d.Transport)}
 	for _, r := range d.Rules {
 		ls = append(ls, "rule:"+r)
 	}
@@ -115,10 +119,15 @@ var (
 	registry = map[string]Descriptor{}
 )
 
-// Register adds a descriptor to the catalogue. It panics on an invalid or
-// duplicate descriptor: both are programming errors found by any test run.
+// Register adds a descriptor to the catalogue, its level and source
+// resolved from its rules (Resolve). It panics on an invalid or duplicate
+// descriptor: both are programming errors found by any test run.
 func Register(d Descriptor) Descriptor {
-	if err := d.Validate(); err != nil {
+	d, err := d.Resolve()
+	if err == nil {
+		err = d.Validate()
+	}
+	if err != nil {
 		panic(err)
 	}
 	mu.Lock()

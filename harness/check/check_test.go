@@ -82,3 +82,37 @@ func TestOutcomeClasses(t *testing.T) {
 		}
 	}
 }
+
+func TestResolveFollowsTheRules(t *testing.T) {
+	base := Descriptor{ID: "x.y", Title: "t", Requirement: "r", Role: Client, Transport: Stdio, KilledBy: []string{"m"}}
+	for _, tc := range []struct {
+		name   string
+		rules  []string
+		level  Level
+		source Source
+		want   Level
+		err    string
+	}{
+		{"a seed rule only is hardened", []string{"NG-03"}, "", Hardened, MUST, ""},
+		{"a server rule never binds the client", []string{"NG-01", "ST-03"}, "", Hardened, MUST, ""},
+		{"a client spec rule binds", []string{"NG-07", "LC-31"}, "", Spec, SHOULD, ""},
+		{"a rule of another era does not bind", []string{"NG-07", "ST-13"}, "", Hardened, MUST, ""},
+		{"a weaker level than the rule's is kept", []string{"HT-54"}, SHOULD, Spec, SHOULD, ""},
+		{"a level stronger than the rule's text", []string{"LC-31"}, MUST, "", "", "stronger"},
+		{"an unknown rule", []string{"NG-03", "ZZ-01"}, "", "", "", "not in the rule table"},
+		{"only the other side's rules", []string{"ST-03"}, "", "", "", "binds the client"},
+	} {
+		d := base
+		d.Rules, d.Level = tc.rules, tc.level
+		got, err := d.Resolve()
+		if tc.err != "" {
+			if err == nil || !strings.Contains(err.Error(), tc.err) {
+				t.Errorf("%s: error %v, want one saying %q", tc.name, err, tc.err)
+			}
+			continue
+		}
+		if err != nil || got.Source != tc.source || got.Level != tc.want {
+			t.Errorf("%s: %s %s (%v), want %s %s", tc.name, got.Source, got.Level, err, tc.source, tc.want)
+		}
+	}
+}

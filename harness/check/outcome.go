@@ -1,5 +1,7 @@
 package check
 
+import "fmt"
+
 // Outcome is the verdict of one check.
 type Outcome string
 
@@ -19,13 +21,44 @@ const (
 	ExpectedFail Outcome = "XFAIL"
 	// Stale is a pass the baseline lists as a failure: it fails the run until the entry is removed.
 	Stale Outcome = "STALE"
+	// HardenedMiss is a hardened rule (a seed behaviour beyond the
+	// specification) that the target misses under the spec profile: counted
+	// and listed apart, it never changes the exit status.
+	HardenedMiss Outcome = "HARDENED"
+	// Error is a check the harness could not judge: the target broke the
+	// adapter contract, or the harness failed. No baseline absorbs it; the
+	// run exits 2.
+	Error Outcome = "ERROR"
 )
 
 // Killed reports whether the outcome shows the rule broken (for the self-test).
-func (o Outcome) Killed() bool { return o == Fail || o == Warn || o == ExpectedFail }
+func (o Outcome) Killed() bool {
+	return o == Fail || o == Warn || o == ExpectedFail || o == HardenedMiss
+}
 
 // Failing reports whether the outcome fails a run.
 func (o Outcome) Failing() bool { return o == Fail || o == Stale }
+
+// Profile is the set of rules that bind a run.
+type Profile string
+
+// Profiles.
+const (
+	// SpecProfile binds the MCP specification's rules only: a hardened
+	// rule the target misses is reported as HARDENED.
+	SpecProfile Profile = "spec"
+	// HardenedProfile binds the seed behaviours too.
+	HardenedProfile Profile = "hardened"
+)
+
+// ParseProfile validates a --profile value.
+func ParseProfile(s string) (Profile, error) {
+	switch Profile(s) {
+	case SpecProfile, HardenedProfile:
+		return Profile(s), nil
+	}
+	return "", fmt.Errorf("--profile %q: use spec (the MCP specification's rules) or hardened (the seed behaviours too)", s)
+}
 
 // Result is the outcome of one check in one run.
 type Result struct {

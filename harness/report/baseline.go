@@ -138,7 +138,8 @@ func entryLines(data []byte) map[check.Role][]int {
 //   - listed and PASS: STALE, which fails the run until the entry is removed;
 //   - not listed: unchanged, failures keep failing.
 //
-// Other outcomes (INFO, UNIMPLEMENTED, SKIPPED, N/A) prove nothing either way and
+// Other outcomes (INFO, UNIMPLEMENTED, SKIPPED, N/A, HARDENED, ERROR) prove
+// nothing the baseline can speak for (a harness error is never absorbed) and
 // are unchanged. A nil Baseline returns r unchanged.
 func (b *Baseline) Apply(role check.Role, r check.Result) check.Result {
 	if b == nil {

@@ -122,7 +122,8 @@ dl { display: grid; grid-template-columns: max-content auto; gap: 0 1em; }
 dt { color: #59636e; }
 dd { margin: 0; }
 .o-pass { background: #dafbe1; }
-.o-fail, .o-stale { background: #ffebe9; }
+.o-fail, .o-stale, .o-error { background: #ffebe9; }
+.o-hardened { background: #fff1e5; }
 .o-warn { background: #fff8c5; }
 .o-xfail { background: #fbefff; }
 .o-info, .o-unimplemented, .o-skipped, .o-na { background: #f6f8fa; }
@@ -130,7 +131,8 @@ dd { margin: 0; }
 </head>
 <body>
 <h1>{{.Tool.Name}} {{.Tool.Version}}: <span class="verdict {{if .Failed}}o-fail{{else}}o-pass{{end}}">{{if .Failed}}FAILED{{else}}passed{{end}}</span></h1>
-<p>{{.Total}} checks · seed {{.Seed}}</p>
+<p>{{.Total}} checks · seed {{.Seed}}{{if .Profile}} · profile {{.Profile}}{{end}}</p>
+<p class="scores">{{.Scores}}</p>
 <p class="counts">{{range .Counts}}<span class="{{class .Outcome}}"><b>{{.N}}</b> {{.Outcome}}</span>{{end}}</p>
 {{- if .Target}}
 <h2>Target</h2>

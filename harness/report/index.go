@@ -32,6 +32,8 @@ type Summary struct {
 	NotApplicable int `json:"not_applicable"`
 	XFail         int `json:"xfail"`
 	Stale         int `json:"stale"`
+	Hardened      int `json:"hardened"`
+	Error         int `json:"error"`
 }
 
 // Count returns the number of checks with outcome o.
@@ -44,7 +46,7 @@ func (s Summary) Count(o check.Outcome) int {
 
 // Total returns the number of checks counted.
 func (s Summary) Total() int {
-	return s.Pass + s.Fail + s.Warn + s.Info + s.Unimplemented + s.Skipped + s.NotApplicable + s.XFail + s.Stale
+	return s.Pass + s.Fail + s.Warn + s.Info + s.Unimplemented + s.Skipped + s.NotApplicable + s.XFail + s.Stale + s.Hardened + s.Error
 }
 
 func (s *Summary) counter(o check.Outcome) *int {
@@ -67,14 +69,18 @@ func (s *Summary) counter(o check.Outcome) *int {
 		return &s.XFail
 	case check.Stale:
 		return &s.Stale
+	case check.HardenedMiss:
+		return &s.Hardened
+	case check.Error:
+		return &s.Error
 	}
 	return nil
 }
 
 // Outcomes lists the outcome classes in the order reports show them.
 var Outcomes = []check.Outcome{
-	check.Pass, check.Fail, check.Warn, check.Info,
-	check.Unimplemented, check.Skipped, check.NotApplicable, check.ExpectedFail, check.Stale,
+	check.Pass, check.Fail, check.Warn, check.HardenedMiss, check.Info,
+	check.Unimplemented, check.Skipped, check.NotApplicable, check.ExpectedFail, check.Stale, check.Error,
 }
 
 // Check is one check's entry in the index.
@@ -83,6 +89,7 @@ type Check struct {
 	Title      string          `json:"title"`
 	Outcome    check.Outcome   `json:"outcome"`
 	Level      check.Level     `json:"level"`
+	Source     check.Source    `json:"source"`
 	Role       check.Role      `json:"role"`
 	Transport  check.Transport `json:"transport"`
 	Rules      []string        `json:"rules"`
@@ -98,7 +105,9 @@ type Check struct {
 type Index struct {
 	Tool    Tool           `json:"tool"`
 	Target  map[string]any `json:"target"`
+	Profile check.Profile  `json:"profile,omitempty"`
 	Summary Summary        `json:"summary"`
+	Scores  Scores         `json:"scores"`
 	Seed    int64          `json:"seed"`
 	Checks  []Check        `json:"checks"`
 }
@@ -117,6 +126,7 @@ func NewIndex(tool Tool, target map[string]any, seed int64, results []check.Resu
 			Title:      r.Title,
 			Outcome:    r.Outcome,
 			Level:      r.Level,
+			Source:     r.Source,
 			Role:       r.Role,
 			Transport:  r.Transport,
 			Rules:      rules,
@@ -128,20 +138,26 @@ func NewIndex(tool Tool, target map[string]any, seed int64, results []check.Resu
 		if p := ix.Summary.counter(r.Outcome); p != nil {
 			*p++
 		}
+		ix.Scores.add(r)
 	}
 	sort.SliceStable(ix.Checks, func(i, j int) bool { return ix.Checks[i].ID < ix.Checks[j].ID })
 	return ix
 }
 
-// ExitCode returns the process exit status the run earns: 1 when a check
-// failed or a baseline entry is stale, 0 otherwise.
+// ExitCode returns the process exit status the run earns: 2 when the
+// harness could not judge a check (ERROR), 1 when a check failed or a
+// baseline entry is stale, 0 otherwise.
 func (ix *Index) ExitCode() int {
+	code := 0
 	for _, c := range ix.Checks {
-		if c.Outcome.Failing() {
-			return 1
+		switch {
+		case c.Outcome == check.Error:
+			return 2
+		case c.Outcome.Failing():
+			code = 1
 		}
 	}
-	return 0
+	return code
 }
 
 // WriteJSON writes the index to path as indented JSON, atomically.

@@ -46,15 +46,15 @@ func TestJSONIndexFieldNames(t *testing.T) {
 			t.Errorf("%s keys = %v, want %v", what, got, want)
 		}
 	}
-	assertKeys("index", doc, "tool", "target", "summary", "seed", "checks")
+	assertKeys("index", doc, "tool", "target", "summary", "scores", "seed", "checks")
 	assertKeys("tool", doc["tool"], "name", "version")
 	assertKeys("target", doc["target"])
-	assertKeys("summary", doc["summary"], "pass", "fail", "warn", "info", "unimplemented", "skipped", "not_applicable", "xfail", "stale")
+	assertKeys("summary", doc["summary"], "pass", "fail", "warn", "info", "unimplemented", "skipped", "not_applicable", "xfail", "stale", "hardened", "error")
 	checks := doc["checks"].([]any)
 	if len(checks) != 2 {
 		t.Fatalf("checks = %v", checks)
 	}
-	common := []string{"id", "title", "outcome", "level", "role", "transport", "rules", "duration_ms", "message"}
+	common := []string{"id", "title", "outcome", "level", "source", "role", "transport", "rules", "duration_ms", "message"}
 	assertKeys("checks[0]", checks[0], common...)
 	assertKeys("checks[1]", checks[1], append(common, "seed", "transcript")...)
 	bare := checks[0].(map[string]any)

@@ -17,12 +17,14 @@ const maxMessageRunes = 200
 // attentionRank orders the checks a reader must look at first; outcomes not
 // listed (PASS, SKIPPED) need no attention.
 var attentionRank = map[check.Outcome]int{
-	check.Fail:          0,
-	check.Stale:         1,
-	check.Warn:          2,
-	check.ExpectedFail:  3,
-	check.Unimplemented: 4,
-	check.Info:          5,
+	check.Error:         0,
+	check.Fail:          1,
+	check.Stale:         2,
+	check.Warn:          3,
+	check.HardenedMiss:  4,
+	check.ExpectedFail:  5,
+	check.Unimplemented: 6,
+	check.Info:          7,
 }
 
 // RenderMarkdown returns the Markdown summary of a run, fit for a GitHub step
@@ -38,6 +40,7 @@ func RenderMarkdown(ix *Index) []byte {
 	}
 	fmt.Fprintf(&b, "## %s %s: %s\n\n", mdCell(ix.Tool.Name), mdCell(ix.Tool.Version), verdict)
 	fmt.Fprintf(&b, "%s · %d checks · seed %d\n\n", countsLine(ix.Summary), ix.Summary.Total(), ix.Seed)
+	fmt.Fprintf(&b, "**Scores:** %s%s\n\n", ix.Scores, profileNote(ix.Profile))
 	if len(ix.Target) > 0 {
 		b.WriteString("**Target:** " + targetLine(ix.Target) + "\n\n")
 	}
@@ -55,9 +58,9 @@ func RenderMarkdown(ix *Index) []byte {
 		b.WriteString("Every check that ran passed.\n\n")
 	} else {
 		fmt.Fprintf(&b, "### Needs attention (%d)\n\n", len(attention))
-		b.WriteString("| Check | Outcome | Level | Rules | Message |\n| --- | --- | --- | --- | --- |\n")
+		b.WriteString("| Check | Outcome | Level | Source | Rules | Message |\n| --- | --- | --- | --- | --- | --- |\n")
 		for _, c := range attention {
-			fmt.Fprintf(&b, "| %s | %s | %s | %s | %s |\n", mdCell(c.ID), c.Outcome, c.Level,
+			fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s |\n", mdCell(c.ID), c.Outcome, c.Level, c.Source,
 				mdCell(strings.Join(c.Rules, ", ")), mdCell(oneLine(c.Message)))
 		}
 		b.WriteString("\n")
@@ -77,6 +80,17 @@ func RenderMarkdown(ix *Index) []byte {
 // WriteMarkdown writes RenderMarkdown(ix) to path, atomically.
 func WriteMarkdown(path string, ix *Index) error {
 	return WriteFileAtomic(path, RenderMarkdown(ix))
+}
+
+// profileNote says which profile bound the run.
+func profileNote(p check.Profile) string {
+	switch p {
+	case check.SpecProfile:
+		return " (profile spec: hardened misses do not fail the run)"
+	case check.HardenedProfile:
+		return " (profile hardened: the seed behaviours bind)"
+	}
+	return ""
 }
 
 func countsLine(s Summary) string {

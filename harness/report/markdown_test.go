@@ -35,8 +35,8 @@ func TestMarkdownEscapesCells(t *testing.T) {
 	if len(rows) != 2 {
 		t.Fatalf("want the check in both tables, got rows %q in\n%s", rows, md)
 	}
-	if n := len(cells(rows[0])); n != 5 {
-		t.Errorf("attention row has %d cells, want 5: %s", n, rows[0])
+	if n := len(cells(rows[0])); n != 6 {
+		t.Errorf("attention row has %d cells, want 6: %s", n, rows[0])
 	}
 	if n := len(cells(rows[1])); n != 8 {
 		t.Errorf("all-checks row has %d cells, want 8: %s", n, rows[1])

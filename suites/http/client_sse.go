@@ -43,7 +43,7 @@ var _ = clientCheck(check.Descriptor{
 	ID:          "http.client.sse.no-reconnect-after-oversize",
 	Title:       "after rejecting an oversize event the client does not resume the stream",
 	Requirement: "After an oversize SSE event the stream is not reconnected (no GET with Last-Event-ID).",
-	Rules:       []string{"RM-09", "HT-45"},
+	Rules:       []string{"RM-09"},
 	KilledBy:    killers(mutant.ReconnectAfterOversize),
 }, func(c *run.C) {
 	r := sseRun(c, "sse-event", declared(c).MaxSSEEventSize+1)

@@ -379,7 +379,8 @@ var _ = serverCheck(check.Descriptor{
 	ID:          "http.server.batch.rejected",
 	Title:       "a JSON-RPC batch is refused from 2025-06-18 on",
 	Requirement: "From 2025-06-18 a POST body holds exactly one message; a batch array is refused (an HTTP error, or a JSON-RPC error), never executed.",
-	Rules:       []string{"JR-37", "HT-13"},
+	Rules:       []string{"JR-21", "HT-16", "JR-37"},
+	Level:       check.SHOULD,
 	KilledBy:    killers(mutant.AcceptBatch),
 }, func(c *run.C) {
 	p := newProbe(c)

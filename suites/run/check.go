@@ -69,12 +69,15 @@ func (c *C) SetTranscript(entries []transcript.Entry) { c.entries = entries }
 type verdict struct {
 	outcome check.Outcome
 	message string
+	// hardened marks a failure of a seed behaviour only (RequireHardened):
+	// binding under the hardened profile, HARDENED under the spec one.
+	hardened bool
 }
 
 // Failf ends the check: the rule is broken. expected lists every acceptable
 // outcome; observed says what happened.
 func (c *C) Failf(expected, observedFormat string, args ...any) {
-	panic(verdict{check.Fail, "expected: " + expected + "\nobserved: " + fmt.Sprintf(observedFormat, args...)})
+	panic(verdict{outcome: check.Fail, message: "expected: " + expected + "\nobserved: " + fmt.Sprintf(observedFormat, args...)})
 }
 
 // Require fails the check unless ok.
@@ -84,22 +87,42 @@ func (c *C) Require(ok bool, expected, observedFormat string, args ...any) {
 	}
 }
 
+// RequireHardened fails the check unless ok, for a seed behaviour beyond
+// the specification (a boundary value, a policy): under the hardened
+// profile it fails like Require, under the spec profile the check ends
+// HARDENED, reported apart and never failing the run.
+func (c *C) RequireHardened(ok bool, expected, observedFormat string, args ...any) {
+	if !ok {
+		panic(verdict{outcome: check.Fail, message: "expected (hardened profile): " + expected + "\nobserved: " + fmt.Sprintf(observedFormat, args...), hardened: true})
+	}
+}
+
+// Hardened reports whether the run binds the hardened profile.
+func (c *C) Hardened() bool { return c.cfg.Profile == check.HardenedProfile }
+
+// Errorf ends the check as ERROR: the harness could not judge (the target
+// broke the adapter contract, or the harness itself failed). It is never a
+// FAIL, no baseline absorbs it, and the run exits 2.
+func (c *C) Errorf(format string, args ...any) {
+	panic(verdict{outcome: check.Error, message: "harness error: " + fmt.Sprintf(format, args...)})
+}
+
 // Unimplemented ends the check as UNIMPLEMENTED: the implementation does not
 // offer what the check needs; why says how to make it available.
-func (c *C) Unimplemented(why string) { panic(verdict{check.Unimplemented, why}) }
+func (c *C) Unimplemented(why string) { panic(verdict{outcome: check.Unimplemented, message: why}) }
 
 // Info ends the check as INFO: the behaviour was observed and the spec
 // leaves it to the implementation; observed says what it did.
-func (c *C) Info(observed string) { panic(verdict{check.Info, observed}) }
+func (c *C) Info(observed string) { panic(verdict{outcome: check.Info, message: observed}) }
 
 // NotApplicable ends the check as N/A: the rule belongs to a protocol era
 // the implementation does not serve; why says what was observed.
-func (c *C) NotApplicable(why string) { panic(verdict{check.NotApplicable, why}) }
+func (c *C) NotApplicable(why string) { panic(verdict{outcome: check.NotApplicable, message: why}) }
 
 // Expect is Gomega's Expect; a failed assertion fails the check.
 func (c *C) Expect(actual any, extra ...any) types.Assertion {
 	g := gomega.NewGomega(func(message string, _ ...int) {
-		panic(verdict{check.Fail, "observed: " + message})
+		panic(verdict{outcome: check.Fail, message: "observed: " + message})
 	})
 	return g.Expect(actual, extra...)
 }
@@ -122,10 +145,7 @@ func execute(d check.Descriptor, body func(c *C)) {
 	for i := len(c.cleanups) - 1; i >= 0; i-- {
 		c.cleanups[i]()
 	}
-	res := check.Result{Descriptor: d, Outcome: v.outcome, Message: v.message, DurationMS: time.Since(start).Milliseconds(), Seed: c.seed}
-	if res.Outcome == check.Fail && d.Level != check.MUST && !cfg.Strict {
-		res.Outcome = check.Warn
-	}
+	res := check.Result{Descriptor: d, Outcome: grade(d, v, cfg), Message: v.message, DurationMS: time.Since(start).Milliseconds(), Seed: c.seed}
 	res.Transcript = c.transcriptLines(c.entries)
 	if snap := c.transcriptLines(clientSide(c.entries)); cfg.SnapshotDir != "" && !c.unordered && res.Outcome != check.Unimplemented && res.Outcome != check.NotApplicable && len(snap) > 0 {
 		diff, err := report.MatchSnapshot(cfg.SnapshotDir, cfg.Implementation, d.ID, snap, cfg.UpdateSnapshots)
@@ -136,7 +156,7 @@ func execute(d check.Descriptor, body func(c *C)) {
 			res.Outcome, res.Message = check.Fail, strings.TrimSpace(res.Message+"\ntranscript differs from its snapshot:\n"+diff)
 		}
 	}
-	if res.Outcome == check.Fail || res.Outcome == check.Warn {
+	if res.Outcome == check.Fail || res.Outcome == check.Warn || res.Outcome == check.HardenedMiss {
 		res.Message = c.explain(res.Message, res.Transcript)
 	}
 	res = cfg.Baseline.Apply(d.Role, res)
@@ -144,11 +164,31 @@ func execute(d check.Descriptor, body func(c *C)) {
 	record(res)
 	ginkgo.AddReportEntry("outcome", string(res.Outcome), ginkgo.ReportEntryVisibilityFailureOrVerbose)
 	switch res.Outcome {
-	case check.Fail, check.Stale:
+	case check.Fail, check.Stale, check.Error:
 		ginkgo.Fail(res.Message)
 	case check.Unimplemented, check.NotApplicable:
 		ginkgo.Skip(string(res.Outcome) + ": " + res.Message)
 	}
+}
+
+// grade turns a body's verdict into the check's outcome under the run's
+// profile: a failure of a hardened rule (the check's source, or a
+// RequireHardened assertion) is HARDENED under the spec profile; a failure
+// below MUST is WARN unless --strict.
+func grade(d check.Descriptor, v verdict, cfg Config) check.Outcome {
+	if v.outcome != check.Fail {
+		return v.outcome
+	}
+	hardened := v.hardened || d.Source == check.Hardened
+	switch {
+	case hardened && cfg.Profile != check.HardenedProfile:
+		return check.HardenedMiss
+	case v.hardened:
+		return check.Fail
+	case d.Level != check.MUST && !cfg.Strict:
+		return check.Warn
+	}
+	return check.Fail
 }
 
 // requireServerEra ends a server check of one transport N/A when the server
@@ -173,7 +213,7 @@ func runBody(c *C, body func(c *C)) (v verdict) {
 				v = got
 				return
 			}
-			v = verdict{check.Fail, fmt.Sprintf("harness error: the check panicked: %v", r)}
+			v = verdict{outcome: check.Error, message: fmt.Sprintf("harness error: the check panicked: %v", r)}
 		}
 	}()
 	body(c)

@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/mcpconform/mcpconform/fakeservers"
-	"github.com/mcpconform/mcpconform/harness/check"
 	"github.com/mcpconform/mcpconform/harness/selfexec"
 	"github.com/mcpconform/mcpconform/harness/stdio"
 	"github.com/mcpconform/mcpconform/harness/target"
@@ -65,9 +64,7 @@ func (c *C) RunStdioClient(fake fakeservers.Options, inv target.Invocation) *Cli
 	return out
 }
 
-func (c *C) harnessError(err error) {
-	panic(verdict{outcome: check.Fail, message: "harness error: " + err.Error()})
-}
+func (c *C) harnessError(err error) { c.Errorf("%v", err) }
 
 // recordTranscript turns a fake's record into the wire transcript: both
 // directions, and notes for the teardown steps the fake saw.

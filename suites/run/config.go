@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/mcpconform/mcpconform/harness/adapter"
+	"github.com/mcpconform/mcpconform/harness/check"
 	"github.com/mcpconform/mcpconform/harness/mutant"
 	"github.com/mcpconform/mcpconform/harness/report"
 	"github.com/mcpconform/mcpconform/harness/selfexec"
@@ -36,6 +37,9 @@ type Config struct {
 	Seed int64
 	// Strict turns WARN into FAIL.
 	Strict bool
+	// Profile is the set of rules that bind the run: spec (the default) or
+	// hardened, which makes the seed behaviours binding too.
+	Profile check.Profile
 	// Baseline is the expected-failures baseline; nil for none.
 	Baseline *report.Baseline
 	// SnapshotDir, when set, compares each check's normalised transcript
@@ -101,6 +105,9 @@ var (
 func Configure(c Config) {
 	if len(c.ClientAdapter) == 0 {
 		c.ClientAdapter = ReferenceAdapter("")
+	}
+	if c.Profile == "" {
+		c.Profile = check.SpecProfile
 	}
 	if c.Implementation == "" {
 		c.Implementation = "implementation"

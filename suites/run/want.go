@@ -9,15 +9,12 @@ import (
 	"github.com/mcpconform/mcpconform/harness/target"
 )
 
-// For returns a Check that fills in the role and transport, and MUST when
-// the descriptor names no level: what a suite's files register their checks
-// with.
+// For returns a Check that fills in the role and transport: what a suite's
+// files register their checks with. The level and source follow from the
+// descriptor's rules (check.Descriptor.Resolve).
 func For(role check.Role, transport check.Transport) func(check.Descriptor, func(*C)) bool {
 	return func(d check.Descriptor, body func(*C)) bool {
 		d.Role, d.Transport = role, transport
-		if d.Level == "" {
-			d.Level = check.MUST
-		}
 		return Check(d, body)
 	}
 }

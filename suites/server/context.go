@@ -157,6 +157,7 @@ var _ = serverCheck(check.Descriptor{
 	Title:       "log messages sent before any logging/setLevel are well-formed; which ones is reported as INFO",
 	Requirement: "Before any logging/setLevel the server chooses which messages to send (LG-05); every notifications/message carries one of the eight levels and data.",
 	Rules:       []string{"LG-05", "LG-02", "LG-07"},
+	Level:       check.MUST,
 	Capability:  "logging",
 	KilledBy:    killers(mutant.LogLevelMalformed),
 }, func(c *run.C) {

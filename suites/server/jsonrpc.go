@@ -110,6 +110,7 @@ var _ = serverCheck(check.Descriptor{
 	Title:       "a cancellation for an unknown request is ignored and the server stays healthy",
 	Requirement: "Cancellations for unknown or finished requests are silently ignored: no reply, and the server goes on answering.",
 	Rules:       []string{"CN-05", "CN-08", "CN-07", "JR-14"},
+	Level:       check.MUST,
 	KilledBy:    killers(mutant.UnknownCancelAnswered),
 }, func(c *run.C) {
 	eachTransport(c, func(p *peer) {

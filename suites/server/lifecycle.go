@@ -63,6 +63,7 @@ var _ = serverCheck(check.Descriptor{
 	Title:       "ping before initialize gets an empty result (stdio; over HTTP a request before the session is refused, HT-55)",
 	Requirement: "Either side may send ping at any time, including before initialization; the receiver answers promptly with an empty result.",
 	Rules:       []string{"PG-01", "PG-02"},
+	Level:       check.MUST,
 	KilledBy:    killers(mutant.NoPingBeforeInit),
 }, func(c *run.C) {
 	onTransports(c, false, func(p *peer) {

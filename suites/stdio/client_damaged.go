@@ -30,7 +30,7 @@ func damagedCheck(id, title string, rules []string, ks []mutant.Name, fakeCase s
 
 var _ = damagedCheck("stdio.client.damaged.brace",
 	"a line starting with '{' that does not parse ends the session at once",
-	[]string{"NG-01", "NG-02", "ST-02"},
+	[]string{"NG-01", "NG-02"},
 	[]mutant.Name{mutant.SkipDamagedBrace, mutant.DamagedFailsLate},
 	"damaged", []string{"brace", "brace-text", "truncated-result", "bad-escape"})
 
@@ -48,6 +48,6 @@ var _ = damagedCheck("stdio.client.damaged.jsonrpc-mention",
 
 var _ = damagedCheck("stdio.client.damaged.non-object",
 	"JSON that is neither an object nor a batch (42, \"x\", null, true, []) ends the session at once",
-	[]string{"NG-02", "JR-01"},
+	[]string{"NG-02"},
 	[]mutant.Name{mutant.SkipNonObject},
 	"non-object", fakeservers.NonObjectValues())

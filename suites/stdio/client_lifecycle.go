@@ -105,7 +105,7 @@ var _ = clientCheck(check.Descriptor{
 	ID:          "stdio.client.ids.type-kept",
 	Title:       "a reply whose id has the other JSON type (\"7\" for 7) is not taken for the call's answer",
 	Requirement: "Responses are routed to their callers by id, with 2 and \"2\" distinct ids.",
-	Rules:       []string{"NG-12", "JR-07", "JR-03"},
+	Rules:       []string{"NG-12"},
 	KilledBy:    killers(mutant.IDTypeConfusion),
 }, func(c *run.C) {
 	r := c.RunStdioClient(fakeservers.Options{Case: "id-swap"}, target.Invocation{})

@@ -129,7 +129,7 @@ var _ = clientCheck(check.Descriptor{
 	ID:          "stdio.client.process-group.grandchild",
 	Title:       "a SIGTERM-ignoring grandchild of the server is gone after close and never writes its marker",
 	Requirement: "Termination reaches the whole process group, so grandchildren (npx, uvx, shell wrappers) do not survive as orphans.",
-	Rules:       []string{"NG-08", "LC-20"},
+	Rules:       []string{"NG-08"},
 	KilledBy:    killers(mutant.NoProcessGroup),
 }, func(c *run.C) {
 	const delay = 500 * time.Millisecond

@@ -1,0 +1,192 @@
+// Package rules is the rule table: every requirement ID a check may cite,
+// with the level its text uses, the side it binds, the protocol versions it
+// belongs to, where it comes from (the MCP specification, or the seed
+// behaviours of the hardened profile), its sentence and where to read it.
+//
+// The table (rules.tsv) is written by gen.go from the specification digest
+// and the seed semantics; a check's level and source follow from the rules
+// it cites (package check).
+package rules
+
+import (
+	_ "embed"
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+	"sync"
+)
+
+// Source is where a rule comes from.
+type Source string
+
+// Sources.
+const (
+	// Spec is a requirement of the MCP specification.
+	Spec Source = "spec"
+	// Hardened is a seed behaviour beyond the specification.
+	Hardened Source = "hardened"
+)
+
+// Rule is one row of the table.
+type Rule struct {
+	ID string
+	// Level is the rule's level as its text uses it: "MUST", "SHOULD / MAY",
+	// "MUST NOT†", or "—" for a descriptive row.
+	Level string
+	// Side is the party the rule binds: client, server or both.
+	Side string
+	// Versions are the protocol versions it belongs to: "all", "0326–1125", "0728", …
+	Versions string
+	Source   Source
+	// URL is where the rule's text is read.
+	URL string
+	// Text is the rule in one sentence.
+	Text string
+}
+
+// Keywords returns the levels the rule's text uses, strongest first, with
+// the negative forms folded in (MUST NOT is MUST): MUST, SHOULD, MAY.
+func (r Rule) Keywords() []string {
+	var out []string
+	for _, k := range []string{"MUST", "SHOULD", "MAY"} {
+		if strings.Contains(r.Level, k) {
+			out = append(out, k)
+		}
+	}
+	return out
+}
+
+// Primary is the first level the rule's text names (the one it states
+// first): MUST, SHOULD, MAY, or "" for a descriptive row.
+func (r Rule) Primary() string {
+	best, at := "", len(r.Level)+1
+	for _, k := range []string{"MUST", "SHOULD", "MAY"} {
+		if i := strings.Index(r.Level, k); i >= 0 && i < at {
+			best, at = k, i
+		}
+	}
+	return best
+}
+
+// Binds reports whether the rule binds the given role (client or server).
+func (r Rule) Binds(role string) bool { return r.Side == role || r.Side == "both" }
+
+// versionCodes are the version codes of the digest, oldest first; the
+// modern era is the last.
+var versionCodes = []string{"0326", "0618", "1125", "0728"}
+
+// Covers reports whether the rule belongs to a version of the era:
+// "legacy" (0326 … 1125) or "modern" (0728).
+func (r Rule) Covers(era string) bool {
+	lo, hi := 0, len(versionCodes)-1
+	if r.Versions != "all" {
+		from, to, ok := strings.Cut(r.Versions, "–")
+		if !ok {
+			to = from
+		}
+		lo, hi = indexOf(from), indexOf(to)
+	}
+	modern := len(versionCodes) - 1
+	if era == "modern" {
+		return hi >= modern
+	}
+	return lo < modern
+}
+
+func indexOf(code string) int {
+	for i, c := range versionCodes {
+		if c == code {
+			return i
+		}
+	}
+	return -1
+}
+
+//go:generate go run gen.go
+
+//go:embed rules.tsv
+var tableTSV []byte
+
+var (
+	loadOnce sync.Once
+	table    map[string]Rule
+	loadErr  error
+)
+
+func load() {
+	list, err := ReadTSV(tableTSV)
+	if err != nil {
+		loadErr = err
+		return
+	}
+	table = make(map[string]Rule, len(list))
+	for _, r := range list {
+		table[r.ID] = r
+	}
+}
+
+// Lookup returns the rule with the given ID.
+func Lookup(id string) (Rule, bool) {
+	loadOnce.Do(load)
+	if loadErr != nil {
+		panic("rules: the embedded table does not parse: " + loadErr.Error())
+	}
+	r, ok := table[id]
+	return r, ok
+}
+
+// All returns every rule, sorted by ID.
+func All() []Rule {
+	loadOnce.Do(load)
+	out := make([]Rule, 0, len(table))
+	for _, r := range table {
+		out = append(out, r)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].ID < out[j].ID })
+	return out
+}
+
+// Unknown returns the IDs among ids that are not in the table.
+func Unknown(ids []string) []string {
+	var out []string
+	for _, id := range ids {
+		if _, ok := Lookup(id); !ok {
+			out = append(out, id)
+		}
+	}
+	return out
+}
+
+// columns of rules.tsv, in order.
+var columns = []string{"id", "level", "side", "versions", "source", "url", "text"}
+
+// ReadTSV parses the table: a header line naming the columns, then one rule
+// a line, tab-separated.
+func ReadTSV(b []byte) ([]Rule, error) {
+	lines := strings.Split(strings.TrimRight(string(b), "\n"), "\n")
+	if len(lines) == 0 || lines[0] != strings.Join(columns, "\t") {
+		return nil, fmt.Errorf("rules.tsv: the first line must name the columns %s", strings.Join(columns, ", "))
+	}
+	var out []Rule
+	for n, line := range lines[1:] {
+		f := strings.Split(line, "\t")
+		if len(f) != len(columns) {
+			return nil, fmt.Errorf("rules.tsv line %d: %d fields, want %d", n+2, len(f), len(columns))
+		}
+		r := Rule{ID: f[0], Level: f[1], Side: f[2], Versions: f[3], Source: Source(f[4]), URL: f[5], Text: f[6]}
+		if r.Source != Spec && r.Source != Hardened {
+			return nil, fmt.Errorf("rules.tsv line %d: rule %s has source %q, want spec or hardened", n+2, r.ID, r.Source)
+		}
+		out = append(out, r)
+	}
+	return out, nil
+}
+
+// WriteTSV writes the table in the form ReadTSV reads.
+func WriteTSV(w io.Writer, list []Rule) {
+	fmt.Fprintln(w, strings.Join(columns, "\t"))
+	for _, r := range list {
+		fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", r.ID, r.Level, r.Side, r.Versions, r.Source, r.URL, r.Text)
+	}
+}

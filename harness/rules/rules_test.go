@@ -1,0 +1,76 @@
+package rules
+
+import (
+	"os"
+	"strings"
+	"testing"
+)
+
+func TestTableMatchesItsDocuments(t *testing.T) {
+	spec, err := os.ReadFile("../../../shared/spec/mcp-requirements.md")
+	if err != nil {
+		t.Skip("the specification digest is not beside the project:", err)
+	}
+	seeds, err := os.ReadFile("../../../shared/seeds/SEMANTICS.md")
+	if err != nil {
+		t.Skip("the seed semantics are not beside the project:", err)
+	}
+	list, err := FromDocuments(spec, seeds)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	WriteTSV(&b, list)
+	if b.String() != string(tableTSV) {
+		t.Fatal("rules.tsv is out of date with its documents: run go generate ./harness/rules")
+	}
+}
+
+func TestLookup(t *testing.T) {
+	for _, tc := range []struct {
+		id       string
+		source   Source
+		side     string
+		keywords string
+		primary  string
+	}{
+		{"ST-03", Spec, "server", "MUST", "MUST"},
+		{"HT-56", Spec, "server", "MUST MAY", "MAY"},
+		{"LG-04", Spec, "server", "SHOULD", "SHOULD"},
+		{"NG-03", Hardened, "client", "MUST", "MUST"},
+		{"CX-04", Hardened, "server", "MUST", "MUST"},
+		{"PA-01", Spec, "server", "", ""},
+	} {
+		r, ok := Lookup(tc.id)
+		if !ok {
+			t.Fatalf("%s not in the table", tc.id)
+		}
+		if r.Source != tc.source || r.Side != tc.side || strings.Join(r.Keywords(), " ") != tc.keywords || r.Primary() != tc.primary {
+			t.Errorf("%s: source %s side %s keywords %v primary %q; want %s %s %q %q", tc.id, r.Source, r.Side, r.Keywords(), r.Primary(), tc.source, tc.side, tc.keywords, tc.primary)
+		}
+		if r.Text == "" || r.URL == "" {
+			t.Errorf("%s: no text or URL", tc.id)
+		}
+	}
+	if got := Unknown([]string{"ST-03", "XX-99"}); len(got) != 1 || got[0] != "XX-99" {
+		t.Errorf("Unknown = %v, want [XX-99]", got)
+	}
+}
+
+func TestCovers(t *testing.T) {
+	for _, tc := range []struct {
+		versions       string
+		legacy, modern bool
+	}{
+		{"all", true, true},
+		{"0326–1125", true, false},
+		{"0728", false, true},
+		{"1125–0728", true, true},
+		{"1125", true, false},
+	} {
+		r := Rule{Versions: tc.versions}
+		if r.Covers("legacy") != tc.legacy || r.Covers("modern") != tc.modern {
+			t.Errorf("%s: covers legacy %v modern %v, want %v %v", tc.versions, r.Covers("legacy"), r.Covers("modern"), tc.legacy, tc.modern)
+		}
+	}
+}
