@@ -10,8 +10,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mcpconform/mcpconform/harness/check"
 	"github.com/mcpconform/mcpconform/harness/mutant"
 	"github.com/mcpconform/mcpconform/harness/report"
+	"github.com/mcpconform/mcpconform/harness/rules"
 	"github.com/mcpconform/mcpconform/harness/selfexec"
 	"github.com/mcpconform/mcpconform/suites/run"
 )
@@ -70,6 +72,53 @@ func TestListJSONNamesEveryCheckWithItsKiller(t *testing.T) {
 		if len(c.KilledBy) == 0 || len(c.Rules) == 0 || c.Requirement == "" {
 			t.Errorf("%s: incomplete descriptor %+v", c.ID, c)
 		}
+		if c.Level == "" || (c.Source != "spec" && c.Source != "hardened") {
+			t.Errorf("%s: level %q source %q", c.ID, c.Level, c.Source)
+		}
+		if unknown := rules.Unknown(c.Rules); len(unknown) > 0 {
+			t.Errorf("%s cites rules not in the rule table: %v", c.ID, unknown)
+		}
+		if len(c.References) != len(c.Rules) {
+			t.Errorf("%s: %d references for %d rules", c.ID, len(c.References), len(c.Rules))
+		}
+		for _, r := range c.References {
+			if r.Text == "" || r.URL == "" || r.Level == "" {
+				t.Errorf("%s: rule %s has no text, URL or level in the table", c.ID, r.ID)
+			}
+		}
+	}
+}
+
+// TestHardenedMissDoesNotFailTheSpecProfile certifies the client that
+// leaves the grandchild alive (NG-08, a seed behaviour): under the spec
+// profile the check is HARDENED and the run passes; under hardened it fails.
+func TestHardenedMissDoesNotFailTheSpecProfile(t *testing.T) {
+	const grandchild = "stdio.client.process-group.grandchild"
+	for _, tc := range []struct {
+		profile string
+		code    int
+		outcome string
+	}{
+		{"spec", 0, "HARDENED"},
+		{"hardened", 1, "FAIL"},
+	} {
+		t.Run(tc.profile, func(t *testing.T) {
+			js := filepath.Join(t.TempDir(), "r.json")
+			args := append([]string{"--profile", tc.profile, "--only", grandchild, "--json", js, "--no-color", "--"}, run.ReferenceAdapter(mutant.NoProcessGroup)...)
+			argv := selfexec.Command("client", args...)
+			out, err := exec.Command(argv[0], argv[1:]...).CombinedOutput()
+			if code := exitCode(err); code != tc.code {
+				t.Fatalf("exit %d, want %d\n%s", code, tc.code, out)
+			}
+			var ix report.Index
+			readJSON(t, js, &ix)
+			if ix.Profile != check.Profile(tc.profile) || ix.Summary.Count(check.Outcome(tc.outcome)) != 1 {
+				t.Errorf("profile %q, summary %+v: want one %s", ix.Profile, ix.Summary, tc.outcome)
+			}
+			if !strings.Contains(string(out), "hardened: 0/1") {
+				t.Errorf("the console does not show the hardened score:\n%s", out)
+			}
+		})
 	}
 }
 
@@ -88,7 +137,7 @@ func TestBrokenClientsAreReportedByCheckID(t *testing.T) {
 		t.Run(string(tc.mutant), func(t *testing.T) {
 			dir := t.TempDir()
 			junit, js, md := filepath.Join(dir, "r.xml"), filepath.Join(dir, "r.json"), filepath.Join(dir, "r.md")
-			args := append([]string{"--only", tc.check + ",stdio.client.stdin.only-jsonrpc", "--junit", junit, "--json", js, "--markdown", md, "--no-color", "--"},
+			args := append([]string{"--profile", "hardened", "--only", tc.check + ",stdio.client.stdin.only-jsonrpc", "--junit", junit, "--json", js, "--markdown", md, "--no-color", "--"},
 				run.ReferenceAdapter(tc.mutant)...)
 			argv := selfexec.Command("client", args...)
 			out, err := exec.Command(argv[0], argv[1:]...).CombinedOutput()
@@ -184,7 +233,7 @@ func TestExpectedFailuresBaseline(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			js := filepath.Join(t.TempDir(), "r.json")
-			args := append([]string{"--only", grandchild, "--expected-failures", baseline, "--json", js, "--no-color", "--"}, tc.adapter...)
+			args := append([]string{"--profile", "hardened", "--only", grandchild, "--expected-failures", baseline, "--json", js, "--no-color", "--"}, tc.adapter...)
 			argv := selfexec.Command("client", args...)
 			out, err := exec.Command(argv[0], argv[1:]...).CombinedOutput()
 			if code := exitCode(err); code != tc.code {
@@ -224,7 +273,7 @@ func TestBrokenHTTPClientsFailExactlyTheirChecks(t *testing.T) {
 	} {
 		t.Run(string(tc.mutant), func(t *testing.T) {
 			js := filepath.Join(t.TempDir(), "r.json")
-			args := append([]string{"--label-filter", "transport:http", "--json", js, "--no-color", "--"}, run.ReferenceAdapter(tc.mutant)...)
+			args := append([]string{"--profile", "hardened", "--label-filter", "transport:http", "--json", js, "--no-color", "--"}, run.ReferenceAdapter(tc.mutant)...)
 			args = append(args, tc.flags...)
 			argv := selfexec.Command("client", args...)
 			out, err := exec.Command(argv[0], argv[1:]...).CombinedOutput()
