@@ -157,6 +157,10 @@ func execute(d check.Descriptor, body func(c *C)) {
 		}
 	}
 	if res.Outcome == check.Fail || res.Outcome == check.Warn || res.Outcome == check.HardenedMiss {
+		if len(res.Transcript) == 0 {
+			// Silence is the evidence: say so rather than show nothing.
+			res.Transcript = c.transcriptLines([]transcript.Entry{{Dir: transcript.Note, Line: "no message crossed the wire during this check"}})
+		}
 		res.Message = c.explain(res.Message, res.Transcript)
 	}
 	res = cfg.Baseline.Apply(d.Role, res)
