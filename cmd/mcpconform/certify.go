@@ -354,7 +354,10 @@ func printSummary(w io.Writer, ix *report.Index) {
 				n++
 			}
 		}
-		if n > 0 {
+		switch {
+		case n == 1:
+			fmt.Fprintf(w, "1 check skipped: %s\n", why)
+		case n > 1:
 			fmt.Fprintf(w, "%d checks skipped: %s\n", n, why)
 		}
 	}

@@ -93,7 +93,7 @@ func StartStdioServer(argv []string, opts StdioOptions) (*StdioServer, error) {
 		}
 		s.mu.Unlock()
 		if s.log != nil {
-			s.log.Notef("the server process ended (%s) %s, %s after it started; it wrote %d bytes to stderr", cmd.ProcessState, how, s.exitedAfter.Round(time.Millisecond), stderr)
+			s.log.Notef("the server process ended (%s) %s, %s after it started; it wrote %d bytes to stderr", cmd.ProcessState, how, roughly(s.exitedAfter), stderr)
 		}
 		close(s.exited)
 	}()
@@ -208,7 +208,15 @@ func (s *StdioServer) ExitReport(wait time.Duration) string {
 		return ""
 	}
 	return fmt.Sprintf("the server exited (%s) %s after it started, having written %d bytes to stderr",
-		s.exitState, s.exitedAfter.Round(time.Millisecond), s.stderrBytes)
+		s.exitState, roughly(s.exitedAfter), s.stderrBytes)
+}
+
+// roughly renders a process's lifetime to the millisecond.
+func roughly(d time.Duration) string {
+	if d < time.Millisecond {
+		return "under 1ms"
+	}
+	return d.Round(time.Millisecond).String()
 }
 
 // NonMessageCount is how many stdout lines were not JSON-RPC messages.
