@@ -33,6 +33,7 @@ type runOptions struct {
 	strict                      bool
 	profile                     string
 	timeout                     time.Duration
+	probeTimeout                time.Duration // server: the deadline of each era probe
 	seed                        int64
 	noColor, verbose            bool
 	url                         string   // server: the endpoint under test
@@ -63,6 +64,7 @@ func parseRunFlags(name string, args []string, stderr io.Writer) (*runOptions, e
 	if name == "server" {
 		fs.StringVar(&o.url, "url", "", "the streamable HTTP endpoint of the server under test (default: the built-in reference)")
 		fs.StringVar(&o.fixtures, "fixtures", "", "YAML `FILE` mapping behaviours (progress, logging, sampling, elicitation, roots, slow, failing) to tools")
+		fs.DurationVar(&o.probeTimeout, "probe-timeout", run.DefaultProbeTimeout, "how long the server has to answer server/discover, then initialize, before any check; a server that answers neither stops the run")
 	}
 	if err := fs.Parse(args); err != nil {
 		return nil, err
@@ -83,6 +85,9 @@ func parseRunFlags(name string, args []string, stderr io.Writer) (*runOptions, e
 		if _, err := check.ParseProfile(o.profile); err != nil {
 			return nil, fmt.Errorf("%s: %w", name, err)
 		}
+	}
+	if o.probeTimeout < 0 {
+		return nil, fmt.Errorf("%s: --probe-timeout must be positive, got %s", name, o.probeTimeout)
 	}
 	if o.updateSnapshots && o.snapshots == "" {
 		return nil, fmt.Errorf("%s: --update-snapshots needs --snapshots DIR", name)
@@ -200,6 +205,7 @@ func certifyWith(o *runOptions, roles []check.Role, stdout, stderr io.Writer) in
 		adapterCmd, serverCmd = nil, o.target
 	}
 	serverURL, implementation := o.url, implementationName(o)
+	userServer := serverURL != "" || len(serverCmd) > 0
 	if slices.Contains(roles, check.Server) && serverURL == "" && len(serverCmd) == 0 {
 		url, stop, err := serve.Start(run.ReferenceServer(""))
 		if err != nil {
@@ -216,8 +222,13 @@ func certifyWith(o *runOptions, roles []check.Role, stdout, stderr io.Writer) in
 		}
 	}
 	cfg := run.Config{ClientAdapter: adapterCmd, ServerURL: serverURL, ServerCommand: serverCmd, Implementation: implementation, Fixtures: fixtures, Seed: o.seed, Strict: o.strict, Profile: profile,
-		Baseline: baseline, SnapshotDir: o.snapshots, UpdateSnapshots: o.updateSnapshots, CheckDeadline: o.timeout}
+		Baseline: baseline, SnapshotDir: o.snapshots, UpdateSnapshots: o.updateSnapshots, CheckDeadline: o.timeout, ProbeTimeout: o.probeTimeout}
 	run.Configure(cfg)
+	if userServer {
+		if err := probeTarget(cfg); err != nil {
+			return exitFor(err, stderr)
+		}
+	}
 	fmt.Fprintf(stdout, "mcpconform %s: certifying %s (seed %d, profile %s)\n", Version, describeTarget(roles, o, serverURL), o.seed, profile)
 
 	suiteConfig, reporterConfig := ginkgo.GinkgoConfiguration()
@@ -261,6 +272,25 @@ func certifyWith(o *runOptions, roles []check.Role, stdout, stderr io.Writer) in
 		return 1
 	}
 	return 0
+}
+
+// probeTarget runs the era probe of each server transport the run names
+// (its result is kept for the checks) and returns the one error of a
+// target that is no MCP server at all, so the run stops before its checks.
+func probeTarget(cfg run.Config) error {
+	var transports []check.Transport
+	if len(cfg.ServerCommand) > 0 {
+		transports = append(transports, check.Stdio)
+	}
+	if cfg.ServerURL != "" {
+		transports = append(transports, check.HTTP)
+	}
+	for _, t := range transports {
+		if e := run.ProbeServer(t); e.NotAServer != "" {
+			return errors.New(e.NotAServer)
+		}
+	}
+	return nil
 }
 
 // implementationName names what is certified, for snapshot files: the
@@ -334,6 +364,20 @@ func printSummary(w io.Writer, ix *report.Index) {
 	for _, c := range ix.Checks {
 		if c.Outcome != check.Pass && c.Outcome != check.Skipped && c.Outcome != check.NotApplicable {
 			fmt.Fprintf(w, "  %-13s %s\n", c.Outcome, c.ID)
+		}
+	}
+	for _, why := range []string{run.NoServerURL, run.NoServerCommand} {
+		n := 0
+		for _, c := range ix.Checks {
+			if c.Outcome == check.Skipped && c.Message == why {
+				n++
+			}
+		}
+		switch {
+		case n == 1:
+			fmt.Fprintf(w, "1 check skipped: %s\n", why)
+		case n > 1:
+			fmt.Fprintf(w, "%d checks skipped: %s\n", n, why)
 		}
 	}
 }

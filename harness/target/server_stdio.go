@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/mcpconform/mcpconform/harness/jsonrpc"
+	"github.com/mcpconform/mcpconform/harness/transcript"
 )
 
 // maxServerLine bounds one stdout line of a server under test.
@@ -22,9 +23,11 @@ const maxServerLine = 16 << 20
 // it writes there. stderr is drained and counted, never kept (it may hold
 // secrets).
 type StdioServer struct {
-	cmd   *exec.Cmd
-	stdin io.WriteCloser
-	pgid  int
+	cmd     *exec.Cmd
+	stdin   io.WriteCloser
+	pgid    int
+	started time.Time
+	log     *transcript.Log // nil: nothing recorded
 
 	messages chan *jsonrpc.Message
 	exited   chan struct{} // closed when the process has been reaped
@@ -33,15 +36,30 @@ type StdioServer struct {
 	nonMessages []string // descriptions (class and length, never content) of stdout lines that are not messages
 	stderrBytes int64
 	exitState   *os.ProcessState
+	exitedAfter time.Duration
+	// ended is set once the harness closed stdin, signalled or killed the
+	// server: an exit after that is the harness's doing.
+	ended bool
 }
 
-// StartStdioServer launches argv with env added to the harness's environment.
-func StartStdioServer(argv []string, env []string) (*StdioServer, error) {
+// StdioOptions are how a StdioServer is started; the zero value adds
+// nothing to the environment and records nothing.
+type StdioOptions struct {
+	// Env is added to the harness's environment.
+	Env []string
+	// Log, when set, records every line written to the server's stdin
+	// (c2s) and to its stdout (s2c), and a note when it exits: its status
+	// and how many bytes it wrote to stderr, never those bytes.
+	Log *transcript.Log
+}
+
+// StartStdioServer launches argv as opts say.
+func StartStdioServer(argv []string, opts StdioOptions) (*StdioServer, error) {
 	if len(argv) == 0 {
 		return nil, errors.New("server command: empty; pass it after --, e.g. mcpconform server -- ./my-server")
 	}
 	cmd := exec.Command(argv[0], argv[1:]...)
-	cmd.Env = append(os.Environ(), env...)
+	cmd.Env = append(os.Environ(), opts.Env...)
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
@@ -58,7 +76,8 @@ func StartStdioServer(argv []string, env []string) (*StdioServer, error) {
 	if err := cmd.Start(); err != nil {
 		return nil, fmt.Errorf("server command %q: %w; check the path after --", argv[0], err)
 	}
-	s := &StdioServer{cmd: cmd, stdin: stdin, pgid: cmd.Process.Pid, messages: make(chan *jsonrpc.Message, 1024), exited: make(chan struct{})}
+	s := &StdioServer{cmd: cmd, stdin: stdin, pgid: cmd.Process.Pid, started: time.Now(), log: opts.Log,
+		messages: make(chan *jsonrpc.Message, 1024), exited: make(chan struct{})}
 	var drained sync.WaitGroup
 	drained.Add(2)
 	go func() { defer drained.Done(); s.readStdout(stdout) }()
@@ -67,8 +86,15 @@ func StartStdioServer(argv []string, env []string) (*StdioServer, error) {
 		drained.Wait()
 		_ = cmd.Wait()
 		s.mu.Lock()
-		s.exitState = cmd.ProcessState
+		s.exitState, s.exitedAfter = cmd.ProcessState, time.Since(s.started)
+		how, stderr := "on its own", s.stderrBytes
+		if s.ended {
+			how = "once the harness ended it"
+		}
 		s.mu.Unlock()
+		if s.log != nil {
+			s.log.Notef("the server process ended (%s) %s, %s after it started; it wrote %d bytes to stderr", cmd.ProcessState, how, roughly(s.exitedAfter), stderr)
+		}
 		close(s.exited)
 	}()
 	return s, nil
@@ -107,6 +133,9 @@ func readLine(br *bufio.Reader) ([]byte, error) {
 }
 
 func (s *StdioServer) classify(line []byte) {
+	if s.log != nil {
+		s.log.Add(transcript.ServerToClient, string(line))
+	}
 	switch class := jsonrpc.ClassifyLine(line); class {
 	case jsonrpc.ClassMessage:
 		if m, err := jsonrpc.Decode(line); err == nil {
@@ -151,8 +180,56 @@ func (s *StdioServer) drainStderr(r io.Reader) {
 
 // Send writes one line (raw, plus a newline) to the server's stdin.
 func (s *StdioServer) Send(raw []byte) error {
+	if s.log != nil {
+		s.log.Add(transcript.ClientToServer, string(raw))
+	}
 	_, err := s.stdin.Write(append(append([]byte(nil), raw...), '\n'))
+	if err != nil {
+		if exit := s.ExitReport(exitGrace); exit != "" {
+			return fmt.Errorf("%w (%s)", err, exit)
+		}
+	}
 	return err
+}
+
+// exitGrace is how long ExitReport waits for the reap of a server whose
+// stdout or stdin just closed: the exit that closed them follows at once.
+const exitGrace = 500 * time.Millisecond
+
+// ExitReport says how the server ended when it ended on its own, waiting
+// up to wait for the reap: "the server exited (exit status 3) 12ms after it
+// started, having written 40 bytes to stderr". It is "" while the server
+// runs, and once the harness closed its stdin, signalled or killed it.
+func (s *StdioServer) ExitReport(wait time.Duration) string {
+	s.WaitExit(wait)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.exitState == nil || s.ended {
+		return ""
+	}
+	return fmt.Sprintf("the server exited (%s) %s after it started, having written %d bytes to stderr",
+		s.exitState, roughly(s.exitedAfter), s.stderrBytes)
+}
+
+// roughly renders a process's lifetime to the millisecond.
+func roughly(d time.Duration) string {
+	if d < time.Millisecond {
+		return "under 1ms"
+	}
+	return d.Round(time.Millisecond).String()
+}
+
+// NonMessageCount is how many stdout lines were not JSON-RPC messages.
+func (s *StdioServer) NonMessageCount() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.nonMessages)
+}
+
+func (s *StdioServer) markEnded() {
+	s.mu.Lock()
+	s.ended = true
+	s.mu.Unlock()
 }
 
 // Messages delivers the JSON-RPC messages the server writes, in order; it
@@ -175,10 +252,16 @@ func (s *StdioServer) StderrBytes() int64 {
 }
 
 // CloseStdin closes the server's stdin (the graceful end of a stdio session).
-func (s *StdioServer) CloseStdin() error { return s.stdin.Close() }
+func (s *StdioServer) CloseStdin() error {
+	s.markEnded()
+	return s.stdin.Close()
+}
 
 // Signal sends sig to the server process itself.
-func (s *StdioServer) Signal(sig syscall.Signal) error { return syscall.Kill(s.pgid, sig) }
+func (s *StdioServer) Signal(sig syscall.Signal) error {
+	s.markEnded()
+	return syscall.Kill(s.pgid, sig)
+}
 
 // WaitExit waits up to d for the process to exit and reports whether it did.
 func (s *StdioServer) WaitExit(d time.Duration) bool {
@@ -198,6 +281,7 @@ func (s *StdioServer) GroupAlive() bool { return syscall.Kill(-s.pgid, 0) == nil
 // Kill ends the server's whole process group and waits (boundedly: a
 // descendant that left the group may hold stdout open) for the reap.
 func (s *StdioServer) Kill() {
+	s.markEnded()
 	_ = s.stdin.Close()
 	_ = syscall.Kill(-s.pgid, syscall.SIGKILL)
 	s.WaitExit(5 * time.Second)

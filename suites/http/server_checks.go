@@ -111,7 +111,7 @@ var _ = serverCheck(check.Descriptor{
 	for k, v := range s.headers() {
 		req.Header.Set(k, v)
 	}
-	resp, err := (&nethttp.Client{Timeout: c.Config().Patience}).Do(req)
+	resp, err := (&nethttp.Client{Transport: p.rt, Timeout: c.Config().Patience}).Do(req)
 	c.Require(err == nil, "the server answers GET", "%v", err)
 	resp.Body.Close()
 	ct := resp.Header.Get("Content-Type")
@@ -315,22 +315,27 @@ var _ = serverCheck(check.Descriptor{
 	c.Require(r.Status == nethttp.StatusNotFound, "404 for the ended session", "%s", r.describe())
 })
 
+// foreignOrigin and reboundHost are what the Origin and Host checks send:
+// names no server under test can own.
+const (
+	foreignOrigin = "http://mcpconform-attacker.example"
+	reboundHost   = "mcpconform-rebound.example"
+)
+
 var _ = serverCheck(check.Descriptor{
 	ID:          "http.server.origin.forbidden-403",
-	Title:       "a request with a foreign Origin gets 403",
+	Title:       "a request with a foreign Origin gets 403, before and inside a session",
 	Requirement: "The server validates Origin on every connection; a present but unacceptable Origin gets 403 Forbidden.",
 	Rules:       []string{"HT-03", "HT-04"},
 	KilledBy:    killers(mutant.NoOriginCheck),
 }, func(c *run.C) {
 	p := newProbe(c)
-	id := p.id()
-	r := p.post(p.message(id, "ping", nil), headers{"Origin": "http://mcpconform-attacker.example"}, id, 0)
-	c.Require(r.Status == nethttp.StatusForbidden, "403 Forbidden", "%s", r.describe())
+	wantForbidden(c, p, "Origin "+foreignOrigin, func(req *nethttp.Request) { req.Header.Set("Origin", foreignOrigin) })
 })
 
 var _ = serverCheck(check.Descriptor{
 	ID:          "http.server.host.rebinding-403",
-	Title:       "a request whose Host is a foreign name (DNS rebinding) gets 403",
+	Title:       "a request whose Host is a foreign name (DNS rebinding) gets 403, before and inside a session",
 	Requirement: "A local server defends against DNS rebinding: a request addressed to a foreign host name is refused with 403.",
 	Rules:       []string{"HT-03", "HT-05"},
 	KilledBy:    killers(mutant.NoHostCheck),
@@ -341,14 +346,32 @@ var _ = serverCheck(check.Descriptor{
 	if !isLoopbackHost(u.Hostname()) {
 		c.Unimplemented("the server is not on a loopback address; DNS rebinding protection applies to local servers")
 	}
-	id := p.id()
-	req, _ := nethttp.NewRequestWithContext(c.Ctx, nethttp.MethodPost, p.url, strings.NewReader(string(p.message(id, "ping", nil))))
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Accept", "application/json, text/event-stream")
-	req.Host = "mcpconform-rebound.example:" + u.Port()
-	r := p.do(req, id, 0)
-	c.Require(r.Status == nethttp.StatusForbidden, "403 Forbidden", "%s", r.describe())
+	host := reboundHost + ":" + u.Port()
+	wantForbidden(c, p, "Host "+host, func(req *nethttp.Request) { req.Host = host })
 })
+
+// wantForbidden requires 403 for requests that foreign (what) makes
+// foreign: an initialize, and a ping inside a session opened without it,
+// carrying the session id and protocol version, so that a refusal for
+// another reason (no session) is not taken for the check's. A body of a
+// 403 may be a JSON-RPC error without id (HT-04), never a result.
+func wantForbidden(c *run.C, p *probe, what string, foreign func(*nethttp.Request)) {
+	r, _ := p.sendInitialize(latestLegacy, foreign)
+	requireForbidden(c, r, "initialize with "+what)
+	s := p.initialize(latestLegacy)
+	id := p.id()
+	req := p.request(p.message(id, "ping", nil), s.headers())
+	foreign(req)
+	r = p.do(req, id, 0)
+	requireForbidden(c, r, "a ping inside an initialized session with "+what)
+}
+
+func requireForbidden(c *run.C, r *reply, request string) {
+	c.Require(r.Status == nethttp.StatusForbidden, "403 Forbidden for "+request+" (the body, if any, a JSON-RPC error without id)", "%s", r.describe())
+	for _, m := range r.Messages {
+		c.Require(m.Kind() == jsonrpc.KindError && m.ID.IsZero(), "403 for "+request+" with no body or a JSON-RPC error without id", "%s", r.describe())
+	}
+}
 
 func isLoopbackHost(h string) bool {
 	return h == "localhost" || h == "::1" || strings.HasPrefix(h, "127.")
@@ -390,9 +413,12 @@ var _ = serverCheck(check.Descriptor{
 	}
 	a, b := p.id(), p.id()
 	body := "[" + string(p.message(a, "ping", nil)) + "," + string(p.message(b, "ping", nil)) + "]"
-	r := p.post([]byte(body), s.headers(), jsonrpc.ID{}, 0)
+	// An SSE reply is read until the second ping's response, then until
+	// the stream ends (at most linger), so what a server that executes the
+	// batch sends is all seen.
+	r := p.post([]byte(body), s.headers(), b, linger(c))
 	for _, m := range r.Messages {
-		c.Require(m.Kind() != jsonrpc.KindResult, "no result for a batched request", "the server answered the batch's request %s with a result", m.ID)
+		c.Require(m.Kind() != jsonrpc.KindResult, "no result for a batched request", "the server answered the batch's request %s with a result: %s", m.ID, r.describe())
 	}
 	c.Require(r.Status >= 400 || len(r.Messages) > 0, "an HTTP error or a JSON-RPC error", "%s", r.describe())
 })

@@ -14,6 +14,7 @@ import (
 
 	"github.com/mcpconform/mcpconform/harness/jsonrpc"
 	"github.com/mcpconform/mcpconform/harness/streamable"
+	"github.com/mcpconform/mcpconform/harness/transcript"
 	"github.com/mcpconform/mcpconform/suites/run"
 )
 
@@ -27,10 +28,12 @@ const (
 const maxBody = 4 << 20
 
 // probe speaks raw HTTP to the server under test: what a check uses to make
-// the server show a behaviour.
+// the server show a behaviour. Every exchange is recorded in the check's
+// transcript (rt).
 type probe struct {
 	c      *run.C
 	url    string
+	rt     nethttp.RoundTripper
 	client *nethttp.Client
 	nextID int
 	// sessions opened by this check, ended with DELETE when it ends.
@@ -41,9 +44,10 @@ type probe struct {
 func newProbe(c *run.C) *probe {
 	url := c.Config().ServerURL
 	if url == "" {
-		c.Unimplemented("no server URL: run mcpconform server --url URL")
+		c.Skip(run.NoServerURL)
 	}
-	p := &probe{c: c, url: url, client: &nethttp.Client{Timeout: c.Config().CheckDeadline}}
+	rt := &transcript.HTTPRecorder{Log: c.Log()}
+	p := &probe{c: c, url: url, rt: rt, client: &nethttp.Client{Transport: rt, Timeout: c.Config().CheckDeadline}}
 	c.Cleanup(p.endSessions)
 	return p
 }
@@ -91,6 +95,11 @@ func (p *probe) id() jsonrpc.ID {
 // response to wait arrives (when wait is not zero) and then, for at most
 // linger, until the stream ends.
 func (p *probe) post(body []byte, h headers, wait jsonrpc.ID, linger time.Duration) *reply {
+	return p.do(p.request(body, h), wait, linger)
+}
+
+// request builds the POST of body with the headers of a client and h.
+func (p *probe) request(body []byte, h headers) *nethttp.Request {
 	req, err := nethttp.NewRequestWithContext(p.c.Ctx, nethttp.MethodPost, p.url, bytes.NewReader(body))
 	if err != nil {
 		p.c.Failf("a request can be built", "%v", err)
@@ -100,7 +109,7 @@ func (p *probe) post(body []byte, h headers, wait jsonrpc.ID, linger time.Durati
 	for k, v := range h {
 		req.Header.Set(k, v)
 	}
-	return p.do(req, wait, linger)
+	return req
 }
 
 func (p *probe) do(req *nethttp.Request, wait jsonrpc.ID, linger time.Duration) *reply {
@@ -205,26 +214,36 @@ func (s session) headers() headers {
 // initialize opens a session proposing version and sends
 // notifications/initialized.
 func (p *probe) initialize(version string) session {
-	id := p.id()
-	params := map[string]any{"protocolVersion": version, "capabilities": map[string]any{},
-		"clientInfo": map[string]any{"name": "mcpconform-probe", "version": "1"}}
-	r := p.post(p.message(id, "initialize", params), nil, id, 0)
+	r, id := p.sendInitialize(version, func(req *nethttp.Request) {})
 	resp := r.response(id)
 	p.c.Require(r.Status == nethttp.StatusOK && resp != nil && resp.Error == nil,
-		"initialize succeeds (200 with its result)", "status %d, %d message(s)", r.Status, len(r.Messages))
+		"initialize succeeds (200 with its result)", "%s", r.describe())
 	var result struct {
 		ProtocolVersion string `json:"protocolVersion"`
 	}
 	_ = json.Unmarshal(resp.Result, &result)
 	s := session{ID: r.Header.Get("Mcp-Session-Id"), Version: result.ProtocolVersion}
-	if s.ID != "" {
-		p.mu.Lock()
-		p.sessions = append(p.sessions, s.ID)
-		p.mu.Unlock()
-	}
 	n := p.post(p.message(jsonrpc.ID{}, "notifications/initialized", nil), s.headers(), jsonrpc.ID{}, 0)
 	p.c.Require(n.Status/100 == 2, "notifications/initialized is accepted", "status %d", n.Status)
 	return s
+}
+
+// sendInitialize POSTs initialize proposing version, with edit applied to
+// the request (a foreign Origin or Host), and returns the reply; a session
+// the server opens is ended when the check ends.
+func (p *probe) sendInitialize(version string, edit func(*nethttp.Request)) (*reply, jsonrpc.ID) {
+	id := p.id()
+	params := map[string]any{"protocolVersion": version, "capabilities": map[string]any{},
+		"clientInfo": map[string]any{"name": "mcpconform-probe", "version": "1"}}
+	req := p.request(p.message(id, "initialize", params), nil)
+	edit(req)
+	r := p.do(req, id, 0)
+	if sid := r.Header.Get("Mcp-Session-Id"); sid != "" {
+		p.mu.Lock()
+		p.sessions = append(p.sessions, sid)
+		p.mu.Unlock()
+	}
+	return r, id
 }
 
 // call sends a request on the session and returns the reply, read until
@@ -324,7 +343,42 @@ func (p *probe) endSessions() {
 	}
 }
 
-// describe renders a reply for a failure message.
+// describe renders a reply for a failure message: its status and
+// Content-Type, and what its body or events carried.
 func (r *reply) describe() string {
-	return fmt.Sprintf("status %d, Content-Type %q, %d event(s), %d message(s)", r.Status, r.Header.Get("Content-Type"), len(r.Events), len(r.Messages))
+	s := fmt.Sprintf("status %d, Content-Type %q", r.Status, r.Header.Get("Content-Type"))
+	if r.ContentType() == "text/event-stream" {
+		s += fmt.Sprintf(", %d event(s)", len(r.Events))
+	} else if len(r.Messages) == 0 && len(bytes.TrimSpace(r.Body)) > 0 {
+		s += fmt.Sprintf(", a body of %d bytes that is not JSON-RPC", len(r.Body))
+	}
+	if len(r.Messages) == 0 {
+		return s + ", no JSON-RPC message"
+	}
+	const shown = 4
+	var ms []string
+	for _, m := range r.Messages[:min(shown, len(r.Messages))] {
+		ms = append(ms, describeMessage(m))
+	}
+	if len(r.Messages) > shown {
+		ms = append(ms, fmt.Sprintf("%d more", len(r.Messages)-shown))
+	}
+	return s + fmt.Sprintf(", %d message(s): %s", len(r.Messages), strings.Join(ms, "; "))
+}
+
+// describeMessage names a message by its kind, id and, for an error, its
+// code and text.
+func describeMessage(m *jsonrpc.Message) string {
+	switch k := m.Kind(); {
+	case m.Error != nil:
+		msg := m.Error.Message
+		if r := []rune(msg); len(r) > 80 {
+			msg = string(r[:80]) + "…"
+		}
+		return fmt.Sprintf("error %d %q with id %s", m.Error.Code, msg, m.ID)
+	case m.Method != "":
+		return fmt.Sprintf("a %s %s", k, m.Method)
+	default:
+		return fmt.Sprintf("a %s with id %s", k, m.ID)
+	}
 }

@@ -36,7 +36,7 @@ func (p *probe) openGET(s session, lastEventID string) *getStream {
 	}
 	g := &getStream{cancel: cancel, done: make(chan struct{})}
 	p.c.Cleanup(g.close)
-	resp, err := (&nethttp.Client{}).Do(req)
+	resp, err := (&nethttp.Client{Transport: p.rt}).Do(req)
 	if err != nil {
 		cancel()
 		close(g.done)

@@ -170,7 +170,7 @@ func execute(d check.Descriptor, body func(c *C)) {
 	switch res.Outcome {
 	case check.Fail, check.Stale, check.Error:
 		ginkgo.Fail(res.Message)
-	case check.Unimplemented, check.NotApplicable:
+	case check.Unimplemented, check.NotApplicable, check.Skipped:
 		ginkgo.Skip(string(res.Outcome) + ": " + res.Message)
 	}
 }

@@ -51,6 +51,9 @@ type Config struct {
 	// the timeout instead is reported. Prompt is how soon "at once" must be.
 	Patience time.Duration
 	Prompt   time.Duration
+	// ProbeTimeout bounds each era probe of a server (server/discover, then
+	// initialize): past it, a server that answered neither is no MCP server.
+	ProbeTimeout time.Duration
 	// CheckDeadline bounds one adapter run; past it the adapter's process
 	// group is killed and the check fails.
 	CheckDeadline time.Duration
@@ -70,6 +73,7 @@ const (
 	DefaultPatience        = 5 * time.Second
 	DefaultPrompt          = 2 * time.Second
 	DefaultCheckDeadline   = 30 * time.Second
+	DefaultProbeTimeout    = 5 * time.Second
 	DefaultPropertySamples = 8
 )
 
@@ -117,6 +121,9 @@ func Configure(c Config) {
 	}
 	if c.Prompt <= 0 {
 		c.Prompt = DefaultPrompt
+	}
+	if c.ProbeTimeout <= 0 {
+		c.ProbeTimeout = DefaultProbeTimeout
 	}
 	if c.CheckDeadline <= 0 {
 		c.CheckDeadline = DefaultCheckDeadline

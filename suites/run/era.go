@@ -15,6 +15,11 @@ type ServerEras struct {
 	Legacy, Modern bool
 	// Evidence says what the probe saw, for N/A messages and reports.
 	Evidence string
+	// NotAServer, when set, says why the target is no MCP server over the
+	// transport at all (nothing listens at the URL; the command answered
+	// neither probe and exited, stayed silent or wrote no JSON-RPC) and what
+	// to try: the run stops before its checks with this one message.
+	NotAServer string
 }
 
 // Applies reports whether a check of eras applies to the server: a
@@ -61,7 +66,14 @@ func resetEras() {
 
 // ServerEras returns what the server under test serves over transport t,
 // probing it once per run.
-func (c *C) ServerEras(t check.Transport) ServerEras {
+func (c *C) ServerEras(t check.Transport) ServerEras { return probeEras(c.cfg, t) }
+
+// ProbeServer returns what the server of the run's configuration serves
+// over transport t, probing it unless a check or an earlier call did: how
+// the CLI finds a target that is no MCP server before the checks run.
+func ProbeServer(t check.Transport) ServerEras { return probeEras(Current(), t) }
+
+func probeEras(cfg Config, t check.Transport) ServerEras {
 	eraMu.Lock()
 	prober := eraProber
 	if eraSeen == nil {
@@ -78,7 +90,7 @@ func (c *C) ServerEras(t check.Transport) ServerEras {
 			p.eras = ServerEras{Legacy: true, Evidence: "was not probed for its era"}
 			return
 		}
-		p.eras = prober(c.cfg, t)
+		p.eras = prober(cfg, t)
 	})
 	return p.eras
 }

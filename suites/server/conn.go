@@ -3,6 +3,7 @@ package server
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"io"
 	nethttp "net/http"
 	"strings"
@@ -11,6 +12,7 @@ import (
 	"github.com/mcpconform/mcpconform/harness/jsonrpc"
 	"github.com/mcpconform/mcpconform/harness/streamable"
 	"github.com/mcpconform/mcpconform/harness/target"
+	"github.com/mcpconform/mcpconform/harness/transcript"
 )
 
 // conn is one connection to the server under test: raw messages out, the
@@ -20,6 +22,11 @@ type conn interface {
 	send(raw []byte) error
 	// messages delivers what the server sends, in order.
 	messages() <-chan *jsonrpc.Message
+	// silence says why an awaited message did not come, beyond the wait
+	// itself: how the server process ended, what the latest POST got; ""
+	// when there is nothing more to tell. ended says the messages channel
+	// closed (so an exit is waited for briefly).
+	silence(ended bool) string
 	close()
 }
 
@@ -29,6 +36,24 @@ type stdioConn struct{ s *target.StdioServer }
 func (c stdioConn) send(raw []byte) error             { return c.s.Send(raw) }
 func (c stdioConn) messages() <-chan *jsonrpc.Message { return c.s.Messages() }
 func (c stdioConn) close()                            { c.s.Kill() }
+
+func (c stdioConn) silence(ended bool) string {
+	wait := time.Duration(0)
+	if ended {
+		wait = exitGrace
+	}
+	if exit := c.s.ExitReport(wait); exit != "" {
+		return exit
+	}
+	if ended {
+		return "the server closed its stdout"
+	}
+	return ""
+}
+
+// exitGrace is how long a check waits for the exit of a server that closed
+// its stdout, to report its status.
+const exitGrace = 500 * time.Millisecond
 
 // httpConn is a conn to a streamable HTTP endpoint: each message is a POST
 // (carrying the session once the server issued one); replies, JSON or SSE,
@@ -50,14 +75,35 @@ type httpConn struct {
 	// lastStatus is the HTTP status of the latest POST: a refused body may
 	// be answered with an HTTP error and no JSON-RPC body (HT-16).
 	lastStatus int
+	// last describes the latest POST's reply, for silence, lastHead its
+	// status and time only; lastSSE says it was a stream (whose messages
+	// may still come).
+	last, lastHead string
+	lastSSE        bool
 }
 
-func newHTTPConn(url string, timeout time.Duration) *httpConn {
+// newHTTPConn returns a conn to url whose exchanges log records (nil: none).
+func newHTTPConn(url string, timeout time.Duration, log *transcript.Log) *httpConn {
 	ctx, cancel := context.WithCancel(context.Background())
-	return &httpConn{url: url, client: &nethttp.Client{Timeout: timeout}, ctx: ctx, cancel: cancel, in: make(chan *jsonrpc.Message, 1024)}
+	client := &nethttp.Client{Timeout: timeout}
+	if log != nil {
+		client.Transport = &transcript.HTTPRecorder{Log: log}
+	}
+	return &httpConn{url: url, client: client, ctx: ctx, cancel: cancel, in: make(chan *jsonrpc.Message, 1024)}
 }
 
 func (c *httpConn) messages() <-chan *jsonrpc.Message { return c.in }
+
+func (c *httpConn) silence(bool) string {
+	if c.last == "" || c.lastSSE {
+		return ""
+	}
+	return "the POST was answered " + c.last
+}
+
+// settled reports whether the latest POST's reply is complete: a JSON body
+// (or none), not a stream, so no further message can answer it.
+func (c *httpConn) settled() bool { return c.last != "" && !c.lastSSE }
 
 func (c *httpConn) send(raw []byte) error {
 	req, err := nethttp.NewRequestWithContext(c.ctx, nethttp.MethodPost, c.url, bytes.NewReader(raw))
@@ -83,24 +129,43 @@ func (c *httpConn) send(raw []byte) error {
 			}
 		}
 	}
+	start := time.Now()
+	c.last, c.lastHead, c.lastSSE = "", "", false
 	resp, err := c.client.Do(req)
 	if err != nil {
 		return err
 	}
 	c.lastStatus = resp.StatusCode
+	c.lastHead = fmt.Sprintf("%d in %s", resp.StatusCode, time.Since(start).Round(time.Millisecond))
 	if id := resp.Header.Get("Mcp-Session-Id"); id != "" && c.session == "" {
 		c.session = id
 	}
-	if strings.HasPrefix(resp.Header.Get("Content-Type"), "text/event-stream") {
+	ct := resp.Header.Get("Content-Type")
+	if strings.HasPrefix(ct, "text/event-stream") {
+		c.last, c.lastSSE = c.lastHead+" with an SSE stream", true
 		go c.readEvents(resp.Body)
 		return nil
 	}
 	defer resp.Body.Close()
 	body, _ := io.ReadAll(io.LimitReader(resp.Body, 4<<20))
+	c.last = c.lastHead + bodyExcerpt(ct, body)
 	for _, m := range jsonrpc.DecodeAny(bytes.TrimSpace(body)) {
 		c.deliver(m)
 	}
 	return nil
+}
+
+// bodyExcerpt renders a reply body for a message: its Content-Type and,
+// for JSON, its start; other text only by its length (it may be anything).
+func bodyExcerpt(contentType string, body []byte) string {
+	body = bytes.TrimSpace(body)
+	switch {
+	case len(body) == 0:
+		return ", empty body"
+	case body[0] == '{' || body[0] == '[':
+		return fmt.Sprintf(", Content-Type %q, body %s", contentType, clip(string(body)))
+	}
+	return fmt.Sprintf(", Content-Type %q, a body of %d bytes that is not JSON", contentType, len(body))
 }
 
 func (c *httpConn) readEvents(body io.ReadCloser) {

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+	"strings"
+	"time"
 
 	"github.com/mcpconform/mcpconform/harness/check"
 	"github.com/mcpconform/mcpconform/harness/jsonrpc"
@@ -24,48 +26,64 @@ func init() { run.SetEraProber(probeEras) }
 
 func probeEras(cfg run.Config, t check.Transport) run.ServerEras {
 	var e run.ServerEras
-	discover, err := probeOnce(cfg, t, mcp.MethodDiscover, modernParams(mcp.ModernVersion, nil), mcp.ModernVersion)
-	switch {
-	case err != nil:
-		e.Evidence = fmt.Sprintf("was not asked server/discover (%v)", err)
-	case discover == nil:
-		e.Evidence = fmt.Sprintf("did not answer server/discover within %s", cfg.Patience)
-	case discover.Error == nil:
-		versions, named := supportedVersions(discover.Result, "supportedVersions")
+	discover := probeOnce(cfg, t, mcp.MethodDiscover, modernParams(mcp.ModernVersion, nil), mcp.ModernVersion)
+	switch m := discover.reply; {
+	case m == nil:
+		e.Evidence = discover.what
+	case m.Error == nil:
+		versions, named := supportedVersions(m.Result, "supportedVersions")
 		if e.Modern = !named || servesModern(versions); e.Modern {
 			e.Evidence = "answered server/discover with a result"
 		} else {
 			e.Evidence = fmt.Sprintf("answered server/discover naming only legacy versions %v", versions)
 		}
-	case isModernError(discover.Error.Code):
-		versions, named := supportedVersions(discover.Error.Data, "supported")
+	case isModernError(m.Error.Code):
+		versions, named := supportedVersions(m.Error.Data, "supported")
 		if e.Modern = !named || servesModern(versions); e.Modern {
-			e.Evidence = fmt.Sprintf("answered server/discover with 2026-07-28 error %d", discover.Error.Code)
+			e.Evidence = fmt.Sprintf("answered server/discover with 2026-07-28 error %d%s", m.Error.Code, discover.over)
 		} else {
-			e.Evidence = fmt.Sprintf("answered server/discover with error %d naming only legacy versions %v", discover.Error.Code, versions)
+			e.Evidence = fmt.Sprintf("answered server/discover with error %d naming only legacy versions %v%s", m.Error.Code, versions, discover.over)
 		}
 	default:
-		e.Evidence = fmt.Sprintf("answered server/discover with error %d (%s)", discover.Error.Code, clip(discover.Error.Message))
+		e.Evidence = fmt.Sprintf("answered server/discover with error %d (%s)%s", m.Error.Code, clip(m.Error.Message), discover.over)
 	}
-	init, err := probeOnce(cfg, t, "initialize", initializeParams(v1125, nil), "")
-	switch {
-	case err != nil:
+	init := probeOnce(cfg, t, "initialize", initializeParams(v1125, nil), "")
+	switch m := init.reply; {
+	case m == nil:
 		e.Legacy = true
-		e.Evidence += fmt.Sprintf(" and was not asked initialize (%v)", err)
-	case init == nil:
+		e.Evidence += ", and " + init.what
+	case m.Error == nil:
 		e.Legacy = true
-		e.Evidence += fmt.Sprintf(" and did not answer initialize within %s", cfg.Patience)
-	case init.Error == nil:
-		e.Legacy = true
-		e.Evidence += " and initialize with a result"
-	case refusesLegacy(init.Error):
-		e.Evidence += fmt.Sprintf(" and refused initialize with error %d, naming no legacy version", init.Error.Code)
+		e.Evidence += ", and answered initialize with a result"
+	case refusesLegacy(m.Error):
+		e.Evidence += fmt.Sprintf(", and refused initialize with error %d, naming no legacy version%s", m.Error.Code, init.over)
 	default:
 		e.Legacy = true
-		e.Evidence += fmt.Sprintf(" and failed initialize with error %d (%s)", init.Error.Code, clip(init.Error.Message))
+		e.Evidence += fmt.Sprintf(", and failed initialize with error %d (%s)%s", m.Error.Code, clip(m.Error.Message), init.over)
+	}
+	if discover.reply == nil && init.reply == nil && !discover.spoke && !init.spoke {
+		e.NotAServer = notAServer(cfg, t, discover, init)
 	}
 	return e
 }
+
+// notAServer is the one message of a run that stops before its checks: the
+// target answered neither probe, and showed nothing of an MCP server.
+func notAServer(cfg run.Config, t check.Transport, discover, init answer) string {
+	if t == check.HTTP {
+		return fmt.Sprintf("nothing answers at %s (%s); is the server running and listening there? start it, or fix the host, port or path of --url",
+			cfg.ServerURL, init.both)
+	}
+	what := discover.what + ", and " + init.what
+	if discover.kind == init.kind {
+		what = init.both
+	}
+	return fmt.Sprintf("the stdio server %q %s; is it an MCP server speaking stdio? try running it by hand with a JSON-RPC initialize line: %s",
+		strings.Join(cfg.ServerCommand, " "), what, initializeLine)
+}
+
+// initializeLine is what a user can paste into a stdio server by hand.
+const initializeLine = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"me","version":"1"}}}`
 
 // supportedVersions reads the list of versions under field of a result or
 // error data; named is false when there is none to read, which leaves the
@@ -112,29 +130,124 @@ func clip(s string) string {
 	return s
 }
 
+// answer is what one era probe saw.
+type answer struct {
+	// reply is the response to the probe's request; over HTTP also an
+	// error without id answering its lone request. nil when none came.
+	reply *jsonrpc.Message
+	// over says how the reply came over HTTP (", in HTTP 400 …"), for the
+	// evidence; "" over stdio.
+	over string
+	// what says, without a reply, what was observed instead: "exited (exit
+	// status 3) …", "did not answer initialize within 5s"; kind names it
+	// (silent, exited, noise, echo, refused) and both says it of both
+	// probes ("answered neither server/discover nor initialize within 5s").
+	what, kind, both string
+	// spoke: the server sent a JSON-RPC message or an HTTP reply: it is
+	// there, if broken.
+	spoke bool
+}
+
+// probeTick is how often a probe looks at a stdio server that has not
+// answered yet: whether it exited or wrote a line that is not JSON-RPC.
+const probeTick = 20 * time.Millisecond
+
 // probeOnce sends one request on a fresh connection (over HTTP with
-// MCP-Protocol-Version set to version, unless empty) and returns its
-// response, nil when none came within the run's patience; an error when
-// the connection could not be made or the request not sent.
-func probeOnce(cfg run.Config, t check.Transport, method string, params any, version string) (*jsonrpc.Message, error) {
-	cn, err := dial(cfg, t)
+// MCP-Protocol-Version set to version, unless empty) and returns what came
+// of it within the run's ProbeTimeout. It ends at once when the server
+// answers (any HTTP reply, a JSON-RPC response), exits, writes a line that
+// is not JSON-RPC, or sends the request back.
+func probeOnce(cfg run.Config, t check.Transport, method string, params any, version string) answer {
+	d := cfg.ProbeTimeout
+	cn, err := dial(cfg, t, nil)
 	if err != nil {
-		return nil, err
+		return answer{what: fmt.Sprintf("could not be started to be asked %s (%v)", method, err), kind: "refused",
+			both: fmt.Sprintf("could not be started (%v)", err)}
 	}
 	defer cn.close()
-	if h, ok := cn.(*httpConn); ok {
+	h, overHTTP := cn.(*httpConn)
+	if overHTTP {
 		h.version, h.modern = version, method == mcp.MethodDiscover
+		h.client.Timeout = d
 	}
 	id := jsonrpc.IntID(1)
 	raw, err := jsonrpc.EncodeCall(id, method, params)
 	if err != nil {
-		return nil, err
+		return answer{what: fmt.Sprintf("was not asked %s (%v)", method, err), kind: "harness"}
 	}
 	if err := cn.send(raw); err != nil {
-		return nil, err
+		if overHTTP {
+			return answer{what: fmt.Sprintf("gave no HTTP answer to %s (%v)", method, err), kind: "refused", both: err.Error()}
+		}
+		if exit := cn.silence(true); exit != "" {
+			return exited(method, exit)
+		}
+		return answer{what: fmt.Sprintf("could not be sent %s (%v)", method, err), kind: "refused", both: fmt.Sprintf("took no input (%v)", err)}
 	}
 	p := &peer{conn: cn, transport: string(t)}
-	return p.wait(responseTo(id), cfg.Patience), nil
+	if overHTTP {
+		return httpAnswer(p, h, id, method, d)
+	}
+	return stdioAnswer(p, cn.(stdioConn), id, method, d)
+}
+
+// httpAnswer judges the reply to the probe's POST: it is complete (a JSON
+// body) or a stream read for the run's ProbeTimeout at most.
+func httpAnswer(p *peer, h *httpConn, id jsonrpc.ID, method string, d time.Duration) answer {
+	a := answer{spoke: true, over: ", in HTTP " + h.lastHead}
+	if h.settled() {
+		if a.reply = p.waitReady(responseTo(id)); a.reply == nil {
+			a.reply = p.waitReady(func(m *jsonrpc.Message) bool { return m.Kind() == jsonrpc.KindError && m.ID.IsZero() })
+		}
+	} else {
+		a.reply = p.wait(responseTo(id), d)
+	}
+	if a.reply == nil {
+		a.what = fmt.Sprintf("answered %s with HTTP %s and no JSON-RPC response", method, h.last)
+	}
+	return a
+}
+
+// stdioAnswer waits up to d for the response to the probe's request,
+// looking every probeTick whether the server exited or wrote a line that is
+// not JSON-RPC.
+func stdioAnswer(p *peer, cn stdioConn, id jsonrpc.ID, method string, d time.Duration) answer {
+	deadline := time.Now().Add(d)
+	spoke := false
+	for time.Now().Before(deadline) {
+		m := p.wait(func(*jsonrpc.Message) bool { return true }, min(probeTick, time.Until(deadline)))
+		switch {
+		case m != nil && responseTo(id)(m):
+			return answer{reply: m, spoke: true}
+		case m != nil && m.Method == method && m.ID.Key() == id.Key():
+			return answer{what: fmt.Sprintf("sent the %s request back instead of answering it", method), kind: "echo",
+				both: "sent back the requests it was sent (server/discover, initialize) instead of answering them"}
+		case m != nil:
+			spoke = true
+		case p.ended:
+			if exit := cn.silence(true); exit != "" {
+				return exited(method, exit)
+			}
+			return answer{what: fmt.Sprintf("closed its stdout without answering %s", method), kind: "closed",
+				both: "closed its stdout without answering server/discover or initialize"}
+		}
+		if bad := cn.s.NonMessages(); len(bad) > 0 {
+			return answer{what: fmt.Sprintf("wrote %s to stdout instead of answering %s", bad[0], method), kind: "noise",
+				both: fmt.Sprintf("wrote %s to stdout instead of answering server/discover or initialize", bad[0])}
+		}
+	}
+	if spoke {
+		return answer{what: fmt.Sprintf("did not answer %s within %s", method, d), spoke: true}
+	}
+	return answer{what: fmt.Sprintf("wrote nothing and did not answer %s within %s", method, d), kind: "silent",
+		both: fmt.Sprintf("wrote nothing and answered neither server/discover nor initialize within %s", d)}
+}
+
+// exited is the answer of a server that ended before it answered.
+func exited(method, exit string) answer {
+	exit = strings.TrimPrefix(exit, "the server ")
+	return answer{what: fmt.Sprintf("%s, without answering %s", exit, method), kind: "exited",
+		both: exit + ", without answering server/discover or initialize (asked each in a process of its own)"}
 }
 
 // modernParams are params of a 2026-07-28 request naming version, with

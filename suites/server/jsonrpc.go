@@ -176,9 +176,9 @@ var _ = serverCheck(check.Descriptor{
 // failing the check when none echoes the id within the run's patience.
 func (p *peer) reused(id jsonrpc.ID, method string, params any) *jsonrpc.Message {
 	p.message(id, method, params)
-	m := p.wait(responseTo(id), p.c.Config().Patience)
+	m := p.wait(responseTo(id), p.patience())
 	p.c.Require(m != nil, fmt.Sprintf("a response to %s under the reused id %s within %s (%s)", method, id, p.c.Config().Patience, p.transport),
-		"none: the server dropped the request")
+		"%s: the server dropped the request", p.silence(p.patience()))
 	return m
 }
 

@@ -126,9 +126,9 @@ var _ = serverCheck(check.Descriptor{
 func postLying(c *run.C, method string, params map[string]any, version string, override map[string]string) (int, *jsonrpc.Message) {
 	cfg := c.Config()
 	if cfg.ServerURL == "" {
-		c.Unimplemented("no server URL: run mcpconform server --url URL")
+		c.Skip(run.NoServerURL)
 	}
-	h := newHTTPConn(cfg.ServerURL, cfg.CheckDeadline)
+	h := newHTTPConn(cfg.ServerURL, cfg.CheckDeadline, c.Log())
 	c.Cleanup(h.close)
 	h.version, h.modern, h.override = version, true, override
 	p := &peer{c: c, conn: h, transport: "http"}

@@ -9,6 +9,7 @@ import (
 	"github.com/mcpconform/mcpconform/harness/check"
 	"github.com/mcpconform/mcpconform/harness/jsonrpc"
 	"github.com/mcpconform/mcpconform/harness/target"
+	"github.com/mcpconform/mcpconform/harness/transcript"
 	"github.com/mcpconform/mcpconform/suites/run"
 )
 
@@ -35,6 +36,9 @@ type peer struct {
 	transport string
 	nextID    int64
 	unread    []*jsonrpc.Message
+	// ended: the connection's messages channel closed (a stdio server
+	// closed its stdout).
+	ended bool
 	// modern is the 2026-07-28 version the peer's requests name in _meta
 	// once it made one (modernRequest); "" for a legacy conversation.
 	modern string
@@ -50,7 +54,7 @@ func eachTransport(c *run.C, body func(p *peer)) { onTransports(c, true, body) }
 func onTransports(c *run.C, withHTTP bool, body func(p *peer)) {
 	cfg := c.Config()
 	if len(cfg.ServerCommand) == 0 && (cfg.ServerURL == "" || !withHTTP) {
-		c.Unimplemented("no server for this check: run mcpconform server -- CMD… (or --url URL where HTTP applies)")
+		c.Skip(run.NoServerCommand)
 	}
 	var ran bool
 	var why []string
@@ -62,7 +66,7 @@ func onTransports(c *run.C, withHTTP bool, body func(p *peer)) {
 			why = append(why, reason)
 			continue
 		}
-		cn, err := dial(cfg, t)
+		cn, err := dial(cfg, t, c.Log())
 		c.Require(err == nil, "the server starts", "%v", err)
 		p := &peer{c: c, conn: cn, transport: string(t)}
 		c.Cleanup(p.conn.close)
@@ -75,22 +79,22 @@ func onTransports(c *run.C, withHTTP bool, body func(p *peer)) {
 }
 
 // dial opens a fresh connection to the server under test over t: a new
-// process for stdio, a new client for HTTP.
-func dial(cfg run.Config, t check.Transport) (conn, error) {
+// process for stdio, a new client for HTTP; log records it (nil: nothing).
+func dial(cfg run.Config, t check.Transport, log *transcript.Log) (conn, error) {
 	if t == check.Stdio {
-		s, err := target.StartStdioServer(cfg.ServerCommand, nil)
+		s, err := target.StartStdioServer(cfg.ServerCommand, target.StdioOptions{Log: log})
 		if err != nil {
 			return nil, err
 		}
 		return stdioConn{s}, nil
 	}
-	return newHTTPConn(cfg.ServerURL, cfg.CheckDeadline), nil
+	return newHTTPConn(cfg.ServerURL, cfg.CheckDeadline, log), nil
 }
 
 // reopen returns a peer on a fresh connection to the same server over the
 // same transport, past the handshake.
 func (p *peer) reopen() *peer {
-	cn, err := dial(p.c.Config(), check.Transport(p.transport))
+	cn, err := dial(p.c.Config(), check.Transport(p.transport), p.c.Log())
 	p.c.Require(err == nil, "the server starts again ("+p.transport+")", "%v", err)
 	q := &peer{c: p.c, conn: cn, transport: p.transport}
 	p.c.Cleanup(cn.close)
@@ -126,12 +130,16 @@ func (p *peer) wait(match func(*jsonrpc.Message) bool, d time.Duration) *jsonrpc
 			return m
 		}
 	}
+	if d <= 0 {
+		return p.waitReady(match)
+	}
 	timer := time.NewTimer(d)
 	defer timer.Stop()
 	for {
 		select {
 		case m, ok := <-p.conn.messages():
 			if !ok {
+				p.ended = true
 				return nil
 			}
 			if match(m) {
@@ -139,6 +147,32 @@ func (p *peer) wait(match func(*jsonrpc.Message) bool, d time.Duration) *jsonrpc
 			}
 			p.unread = append(p.unread, m)
 		case <-timer.C:
+			return nil
+		}
+	}
+}
+
+// waitReady is wait without waiting: the first message already delivered
+// that match accepts.
+func (p *peer) waitReady(match func(*jsonrpc.Message) bool) *jsonrpc.Message {
+	for i, m := range p.unread {
+		if match(m) {
+			p.unread = append(p.unread[:i], p.unread[i+1:]...)
+			return m
+		}
+	}
+	for {
+		select {
+		case m, ok := <-p.conn.messages():
+			if !ok {
+				p.ended = true
+				return nil
+			}
+			if match(m) {
+				return m
+			}
+			p.unread = append(p.unread, m)
+		default:
 			return nil
 		}
 	}
@@ -160,9 +194,33 @@ func (p *peer) request(method string, params any) *jsonrpc.Message {
 
 func (p *peer) requestWithID(id jsonrpc.ID, method string, params any) *jsonrpc.Message {
 	p.message(id, method, params)
-	m := p.wait(responseTo(id), p.c.Config().Patience)
-	p.c.Require(m != nil, fmt.Sprintf("a response to %s (id %s) over %s", method, id, p.transport), "none within %s", p.c.Config().Patience)
+	m := p.wait(responseTo(id), p.patience())
+	p.c.Require(m != nil, fmt.Sprintf("a response to %s (id %s) over %s", method, id, p.transport), "%s", p.silence(p.patience()))
 	return m
+}
+
+// patience is how long to wait for the response to the request just sent:
+// the run's Patience, but no time at all once an HTTP reply is complete
+// without it (nothing else can bring it).
+func (p *peer) patience() time.Duration {
+	if h, ok := p.conn.(*httpConn); ok && h.settled() {
+		return 0
+	}
+	return p.c.Config().Patience
+}
+
+// silence says what was observed when a wait of d saw nothing: "none
+// within 5s", and what else the connection tells (an exit and its status,
+// the HTTP reply).
+func (p *peer) silence(d time.Duration) string {
+	why := p.conn.silence(p.ended)
+	switch {
+	case why != "":
+		return "none: " + why
+	case p.ended:
+		return "none: the connection ended"
+	}
+	return fmt.Sprintf("none within %s", d)
 }
 
 // initResult is what initialize answered.

@@ -33,9 +33,9 @@ func (p *peer) open() {
 func stdioServer(c *run.C) (*target.StdioServer, *peer) {
 	argv := c.Config().ServerCommand
 	if len(argv) == 0 {
-		c.Unimplemented("no stdio server: run mcpconform server -- CMD…")
+		c.Skip(run.NoServerCommand)
 	}
-	s, err := target.StartStdioServer(argv, nil)
+	s, err := target.StartStdioServer(argv, target.StdioOptions{Log: c.Log()})
 	c.Require(err == nil, "the server starts", "%v", err)
 	c.Cleanup(s.Kill)
 	return s, &peer{c: c, conn: stdioConn{s}, transport: "stdio"}

@@ -1,0 +1,131 @@
+package main
+
+import (
+	"bytes"
+	"net"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mcpconform/mcpconform/harness/check"
+	"github.com/mcpconform/mcpconform/harness/mutant"
+	"github.com/mcpconform/mcpconform/harness/serve"
+	"github.com/mcpconform/mcpconform/suites/run"
+)
+
+// TestServerFailuresCarryTheirTranscript certifies an HTTP server that
+// serves requests without a session id (a WARN) and a stdio server that
+// writes a banner on stdout (a FAIL) and a secret on stderr: every FAIL and
+// WARN of the report carries the wire transcript it was judged on, and no
+// transcript holds the stderr bytes or a credential.
+func TestServerFailuresCarryTheirTranscript(t *testing.T) {
+	const marker = "mcpconform-stderr-secret-7f3a"
+	url, stop, err := serve.Start(run.ReferenceServer(mutant.MissingSessionAccepted))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stop()
+	checks := []string{"http.server.session.missing-id-400", "http.server.batch.rejected", "server.stdio.stdout-only-jsonrpc",
+		"server.lifecycle.initialize-result"}
+	stdio := append([]string{"sh", "-c", `echo ` + marker + ` >&2; exec "$@"`, "sh"}, run.ReferenceServerCommand(mutant.StdoutBanner)...)
+	code, ix, out := runServer(t, append([]string{"--url", url, "--only", strings.Join(checks, ","), "--"}, stdio...)...)
+	if code != 1 {
+		t.Fatalf("exit %d, want 1\n%s", code, out)
+	}
+	outcomes := map[check.Outcome]int{}
+	for _, c := range ix.Checks {
+		outcomes[c.Outcome]++
+		text := strings.Join(c.Transcript, "\n")
+		if (c.Outcome == check.Fail || c.Outcome == check.Warn) && len(c.Transcript) == 0 {
+			t.Errorf("%s is %s without a transcript: %s", c.ID, c.Outcome, c.Message)
+		}
+		if strings.Contains(text, marker) || strings.Contains(c.Message, marker) || strings.Contains(text, "Bearer") {
+			t.Errorf("%s: a secret reached the report:\n%s", c.ID, text)
+		}
+		if c.ID == "server.stdio.stdout-only-jsonrpc" && !strings.Contains(text, "s2c text (") {
+			t.Errorf("%s: the banner line is not in the transcript:\n%s", c.ID, text)
+		}
+		if c.ID == "http.server.session.missing-id-400" && !strings.Contains(text, "answered 200") {
+			t.Errorf("%s: the HTTP status is not in the transcript:\n%s", c.ID, text)
+		}
+	}
+	if outcomes[check.Fail] == 0 || outcomes[check.Warn] == 0 {
+		t.Errorf("outcomes %v: want a FAIL and a WARN", outcomes)
+	}
+	if _, console, _ := strings.Cut(out, "\n"); strings.Contains(console, marker) {
+		t.Errorf("the server's stderr reached the console:\n%s", console)
+	}
+}
+
+// TestChecksOfAMissingTransportAreSkipped certifies a stdio server alone:
+// an HTTP check is SKIPPED, saying why, and the summary says it once.
+func TestChecksOfAMissingTransportAreSkipped(t *testing.T) {
+	args := append([]string{"--only", "http.server.batch.rejected,server.ping.after-initialize", "--"}, run.ReferenceServerCommand("")...)
+	code, ix, out := runServer(t, args...)
+	if code != 0 {
+		t.Fatalf("exit %d, want 0\n%s", code, out)
+	}
+	for _, c := range ix.Checks {
+		if c.ID == "http.server.batch.rejected" && (c.Outcome != check.Skipped || c.Message != run.NoServerURL) {
+			t.Errorf("%s: %s %q, want SKIPPED %q", c.ID, c.Outcome, c.Message, run.NoServerURL)
+		}
+	}
+	if !strings.Contains(out, "1 check skipped: "+run.NoServerURL) {
+		t.Errorf("the summary does not say why the HTTP check was skipped:\n%s", out)
+	}
+}
+
+// TestNonTargetsStopBeforeTheChecks names commands and a URL that are no
+// MCP server: a silent process, one that echoes its input, one that exits
+// at once, and a loopback port nobody listens on. Each run ends before its
+// checks, quickly, with exit status 2 and one message saying what was seen.
+func TestNonTargetsStopBeforeTheChecks(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	unused := "http://" + ln.Addr().String() + "/mcp"
+	ln.Close()
+	exits := filepath.Join(t.TempDir(), "exits.sh")
+	if err := os.WriteFile(exits, []byte("#!/bin/sh\necho mcpconform-stderr-secret >&2\nexit 3\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name string
+		args []string
+		want []string
+	}{
+		{"silent", []string{"--probe-timeout", "1s", "--", "sleep", "1000"},
+			[]string{`the stdio server "sleep 1000" wrote nothing`, "within 1s", "is it an MCP server speaking stdio?"}},
+		{"echo", []string{"--", "cat"}, []string{`the stdio server "cat" sent back the requests`, "initialize line"}},
+		{"exits", []string{"--", exits}, []string{"exited (exit status 3)", "written 25 bytes to stderr"}},
+		{"nothing listens", []string{"--url", unused}, []string{"nothing answers at " + unused, "connection refused", "--url"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var stdout, stderr bytes.Buffer
+			start := time.Now()
+			code := dispatch(append([]string{"server", "--no-color"}, tc.args...), &stdout, &stderr)
+			took := time.Since(start)
+			if code != 2 {
+				t.Errorf("exit %d, want 2\nstdout: %s\nstderr: %s", code, stdout.String(), stderr.String())
+			}
+			msg := stderr.String()
+			if lines := strings.Count(strings.TrimSpace(msg), "\n") + 1; lines != 1 || !strings.HasPrefix(msg, "mcpconform: ") {
+				t.Errorf("want one message, got %d lines: %s", lines, msg)
+			}
+			for _, w := range tc.want {
+				if !strings.Contains(msg, w) {
+					t.Errorf("the message does not say %q: %s", w, msg)
+				}
+			}
+			if strings.Contains(msg, "mcpconform-stderr-secret") || stdout.Len() > 0 {
+				t.Errorf("stdout %q, stderr %q: want nothing on stdout and no stderr bytes of the server", stdout.String(), msg)
+			}
+			if took > 5*time.Second {
+				t.Errorf("took %s", took)
+			}
+		})
+	}
+}
