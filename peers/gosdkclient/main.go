@@ -33,7 +33,11 @@ const (
 	keyShutdownGrace     = "shutdown_grace_ms"
 	defaultShutdownGrace = 5 * time.Second
 	// StreamableClientTransport.MaxEventSize: the bytes buffered for one
-	// server-sent event; zero selects mcp.DefaultMaxEventSize (16 MiB).
+	// server-sent event. Its documentation says zero selects
+	// mcp.DefaultMaxEventSize (16 MiB), but StreamableClientTransport.Connect
+	// hands the zero to scanEventsLimited unresolved, where zero means no cap
+	// (the SSE transport resolves it; the streamable one does not). So the
+	// default is declared as nothing, and only an override is echoed.
 	keyMaxSSEEventSize = "max_sse_event_size"
 	// The streamable client keeps a session id when the server sends one and
 	// goes on without one otherwise (streamableClientConn.Write), so it
@@ -68,7 +72,6 @@ func plan(env adapterhost.Env) (adapterhost.Plan, error) {
 		t = ct
 	case "http":
 		st := &mcp.StreamableClientTransport{Endpoint: env.ServerURL}
-		config[keyMaxSSEEventSize] = mcp.DefaultMaxEventSize
 		config[keyAllowStateless] = 1
 		err := adapterhost.RefuseLimits(env.Limits, func(k string, v int64) bool {
 			if k != keyMaxSSEEventSize || v <= 0 {

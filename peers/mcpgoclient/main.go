@@ -33,6 +33,10 @@ const (
 	// buffer of the last 64 KiB (transport.stderrBufferSize), a constant.
 	keyMaxStderrBytes = "max_stderr_bytes"
 	maxStderrBytes    = 64 << 10
+	// The streamable HTTP transport keeps a session id when the server sends
+	// one and sends none otherwise (StreamableHTTP.SendRequest), so it
+	// accepts stateless servers; there is no setting for it.
+	keyAllowStateless = "allow_stateless"
 )
 
 func main() {
@@ -53,6 +57,7 @@ func plan(env adapterhost.Env) (adapterhost.Plan, error) {
 			return client.NewStdioMCPClient(env.ServerCommand[0], nil, env.ServerCommand[1:]...)
 		}
 	case "http":
+		config = map[string]int64{keyAllowStateless: 1}
 		var opts []transport.StreamableHTTPCOption
 		if headers := httpHeaders(env); len(headers) > 0 {
 			opts = append(opts, transport.WithHTTPHeaders(headers))
