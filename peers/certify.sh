@@ -23,13 +23,14 @@ stop_grace=${PEER_STOP_GRACE:-5}
 peers=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 root=$(cd "$peers/.." && pwd)
 usage() {
-	echo "certify.sh: $*; usage: peers/certify.sh PEER [OUT_DIR [MCPCONFORM_FLAG…]] with PEER one of: $(for b in "$peers"/*/baseline.yaml; do basename "$(dirname "$b")"; done | tr '\n' ' ')" >&2
+	echo "certify.sh: $*; usage: peers/certify.sh PEER [OUT_DIR [MCPCONFORM_FLAG…]] with PEER one of: $(for b in "$peers"/*/baseline.yaml; do grep -q '^server:' "$b" && basename "$(dirname "$b")"; done | tr '\n' ' ')" >&2
 	exit 2
 }
 peer=${1:-}
 [[ $peer =~ ^[a-z0-9_-]+$ ]] || usage "PEER ${peer:-(none)} is not a peer's directory name"
 peer_dir=$peers/$peer
 [[ -f $peer_dir/go.mod && -f $peer_dir/baseline.yaml ]] || usage "no peer $peer: $peer_dir needs go.mod and baseline.yaml"
+grep -q '^server:' "$peer_dir/baseline.yaml" || usage "$peer is not a server peer: its baseline.yaml has no server: list (client peers go through peers/certify-client.sh)"
 mkdir -p "${2:-reports}" || usage "cannot create the output directory ${2:-reports}"
 out=$(cd "${2:-reports}" && pwd)
 extra=()

@@ -1,0 +1,137 @@
+package adapterhost
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+func envOf(m map[string]string) func(string) string { return func(k string) string { return m[k] } }
+
+func TestReadEnv(t *testing.T) {
+	e, err := readEnv(envOf(map[string]string{
+		EnvTransport: "stdio", EnvServerCommand: `["srv","--x"]`, EnvCallTimeoutMS: "250",
+		EnvParallel: "1", EnvLimits: `{"max_stdout_text_lines":0}`,
+	}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(e.ServerCommand) != 2 || e.CallTimeout != 250*time.Millisecond || !e.Parallel || e.Limits["max_stdout_text_lines"] != 0 || len(e.Limits) != 1 {
+		t.Fatalf("readEnv = %+v", e)
+	}
+	for name, m := range map[string]map[string]string{
+		"no transport":  {},
+		"empty argv":    {EnvTransport: "stdio", EnvServerCommand: `[]`},
+		"no url":        {EnvTransport: "http"},
+		"bad timeout":   {EnvTransport: "http", EnvServerURL: "http://x", EnvCallTimeoutMS: "-1"},
+		"bad headers":   {EnvTransport: "http", EnvServerURL: "http://x", EnvHeaders: `["a"]`},
+		"bad transport": {EnvTransport: "sse"},
+	} {
+		if _, err := readEnv(envOf(m)); err == nil {
+			t.Errorf("%s: no error", name)
+		}
+	}
+	if _, err := readEnv(envOf(map[string]string{EnvTransport: "sse"})); !errors.Is(err, ErrUnsupported) {
+		t.Errorf("unknown transport: %v, want ErrUnsupported", err)
+	}
+}
+
+// fake is a Session whose tools "ok" succeed and "fail" return an error;
+// "slow" waits for its context.
+type fake struct {
+	mu     sync.Mutex
+	closed bool
+}
+
+func (f *fake) ListTools(context.Context) ([]string, error) {
+	return []string{"ok", "fail", "slow"}, nil
+}
+
+func (f *fake) CallTool(ctx context.Context, name string) error {
+	switch name {
+	case "fail":
+		return errors.New("boom")
+	case "slow":
+		<-ctx.Done()
+		return ctx.Err()
+	}
+	return nil
+}
+
+func (f *fake) Close() error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.closed = true
+	return nil
+}
+
+func lines(t *testing.T, out string) []map[string]any {
+	t.Helper()
+	var ls []map[string]any
+	for _, raw := range strings.Split(strings.TrimSpace(out), "\n") {
+		var l map[string]any
+		if err := json.Unmarshal([]byte(raw), &l); err != nil {
+			t.Fatalf("line %q: %v", raw, err)
+		}
+		ls = append(ls, l)
+	}
+	return ls
+}
+
+func TestRunPrintsEveryStep(t *testing.T) {
+	for _, parallel := range []bool{false, true} {
+		f := &fake{}
+		var out bytes.Buffer
+		env := Env{Transport: "stdio", ServerCommand: []string{"x"}, CallTimeout: 50 * time.Millisecond, Parallel: parallel}
+		Run(env, Plan{Config: map[string]int64{"max_sse_event_size": 7}, Connect: func(context.Context) (Session, error) { return f, nil }}, NewPrinter(&out))
+		ls := lines(t, out.String())
+		if len(ls) != 7 {
+			t.Fatalf("parallel=%v: %d lines:\n%s", parallel, len(ls), out.String())
+		}
+		if _, ok := ls[0]["config"]; !ok {
+			t.Errorf("first line %v, want config", ls[0])
+		}
+		if _, ok := ls[6]["close"]; !ok || !f.closed {
+			t.Errorf("last line %v (closed %v), want close", ls[6], f.closed)
+		}
+		outcomes := map[string]string{}
+		for _, l := range ls[3:6] {
+			outcomes[l["tool"].(string)] = l["outcome"].(string)
+		}
+		if outcomes["ok"] != "ok" || outcomes["fail"] != "error" || outcomes["slow"] != "error" {
+			t.Errorf("parallel=%v: outcomes %v", parallel, outcomes)
+		}
+		if !parallel && (ls[3]["tool"] != "ok" || ls[4]["tool"] != "fail" || ls[5]["tool"] != "slow") {
+			t.Errorf("calls out of order: %v", ls[3:6])
+		}
+	}
+}
+
+func TestRunConnectFailure(t *testing.T) {
+	var out bytes.Buffer
+	Run(Env{}, Plan{Connect: func(context.Context) (Session, error) { return nil, errors.New("no") }}, NewPrinter(&out))
+	ls := lines(t, out.String())
+	if len(ls) != 1 || ls[0]["connect"].(map[string]any)["outcome"] != "error" {
+		t.Fatalf("lines %v, want one failed connect", ls)
+	}
+}
+
+func TestExitStatus(t *testing.T) {
+	var stdout, stderr bytes.Buffer
+	env := envOf(map[string]string{EnvTransport: "http", EnvServerURL: "http://127.0.0.1:1/mcp", EnvHeaders: `{"X":"y"}`})
+	unsupported := func(e Env) (Plan, error) { return Plan{}, Unsupported("headers %v", e.Headers) }
+	if got := run("t", env, &stdout, &stderr, unsupported); got != ExitUnsupported {
+		t.Errorf("unsupported: exit %d, want %d", got, ExitUnsupported)
+	}
+	if got := run("t", envOf(nil), &stdout, &stderr, unsupported); got != ExitUsage {
+		t.Errorf("no transport: exit %d, want %d", got, ExitUsage)
+	}
+	if err := RefuseLimits(map[string]int64{"a": 1}, func(string, int64) bool { return false }); !errors.Is(err, ErrUnsupported) {
+		t.Errorf("RefuseLimits: %v", err)
+	}
+}

@@ -1,0 +1,3 @@
+module github.com/mcpconform/mcpconform/peers/adapterhost
+
+go 1.26

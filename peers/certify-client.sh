@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# Certifies one client peer with mcpconform: vets peers/adapterhost and the
+# peer's module (peers/PEER), builds the peer's adapter and mcpconform, and
+# runs `mcpconform client -- PEER-adapter` against the peer's committed
+# expected-failures baseline (peers/PEER/baseline.yaml, a client: list).
+# mcpconform runs the adapter once per check, over stdio and streamable
+# HTTP, against its fake servers; nothing runs in the background.
+# peers/PEER/certify.sh calls this.
+#
+# Usage: peers/certify-client.sh PEER [OUT_DIR [MCPCONFORM_FLAG…]]
+# (OUT_DIR defaults to ./reports). The peer's own mcpconform flags, if any,
+# are the lines of peers/PEER/mcpconform.flags (# starts a comment); the
+# flags given here follow them. Writes OUT_DIR/PEER-junit.xml, PEER.json
+# and PEER.md. Exits with mcpconform's status (0 pass, 1 a check failed or
+# a baseline entry is stale, 2 usage or harness error); 2 as well when the
+# adapter cannot be vetted or built.
+set -euo pipefail
+
+peers=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+root=$(cd "$peers/.." && pwd)
+client_peers() {
+	for b in "$peers"/*/baseline.yaml; do
+		grep -q '^client:' "$b" && basename "$(dirname "$b")"
+	done | tr '\n' ' '
+}
+usage() {
+	echo "certify-client.sh: $*; usage: peers/certify-client.sh PEER [OUT_DIR [MCPCONFORM_FLAG…]] with PEER one of: $(client_peers)" >&2
+	exit 2
+}
+peer=${1:-}
+[[ $peer =~ ^[a-z0-9_-]+$ ]] || usage "PEER ${peer:-(none)} is not a peer's directory name"
+peer_dir=$peers/$peer
+[[ -f $peer_dir/go.mod && -f $peer_dir/baseline.yaml ]] || usage "no peer $peer: $peer_dir needs go.mod and baseline.yaml"
+grep -q '^client:' "$peer_dir/baseline.yaml" || usage "$peer is not a client peer: its baseline.yaml has no client: list (server peers go through peers/certify.sh)"
+mkdir -p "${2:-reports}" || usage "cannot create the output directory ${2:-reports}"
+out=$(cd "${2:-reports}" && pwd)
+extra=()
+if [[ -f $peer_dir/mcpconform.flags ]]; then
+	while read -r line; do
+		line=${line%%#*}
+		# shellcheck disable=SC2206 # a line holds flags separated by spaces
+		[[ -z ${line// /} ]] || extra+=($line)
+	done <"$peer_dir/mcpconform.flags"
+fi
+extra+=("${@:3}")
+
+die() {
+	echo "certify-client.sh: $*" >&2
+	exit 2
+}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+(cd "$peers/adapterhost" && go vet ./... && go test ./...) || die "go vet or go test of peers/adapterhost failed"
+(cd "$peer_dir" && go vet ./...) || die "go vet of the $peer module failed"
+(cd "$peer_dir" && go build -o "$tmp/$peer-adapter" .) || die "building the $peer adapter failed"
+(cd "$root" && go build -o "$tmp/mcpconform" ./cmd/mcpconform) || die "building mcpconform failed"
+
+start=$SECONDS
+status=0
+"$tmp/mcpconform" client \
+	--expected-failures "$peer_dir/baseline.yaml" \
+	--junit "$out/$peer-junit.xml" --json "$out/$peer.json" --markdown "$out/$peer.md" \
+	${extra[@]+"${extra[@]}"} \
+	-- "$tmp/$peer-adapter" </dev/null || status=$?
+echo "certify-client.sh: $peer certified in $((SECONDS - start))s, mcpconform exited $status"
+exit "$status"

@@ -1,0 +1,120 @@
+// Command gosdk-client is mcpconform's client adapter (contract v1) for
+// the official Go SDK (github.com/modelcontextprotocol/go-sdk), written as
+// the SDK's documentation and examples show, with its defaults.
+//
+// stdio: mcp.CommandTransport runs MCPCONFORM_SERVER_COMMAND. http:
+// mcp.StreamableClientTransport connects to MCPCONFORM_SERVER_URL. Either
+// way mcp.Client.Connect makes the session (server/discover first, then
+// initialize on a legacy server), ClientSession.Tools walks every page of
+// tools/list, ClientSession.CallTool calls each tool with {} under a context
+// deadline of MCPCONFORM_CALL_TIMEOUT_MS (the SDK's way to time a request
+// out and cancel it), and ClientSession.Close ends the session.
+//
+// The SDK's transport has no option for custom headers or a static bearer
+// token (its Authorization comes from an auth.OAuthHandler), so a case that
+// sets MCPCONFORM_AUTH_TOKEN or MCPCONFORM_HEADERS exits 127, as does any
+// MCPCONFORM_LIMITS override the SDK has no setting for.
+package main
+
+import (
+	"context"
+	"os/exec"
+	"time"
+
+	"github.com/mcpconform/mcpconform/peers/adapterhost"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// The SDK's limits that the contract has keys for.
+const (
+	// CommandTransport.TerminateDuration: Close waits this long after
+	// closing the server's stdin, and again after SIGTERM, before SIGKILL;
+	// zero selects the SDK's 5 s (cmd.go, defaultTerminateDuration).
+	keyShutdownGrace     = "shutdown_grace_ms"
+	defaultShutdownGrace = 5 * time.Second
+	// StreamableClientTransport.MaxEventSize: the bytes buffered for one
+	// server-sent event. Its documentation says zero selects
+	// mcp.DefaultMaxEventSize (16 MiB), but StreamableClientTransport.Connect
+	// hands the zero to scanEventsLimited unresolved, where zero means no cap
+	// (the SSE transport resolves it; the streamable one does not). So the
+	// default is declared as nothing, and only an override is echoed.
+	keyMaxSSEEventSize = "max_sse_event_size"
+	// The streamable client keeps a session id when the server sends one and
+	// goes on without one otherwise (streamableClientConn.Write), so it
+	// accepts stateless servers; there is no setting for it.
+	keyAllowStateless = "allow_stateless"
+)
+
+func main() {
+	adapterhost.Main("gosdk-client", plan)
+}
+
+func plan(env adapterhost.Env) (adapterhost.Plan, error) {
+	if env.AuthToken != "" || len(env.Headers) > 0 {
+		return adapterhost.Plan{}, adapterhost.Unsupported("custom headers and a static bearer token (StreamableClientTransport has neither; its Authorization comes from an OAuthHandler)")
+	}
+	var t mcp.Transport
+	config := map[string]int64{}
+	switch env.Transport {
+	case "stdio":
+		ct := &mcp.CommandTransport{Command: exec.Command(env.ServerCommand[0], env.ServerCommand[1:]...)}
+		config[keyShutdownGrace] = defaultShutdownGrace.Milliseconds()
+		err := adapterhost.RefuseLimits(env.Limits, func(k string, v int64) bool {
+			if k != keyShutdownGrace || v <= 0 {
+				return false
+			}
+			ct.TerminateDuration, config[k] = time.Duration(v)*time.Millisecond, v
+			return true
+		})
+		if err != nil {
+			return adapterhost.Plan{}, err
+		}
+		t = ct
+	case "http":
+		st := &mcp.StreamableClientTransport{Endpoint: env.ServerURL}
+		config[keyAllowStateless] = 1
+		err := adapterhost.RefuseLimits(env.Limits, func(k string, v int64) bool {
+			if k != keyMaxSSEEventSize || v <= 0 {
+				return false
+			}
+			st.MaxEventSize, config[k] = int(v), v
+			return true
+		})
+		if err != nil {
+			return adapterhost.Plan{}, err
+		}
+		t = st
+	}
+	client := mcp.NewClient(&mcp.Implementation{Name: "mcpconform-gosdk-client", Version: "v1.0.0"}, nil)
+	return adapterhost.Plan{
+		Config: config,
+		Connect: func(ctx context.Context) (adapterhost.Session, error) {
+			cs, err := client.Connect(ctx, t, nil)
+			if err != nil {
+				return nil, err
+			}
+			return session{cs}, nil
+		},
+	}, nil
+}
+
+// session is a connected mcp.ClientSession.
+type session struct{ cs *mcp.ClientSession }
+
+func (s session) ListTools(ctx context.Context) ([]string, error) {
+	var names []string
+	for tool, err := range s.cs.Tools(ctx, nil) {
+		if err != nil {
+			return nil, err
+		}
+		names = append(names, tool.Name)
+	}
+	return names, nil
+}
+
+func (s session) CallTool(ctx context.Context, name string) error {
+	_, err := s.cs.CallTool(ctx, &mcp.CallToolParams{Name: name, Arguments: map[string]any{}})
+	return err
+}
+
+func (s session) Close() error { return s.cs.Close() }
