@@ -38,6 +38,8 @@ type peer struct {
 	// modern is the 2026-07-28 version the peer's requests name in _meta
 	// once it made one (modernRequest); "" for a legacy conversation.
 	modern string
+	// wire, when set, records every message sent and read (wire.go).
+	wire *wire
 }
 
 // eachTransport runs body once per transport the run names, on a fresh
@@ -106,6 +108,7 @@ func (p *peer) id() jsonrpc.ID {
 
 // raw sends bytes as one message.
 func (p *peer) raw(b []byte) {
+	p.wire.sent(b)
 	err := p.conn.send(b)
 	p.c.Require(err == nil, "the server accepts the message ("+p.transport+")", "%v", err)
 }
@@ -134,6 +137,7 @@ func (p *peer) wait(match func(*jsonrpc.Message) bool, d time.Duration) *jsonrpc
 			if !ok {
 				return nil
 			}
+			p.wire.received(m)
 			if match(m) {
 				return m
 			}
