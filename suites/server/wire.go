@@ -5,14 +5,12 @@ import (
 	"fmt"
 	"maps"
 	"slices"
-	"strings"
 
 	"github.com/mcpconform/mcpconform/harness/check"
 	"github.com/mcpconform/mcpconform/harness/jsonrpc"
 	"github.com/mcpconform/mcpconform/harness/mcp"
 	"github.com/mcpconform/mcpconform/harness/mutant"
 	"github.com/mcpconform/mcpconform/harness/transcript"
-	"github.com/mcpconform/mcpconform/harness/wireschema"
 	"github.com/mcpconform/mcpconform/suites/run"
 )
 
@@ -187,12 +185,7 @@ func callable(c *run.C, tools []json.RawMessage) (run.Fixture, bool) {
 type wire struct {
 	entries []transcript.Entry
 	methods map[string]string // request id (JSON text) → method, of the peer's requests
-	got     []wireMessage
-}
-
-type wireMessage struct {
-	raw     []byte
-	answers string // for a response: the method of the request it answers
+	got     []run.WireMessage
 }
 
 func newWire() *wire { return &wire{methods: map[string]string{}} }
@@ -223,32 +216,16 @@ func (w *wire) received(m *jsonrpc.Message) {
 	if k := m.Kind(); k == jsonrpc.KindResult || k == jsonrpc.KindError {
 		answers = w.methods[m.ID.Key()]
 	}
-	w.got = append(w.got, wireMessage{raw: raw, answers: answers})
+	w.got = append(w.got, run.WireMessage{Raw: raw, Answers: answers})
 }
 
 func (w *wire) note(s string) {
 	w.entries = append(w.entries, transcript.Entry{Dir: transcript.Note, Line: s})
 }
 
-// maxViolationsShown bounds a failure message.
-const maxViolationsShown = 5
-
 // judge fails the check unless every message the server sent validates
 // against the schema of version; a version without a schema is judged by
 // the one the peer proposed, whose InitializeResult then flags it.
 func (w *wire) judge(c *run.C, version, transport string) {
-	s, err := wireschema.For(version)
-	if err != nil {
-		w.note(fmt.Sprintf("%v; judged by the %s schema", err, v1125))
-		s, _ = wireschema.For(v1125)
-	}
-	var bad []string
-	for _, m := range w.got {
-		if v := s.Validate(m.raw, m.answers); v != nil {
-			bad = append(bad, v.Error())
-		}
-	}
-	shown := bad[:min(len(bad), maxViolationsShown)]
-	c.Require(len(bad) == 0, fmt.Sprintf("every message the server sent validates against the MCP %s schema (%s)", s.Version(), transport),
-		"%d of its %d messages do not:\n  %s", len(bad), len(w.got), strings.Join(shown, "\n  "))
+	c.RequireSchemaValid("server", transport, w.got, version, v1125)
 }
