@@ -174,10 +174,14 @@ func (s *ClientSession) handshake(ctx context.Context) error {
 			return err
 		}
 	}
-	m, err := s.startupRequest(ctx, "initialize", initializeParams{
+	var params any = initializeParams{
 		ProtocolVersion: s.opts.ProtocolVersions[0],
 		ClientInfo:      clientInfo{Name: s.opts.Name, Version: s.opts.Version},
-	})
+	}
+	if s.opts.Mutant == mutant.InitializeWithoutCapabilities {
+		params = map[string]any{"protocolVersion": s.opts.ProtocolVersions[0], "clientInfo": clientInfo{Name: s.opts.Name, Version: s.opts.Version}}
+	}
+	m, err := s.startupRequest(ctx, "initialize", params)
 	if err != nil {
 		return err
 	}

@@ -47,7 +47,7 @@ func (s *Server) initialize(rc *RequestContext, params json.RawMessage) (any, *j
 	}
 	sess := rc.sess
 	sess.mu.Lock()
-	sess.stage, sess.version, sess.caps = initialized, version, readCapabilities(p.Capabilities)
+	sess.stage, sess.version, sess.caps = initialized, version, readCapabilities(p.Capabilities, version)
 	sess.mu.Unlock()
 	result := map[string]any{
 		"protocolVersion": version,

@@ -112,10 +112,16 @@ func (sess *serverSession) drop() {
 	s.mu.Unlock()
 }
 
-// readCapabilities reads initialize's capabilities: each feature is declared
-// by an object under its name. elicitation with neither "form" nor "url"
-// means form mode only (EL-01).
-func readCapabilities(raw json.RawMessage) clientCapabilities {
+// elicitationModesSince is the first version whose elicitation has modes
+// (form and url) and the enum shapes of SEP-1330 (EL-01, EL-05): before it
+// elicitation is form only, with flat enums.
+const elicitationModesSince = "2025-11-25"
+
+// readCapabilities reads initialize's capabilities for the negotiated
+// version: each feature is declared by an object under its name.
+// elicitation with neither "form" nor "url", or before 2025-11-25 whatever
+// it holds, means form mode only (EL-01).
+func readCapabilities(raw json.RawMessage, version string) clientCapabilities {
 	var c map[string]json.RawMessage
 	_ = json.Unmarshal(raw, &c)
 	isObject := func(v json.RawMessage) bool { return len(v) > 0 && v[0] == '{' }
@@ -125,11 +131,20 @@ func readCapabilities(raw json.RawMessage) clientCapabilities {
 		_ = json.Unmarshal(e, &modes)
 		caps.elicitForm = isObject(modes["form"])
 		caps.elicitURL = isObject(modes["url"])
-		if modes["form"] == nil && modes["url"] == nil {
+		if modes["form"] == nil && modes["url"] == nil || version < elicitationModesSince {
 			caps.elicitForm = true
 		}
+		caps.elicitURL = caps.elicitURL && version >= elicitationModesSince
 	}
 	return caps
+}
+
+// protocolVersion is the session's negotiated version (a 2026-07-28
+// request's own).
+func (sess *serverSession) protocolVersion() string {
+	sess.mu.Lock()
+	defer sess.mu.Unlock()
+	return sess.version
 }
 
 // capabilities returns what the client declared.

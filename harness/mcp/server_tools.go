@@ -33,6 +33,9 @@ func (s *Server) listTools(_ *RequestContext, params json.RawMessage) (any, *jso
 	for i, t := range serverTools {
 		all[i] = t.Tool
 	}
+	if s.opts.Mutant == mutant.ToolWithoutInputSchema {
+		all[0].InputSchema = nil
+	}
 	items, next, rpcErr := page(s, "tools", all, params)
 	if rpcErr != nil {
 		return nil, rpcErr

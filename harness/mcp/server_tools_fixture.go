@@ -147,9 +147,21 @@ var enumsForm = json.RawMessage(`{"type":"object","properties":{` +
 	`"titledMulti":{"type":"array","description":"Pick options","items":{"anyOf":[` +
 	`{"const":"value1","title":"First Choice"},{"const":"value2","title":"Second Choice"},{"const":"value3","title":"Third Choice"}]}}}}`)
 
-// elicitationEnums asks for enumsForm.
+// flatEnumsForm is enumsForm with only the shapes versions before
+// 2025-11-25 define (EnumSchema: enum, optional enumNames).
+var flatEnumsForm = json.RawMessage(`{"type":"object","properties":{` +
+	`"untitledSingle":{"type":"string","description":"Pick one option","enum":["option1","option2","option3"]},` +
+	`"legacyEnum":{"type":"string","description":"Pick one option (legacy)","enum":["opt1","opt2","opt3"],` +
+	`"enumNames":["Option One","Option Two","Option Three"]}}}`)
+
+// elicitationEnums asks for enumsForm, or flatEnumsForm in a session
+// whose version predates SEP-1330 (EL-05).
 func elicitationEnums(rc *RequestContext, _ json.RawMessage) (CallToolResult, error) {
-	return elicitForm(rc, "Please pick from the enum fields", enumsForm)
+	form := enumsForm
+	if rc.sess.protocolVersion() < elicitationModesSince {
+		form = flatEnumsForm
+	}
+	return elicitForm(rc, "Please pick from the enum fields", form)
 }
 
 // jsonSchema2020 is the inputSchema of json_schema_2020_12_tool: a JSON

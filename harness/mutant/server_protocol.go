@@ -84,7 +84,7 @@ func init() { catalogue = append(catalogue, serverProtocol...) }
 // stdio transport or the serve command; the other server mutants mutate the
 // streamable HTTP server transport.
 func OfServerProtocol(n Name) bool {
-	for _, m := range append(serverProtocol[:len(serverProtocol):len(serverProtocol)], modernProtocol...) {
+	for _, m := range append(append(serverProtocol[:len(serverProtocol):len(serverProtocol)], modernProtocol...), wireProtocol...) {
 		if m.Name == n {
 			return true
 		}

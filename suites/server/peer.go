@@ -42,6 +42,8 @@ type peer struct {
 	// modern is the 2026-07-28 version the peer's requests name in _meta
 	// once it made one (modernRequest); "" for a legacy conversation.
 	modern string
+	// wire, when set, records every message sent and read (wire.go).
+	wire *wire
 }
 
 // eachTransport runs body once per transport the run names, on a fresh
@@ -110,6 +112,7 @@ func (p *peer) id() jsonrpc.ID {
 
 // raw sends bytes as one message.
 func (p *peer) raw(b []byte) {
+	p.wire.sent(b)
 	err := p.conn.send(b)
 	p.c.Require(err == nil, "the server accepts the message ("+p.transport+")", "%v", err)
 }
@@ -142,6 +145,7 @@ func (p *peer) wait(match func(*jsonrpc.Message) bool, d time.Duration) *jsonrpc
 				p.ended = true
 				return nil
 			}
+			p.wire.received(m)
 			if match(m) {
 				return m
 			}

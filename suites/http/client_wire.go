@@ -1,0 +1,52 @@
+package http
+
+import (
+	"encoding/json"
+
+	"github.com/mcpconform/mcpconform/fakeservers"
+	"github.com/mcpconform/mcpconform/harness/check"
+	"github.com/mcpconform/mcpconform/harness/mutant"
+	"github.com/mcpconform/mcpconform/harness/target"
+	"github.com/mcpconform/mcpconform/harness/wireschema"
+	"github.com/mcpconform/mcpconform/suites/run"
+)
+
+// Every message the client POSTs matches the published JSON Schema of the
+// negotiated version: JR-01, JR-03, JR-13, LC-03.
+
+var _ = clientCheck(check.Descriptor{
+	ID: "http.client.wire.schema-valid",
+	Title: "every message the client POSTs to the well-behaved fake (handshake, tools/list, its tool calls) validates against " +
+		"the published JSON Schema of the negotiated version",
+	Requirement: "Every message is a JSON-RPC 2.0 message of the shape the MCP schema of the negotiated protocol version defines: " +
+		"initialize with protocolVersion, capabilities and clientInfo, each request and notification by its method.",
+	Rules:    []string{"JR-01", "JR-03", "JR-13", "LC-03"},
+	KilledBy: killers(mutant.InitializeWithoutCapabilities),
+}, func(c *run.C) {
+	r := c.RunHTTPClient(fakeservers.HTTPOptions{Case: "well-behaved"}, target.Invocation{})
+	var msgs []run.WireMessage
+	var proposed, negotiated string
+	for _, q := range r.Requests {
+		if q.Method != "POST" {
+			continue
+		}
+		msgs = append(msgs, run.WireMessage{Raw: []byte(q.Body)})
+		for _, m := range q.Messages {
+			if m.Method == "initialize" {
+				var p struct {
+					ProtocolVersion string `json:"protocolVersion"`
+				}
+				_ = json.Unmarshal(m.Params, &p)
+				proposed = p.ProtocolVersion
+			}
+		}
+		if v := q.Header.Get("MCP-Protocol-Version"); v != "" && negotiated == "" {
+			negotiated = v
+		}
+	}
+	c.Require(len(msgs) > 0, "the client POSTs its handshake", "it POSTed nothing")
+	if negotiated == "" {
+		negotiated = proposed // 2025-03-26 sends no version header
+	}
+	c.RequireSchemaValid("client", "http", msgs, negotiated, wireschema.LatestLegacy)
+})

@@ -1,0 +1,63 @@
+package run
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/mcpconform/mcpconform/harness/mcp"
+	"github.com/mcpconform/mcpconform/harness/wireschema"
+)
+
+// WireMessage is one message the implementation under test sent, as it
+// crossed the wire, with the method of the request it answers when it is a
+// response ("" when unknown).
+type WireMessage struct {
+	Raw     []byte
+	Answers string
+}
+
+// maxViolationsShown bounds a failure message.
+const maxViolationsShown = 5
+
+// RequireSchemaValid fails the check unless every message of who (over
+// transport) validates against the MCP JSON Schema of version, the version
+// negotiated; a message whose _meta names another version with a schema
+// (a 2026-07-28 request) is judged by that one. A version without a schema
+// is judged by fallback's.
+func (c *C) RequireSchemaValid(who, transport string, msgs []WireMessage, version, fallback string) {
+	s, err := wireschema.For(version)
+	if err != nil {
+		s, err = wireschema.For(fallback)
+		c.Require(err == nil, "a protocol version with a published schema", "%v", err)
+	}
+	var bad []string
+	for _, m := range msgs {
+		judge := s
+		if named, err := wireschema.For(metaVersion(m.Raw)); err == nil {
+			judge = named
+		}
+		if v := judge.Validate(m.Raw, m.Answers); v != nil {
+			bad = append(bad, v.Error())
+		}
+	}
+	shown := bad[:min(len(bad), maxViolationsShown)]
+	c.Require(len(bad) == 0, fmt.Sprintf("every message the %s sent validates against the MCP %s schema (%s)", who, s.Version(), transport),
+		"%d of its %d messages do not:\n  %s", len(bad), len(msgs), strings.Join(shown, "\n  "))
+}
+
+// metaVersion is the protocol version a request names in its _meta
+// (2026-07-28), "" for none.
+func metaVersion(raw []byte) string {
+	var m struct {
+		Params struct {
+			Meta map[string]json.RawMessage `json:"_meta"`
+		} `json:"params"`
+	}
+	if json.Unmarshal(raw, &m) != nil {
+		return ""
+	}
+	var v string
+	_ = json.Unmarshal(m.Params.Meta[mcp.MetaProtocolVersion], &v)
+	return v
+}

@@ -1,0 +1,65 @@
+package stdio
+
+import (
+	"encoding/json"
+	"strings"
+
+	"github.com/mcpconform/mcpconform/fakeservers"
+	"github.com/mcpconform/mcpconform/harness/check"
+	"github.com/mcpconform/mcpconform/harness/jsonrpc"
+	"github.com/mcpconform/mcpconform/harness/mutant"
+	"github.com/mcpconform/mcpconform/harness/target"
+	"github.com/mcpconform/mcpconform/harness/wireschema"
+	"github.com/mcpconform/mcpconform/suites/run"
+)
+
+// Every message the client sends matches the published JSON Schema of the
+// negotiated version: JR-01, JR-03, JR-13, LC-03.
+
+var _ = clientCheck(check.Descriptor{
+	ID: "stdio.client.wire.schema-valid",
+	Title: "every message the client sends to the well-behaved fake (handshake, tools/list, its tool calls) validates against " +
+		"the published JSON Schema of the negotiated version",
+	Requirement: "Every message is a JSON-RPC 2.0 message of the shape the MCP schema of the negotiated protocol version defines: " +
+		"initialize with protocolVersion, capabilities and clientInfo, each request and notification by its method.",
+	Rules:    []string{"JR-01", "JR-03", "JR-13", "LC-03"},
+	KilledBy: killers(mutant.InitializeWithoutCapabilities),
+}, func(c *run.C) {
+	r := c.RunStdioClient(fakeservers.Options{Case: "well-behaved"}, target.Invocation{})
+	msgs, version := clientMessages(r.Record)
+	c.Require(len(msgs) > 0, "the client sends its handshake", "it sent nothing")
+	c.RequireSchemaValid("client", "stdio", msgs, version, wireschema.LatestLegacy)
+})
+
+// clientMessages are the lines the client sent to the fake, each response
+// with the method of the fake's request it answers, and the version the
+// fake's initialize result named. Blank lines are left to ST-04's check.
+func clientMessages(rec *fakeservers.Record) ([]run.WireMessage, string) {
+	fakeRequests := map[string]string{} // id (JSON text) → method, of the fake's requests
+	var out []run.WireMessage
+	var initID, version string
+	for _, e := range rec.Events {
+		m, err := jsonrpc.Decode([]byte(e.Line))
+		switch {
+		case e.Type == fakeservers.EventRecv && strings.TrimSpace(e.Line) != "":
+			var answers string
+			if err == nil && m.Kind() == jsonrpc.KindRequest && m.Method == "initialize" {
+				initID = m.ID.Key()
+			}
+			if err == nil && (m.Kind() == jsonrpc.KindResult || m.Kind() == jsonrpc.KindError) {
+				answers = fakeRequests[m.ID.Key()]
+			}
+			out = append(out, run.WireMessage{Raw: []byte(e.Line), Answers: answers})
+		case e.Type != fakeservers.EventSend || err != nil:
+		case m.Kind() == jsonrpc.KindRequest:
+			fakeRequests[m.ID.Key()] = m.Method
+		case m.Kind() == jsonrpc.KindResult && m.ID.Key() == initID:
+			var res struct {
+				ProtocolVersion string `json:"protocolVersion"`
+			}
+			_ = json.Unmarshal(m.Result, &res)
+			version = res.ProtocolVersion
+		}
+	}
+	return out, version
+}
