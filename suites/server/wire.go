@@ -50,20 +50,11 @@ func wireSchemaValid(c *run.C, t check.Transport) {
 	if t == check.Stdio && len(cfg.ServerCommand) == 0 || t == check.HTTP && cfg.ServerURL == "" {
 		c.Unimplemented("no server over " + string(t) + ": run mcpconform server -- CMD… (stdio) or --url URL (http)")
 	}
-	var wires []*wire
-	defer func() {
-		var entries []transcript.Entry
-		for _, w := range wires {
-			entries = append(entries, w.entries...)
-		}
-		c.SetTranscript(entries)
-	}()
 	converse := func(talk func(p *peer) string) {
-		cn, err := dial(cfg, t)
+		cn, err := dial(cfg, t, c.Log())
 		c.Require(err == nil, "the server starts ("+string(t)+")", "%v", err)
 		c.Cleanup(cn.close)
-		p := &peer{c: c, conn: cn, transport: string(t), wire: newWire()}
-		wires = append(wires, p.wire)
+		p := &peer{c: c, conn: cn, transport: string(t), wire: newWire(c.Log())}
 		version := talk(p)
 		p.wire.judge(c, version, p.transport)
 	}
@@ -183,19 +174,18 @@ func callable(c *run.C, tools []json.RawMessage) (run.Fixture, bool) {
 // no message; server.stdio.stdout-only-jsonrpc judges those), with the
 // method of the request each response answers.
 type wire struct {
-	entries []transcript.Entry
+	log     *transcript.Log // the check's transcript, which the connection records into
 	methods map[string]string // request id (JSON text) → method, of the peer's requests
 	got     []run.WireMessage
 }
 
-func newWire() *wire { return &wire{methods: map[string]string{}} }
+func newWire(log *transcript.Log) *wire { return &wire{log: log, methods: map[string]string{}} }
 
 // sent records a message the peer sends; nil records nothing.
 func (w *wire) sent(raw []byte) {
 	if w == nil {
 		return
 	}
-	w.entries = append(w.entries, transcript.Entry{Dir: transcript.ClientToServer, Line: string(raw)})
 	if m, err := jsonrpc.Decode(raw); err == nil && m.Kind() == jsonrpc.KindRequest {
 		w.methods[m.ID.Key()] = m.Method
 	}
@@ -211,7 +201,6 @@ func (w *wire) received(m *jsonrpc.Message) {
 		w.note(fmt.Sprintf("a server message the harness cannot encode: %v", err))
 		return
 	}
-	w.entries = append(w.entries, transcript.Entry{Dir: transcript.ServerToClient, Line: string(raw)})
 	var answers string
 	if k := m.Kind(); k == jsonrpc.KindResult || k == jsonrpc.KindError {
 		answers = w.methods[m.ID.Key()]
@@ -219,9 +208,7 @@ func (w *wire) received(m *jsonrpc.Message) {
 	w.got = append(w.got, run.WireMessage{Raw: raw, Answers: answers})
 }
 
-func (w *wire) note(s string) {
-	w.entries = append(w.entries, transcript.Entry{Dir: transcript.Note, Line: s})
-}
+func (w *wire) note(s string) { w.log.Notef("%s", s) }
 
 // judge fails the check unless every message the server sent validates
 // against the schema of version; a version without a schema is judged by
