@@ -174,7 +174,7 @@ func callable(c *run.C, tools []json.RawMessage) (run.Fixture, bool) {
 // no message; server.stdio.stdout-only-jsonrpc judges those), with the
 // method of the request each response answers.
 type wire struct {
-	log     *transcript.Log // the check's transcript, which the connection records into
+	log     *transcript.Log   // the check's transcript, which the connection records into
 	methods map[string]string // request id (JSON text) → method, of the peer's requests
 	got     []run.WireMessage
 }
