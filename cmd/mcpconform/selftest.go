@@ -32,6 +32,9 @@ type killMatrix struct {
 	Mutants           []mutantKills `json:"mutants"`
 	Unkilled          []string      `json:"unkilled"`
 	ReferenceFailures []string      `json:"reference_failures"`
+	// Variants are the permitted variants: what the spec profile made of
+	// each, and whether the checks naming it killed it under hardened.
+	Variants []variantResult `json:"variants"`
 	// Unused are mutants no check names; they were not run.
 	Unused []string `json:"unused,omitempty"`
 }
@@ -48,6 +51,23 @@ type mutantKills struct {
 	Survived []string `json:"survived,omitempty"`
 	// Collateral are checks outside its targets that it failed (--matrix only).
 	Collateral []string `json:"collateral,omitempty"`
+}
+
+// variantResult is one permitted variant's certificate: under the spec
+// profile no check of its role and transport may fail it; under the
+// hardened profile every check naming it must kill it.
+type variantResult struct {
+	Name        string   `json:"name"`
+	Role        string   `json:"role"`
+	PermittedBy []string `json:"permitted_by"`
+	Spec        struct {
+		Outcomes map[string]check.Outcome `json:"outcomes"`
+		Fail     []string                 `json:"fail"`
+	} `json:"spec"`
+	Hardened struct {
+		Killed   []string `json:"killed"`
+		Survived []string `json:"survived"`
+	} `json:"hardened"`
 }
 
 func selftest(args []string, stdout, stderr io.Writer) int {
@@ -70,89 +90,12 @@ func selftest(args []string, stdout, stderr io.Writer) int {
 	}
 	defer os.RemoveAll(dir)
 
-	// The first two jobs are the references; then one job per mutant.
-	jobs := []job{{role: check.Client}, {role: check.Server}}
-	for _, role := range []check.Role{check.Client, check.Server} {
-		for _, m := range mutant.ForRole(string(role)) {
-			jobs = append(jobs, job{role: role, name: m.Name, targets: check.KilledBy(string(m.Name))})
-		}
+	jobs := selftestJobs(*matrix)
+	results, err := runJobs(dir, jobs, *parallel, *seed, *verbose, stdout, stderr)
+	if err != nil {
+		return exitFor(err, stderr)
 	}
-	results := make([]map[string]check.Outcome, len(jobs))
-	errs := make([]error, len(jobs))
-	sem := make(chan struct{}, *parallel)
-	var wg sync.WaitGroup
-	for i, j := range jobs {
-		if j.name != "" && len(j.targets) == 0 && !*matrix {
-			continue
-		}
-		wg.Go(func() {
-			sem <- struct{}{}
-			defer func() { <-sem }()
-			only := j.targets
-			if j.name == "" || *matrix {
-				only = nil
-			}
-			results[i], errs[i] = runMutant(dir, j, only, *seed, *verbose, stderr)
-			label := string(j.name)
-			if label == "" {
-				label = "reference " + string(j.role)
-			}
-			fmt.Fprintf(stdout, "selftest: %-30s done\n", label)
-		})
-	}
-	wg.Wait()
-	for i, err := range errs {
-		if err != nil {
-			return exitFor(fmt.Errorf("selftest: run of %q: %w", jobs[i].name, err), stderr)
-		}
-	}
-
-	km := killMatrix{Unkilled: []string{}, ReferenceFailures: []string{}}
-	killedBy := map[string][]string{}
-	const references = 2
-	for _, ref := range results[:references] {
-		for id, o := range ref {
-			if o != check.Pass && o != check.Info {
-				km.ReferenceFailures = append(km.ReferenceFailures, id+" ("+string(o)+")")
-			}
-		}
-	}
-	for i, j := range jobs[references:] {
-		res := results[i+references]
-		if res == nil {
-			km.Unused = append(km.Unused, string(j.name))
-			continue
-		}
-		mk := mutantKills{Name: string(j.name), Killed: []string{}}
-		for id, o := range res {
-			if !o.Killed() {
-				continue
-			}
-			mk.Killed = append(mk.Killed, id)
-			killedBy[id] = append(killedBy[id], string(j.name))
-			if !slices.Contains(j.targets, id) {
-				mk.Collateral = append(mk.Collateral, id)
-			}
-		}
-		for _, id := range j.targets {
-			if !res[id].Killed() {
-				mk.Survived = append(mk.Survived, id)
-			}
-		}
-		sort.Strings(mk.Killed)
-		sort.Strings(mk.Collateral)
-		km.Mutants = append(km.Mutants, mk)
-	}
-	for _, d := range check.All() {
-		ks := killedBy[d.ID]
-		sort.Strings(ks)
-		if ks == nil {
-			ks = []string{}
-			km.Unkilled = append(km.Unkilled, d.ID)
-		}
-		km.Checks = append(km.Checks, checkKills{ID: d.ID, KilledBy: ks})
-	}
-	sort.Strings(km.ReferenceFailures)
+	km := tally(jobs, results)
 	if *jsonPath != "" {
 		b, err := json.MarshalIndent(km, "", "  ")
 		if err == nil {
@@ -165,26 +108,214 @@ func selftest(args []string, stdout, stderr io.Writer) int {
 	return printKillMatrix(stdout, km)
 }
 
-// job is one run of the self-test: a reference (name "") or a mutant of
-// the reference client or server, against the checks of its role.
+// selftestJobs lists the runs: the two references, one per mutant on the
+// checks that name it (every check with matrix), and two per permitted
+// variant: the spec profile on the checks of its role and transport, and
+// the hardened profile on the checks that name it. The references and
+// the mutants run under the hardened profile, so hardened checks kill
+// their mutants.
+func selftestJobs(matrix bool) []job {
+	jobs := []job{{role: check.Client, profile: check.HardenedProfile}, {role: check.Server, profile: check.HardenedProfile}}
+	for _, role := range []check.Role{check.Client, check.Server} {
+		for _, m := range mutant.ForRole(string(role)) {
+			j := job{role: role, name: m.Name, profile: check.HardenedProfile, targets: check.KilledBy(string(m.Name))}
+			j.only, j.skip = j.targets, len(j.targets) == 0
+			if matrix {
+				j.only, j.skip = nil, false
+			}
+			jobs = append(jobs, j)
+		}
+	}
+	for _, v := range mutant.Variants() {
+		role := check.Role(v.Role)
+		jobs = append(jobs, job{role: role, name: v.Name, profile: check.SpecProfile, variant: true, only: checksOf(role, v.Transport), httpOnly: v.Role == "server" && v.Transport == "http"})
+		targets := check.KilledBy(string(v.Name))
+		jobs = append(jobs, job{role: role, name: v.Name, profile: check.HardenedProfile, variant: true, targets: targets, only: targets, skip: len(targets) == 0})
+	}
+	return jobs
+}
+
+// checksOf returns the IDs of the checks of role on transport ("any": all
+// of the role's).
+func checksOf(role check.Role, transport string) []string {
+	var ids []string
+	for _, d := range check.All() {
+		if d.Role == role && (transport == "any" || d.Transport == check.Any || string(d.Transport) == transport) {
+			ids = append(ids, d.ID)
+		}
+	}
+	return ids
+}
+
+// runJobs runs the jobs, parallel at a time; a skipped job has no result.
+func runJobs(dir string, jobs []job, parallel int, seed int64, verbose bool, stdout, stderr io.Writer) ([]map[string]check.Outcome, error) {
+	results := make([]map[string]check.Outcome, len(jobs))
+	errs := make([]error, len(jobs))
+	sem := make(chan struct{}, parallel)
+	var wg sync.WaitGroup
+	for i, j := range jobs {
+		if j.skip {
+			continue
+		}
+		wg.Go(func() {
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			results[i], errs[i] = runMutant(dir, j, seed, verbose, stderr)
+			fmt.Fprintf(stdout, "selftest: %-40s done\n", j.label())
+		})
+	}
+	wg.Wait()
+	for i, err := range errs {
+		if err != nil {
+			return nil, fmt.Errorf("selftest: run of %s: %w", jobs[i].label(), err)
+		}
+	}
+	return results, nil
+}
+
+// tally turns the runs' outcomes into the kill matrix. A check counts as
+// killed by a variant that the hardened profile kills on it.
+func tally(jobs []job, results []map[string]check.Outcome) killMatrix {
+	km := killMatrix{Unkilled: []string{}, ReferenceFailures: []string{}, Variants: []variantResult{}}
+	killedBy := map[string][]string{}
+	variants := map[mutant.Name]*variantResult{}
+	for i, j := range jobs {
+		res := results[i]
+		switch {
+		case j.name == "":
+			for id, o := range res {
+				if o != check.Pass && o != check.Info {
+					km.ReferenceFailures = append(km.ReferenceFailures, id+" ("+string(o)+")")
+				}
+			}
+		case j.variant:
+			vr := variants[j.name]
+			if vr == nil {
+				v, _ := mutant.LookupVariant(j.name)
+				vr = &variantResult{Name: string(v.Name), Role: v.Role, PermittedBy: v.PermittedBy}
+				vr.Spec.Outcomes, vr.Spec.Fail = map[string]check.Outcome{}, []string{}
+				vr.Hardened.Killed, vr.Hardened.Survived = []string{}, []string{}
+				variants[j.name] = vr
+			}
+			if j.profile == check.SpecProfile {
+				vr.Spec.Outcomes = res
+				vr.Spec.Fail = failing(res)
+				continue
+			}
+			mk := kills(j, res)
+			vr.Hardened.Killed, vr.Hardened.Survived = mk.Killed, orEmpty(mk.Survived)
+			for _, id := range mk.Killed {
+				killedBy[id] = append(killedBy[id], string(j.name))
+			}
+		case res == nil:
+			km.Unused = append(km.Unused, string(j.name))
+		default:
+			mk := kills(j, res)
+			for _, id := range mk.Killed {
+				killedBy[id] = append(killedBy[id], string(j.name))
+			}
+			km.Mutants = append(km.Mutants, mk)
+		}
+	}
+	for _, v := range mutant.Variants() {
+		if vr := variants[v.Name]; vr != nil {
+			km.Variants = append(km.Variants, *vr)
+		}
+	}
+	for _, d := range check.All() {
+		ks := killedBy[d.ID]
+		sort.Strings(ks)
+		if ks == nil {
+			ks = []string{}
+			km.Unkilled = append(km.Unkilled, d.ID)
+		}
+		km.Checks = append(km.Checks, checkKills{ID: d.ID, KilledBy: ks})
+	}
+	sort.Strings(km.ReferenceFailures)
+	return km
+}
+
+// kills is what a run of a mutant (or a variant under hardened) killed,
+// which of its targets survived, and what else it broke.
+func kills(j job, res map[string]check.Outcome) mutantKills {
+	mk := mutantKills{Name: string(j.name), Killed: []string{}}
+	for id, o := range res {
+		if !o.Killed() {
+			continue
+		}
+		mk.Killed = append(mk.Killed, id)
+		if !slices.Contains(j.targets, id) {
+			mk.Collateral = append(mk.Collateral, id)
+		}
+	}
+	for _, id := range j.targets {
+		if !res[id].Killed() {
+			mk.Survived = append(mk.Survived, id)
+		}
+	}
+	sort.Strings(mk.Killed)
+	sort.Strings(mk.Collateral)
+	return mk
+}
+
+// failing lists the checks a run failed, sorted.
+func failing(res map[string]check.Outcome) []string {
+	out := []string{}
+	for id, o := range res {
+		if o.Failing() {
+			out = append(out, id)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+func orEmpty(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}
+
+// job is one run of the self-test: a reference (name ""), a mutant or a
+// permitted variant of the reference client or server, under a profile,
+// against the checks in only (all of the role's when empty).
 type job struct {
 	role    check.Role
 	name    mutant.Name
-	targets []string
+	profile check.Profile
+	variant bool
+	targets []string // the checks that name it
+	only    []string
+	skip    bool // nothing to run: no check names the mutant
+	// httpOnly serves the server over HTTP alone (a variant of the HTTP
+	// server transport leaves the stdio server the reference).
+	httpOnly bool
+}
+
+func (j job) label() string {
+	switch {
+	case j.name == "":
+		return "reference " + string(j.role)
+	case j.variant:
+		return fmt.Sprintf("variant %s (%s)", j.name, j.profile)
+	}
+	return string(j.name)
 }
 
 // runMutant runs `mcpconform client` or `mcpconform server` in a child
 // process against the reference (or its mutant), and returns each check's
 // outcome. A mutant server is served from this process.
-func runMutant(dir string, j job, only []string, seed int64, verbose bool, stderr io.Writer) (map[string]check.Outcome, error) {
+func runMutant(dir string, j job, seed int64, verbose bool, stderr io.Writer) (map[string]check.Outcome, error) {
 	name := string(j.name)
 	if name == "" {
 		name = "reference-" + string(j.role)
 	}
+	name += "-" + string(j.profile)
 	out := filepath.Join(dir, name+".json")
-	args := []string{"--json", out, "--no-color", "--seed", fmt.Sprint(seed)}
-	if len(only) > 0 {
-		args = append(args, "--only", strings.Join(only, ","))
+	args := []string{"--json", out, "--no-color", "--seed", fmt.Sprint(seed), "--profile", string(j.profile)}
+	if len(j.only) > 0 {
+		args = append(args, "--only", strings.Join(j.only, ","))
 	}
 	switch {
 	case j.role == check.Server && j.name != "":
@@ -193,8 +324,11 @@ func runMutant(dir string, j job, only []string, seed int64, verbose bool, stder
 			return nil, err
 		}
 		defer stop()
-		args = append(args, "--url", url, "--")
-		args = append(args, run.ReferenceServerCommand(j.name)...)
+		args = append(args, "--url", url)
+		if !j.httpOnly {
+			args = append(args, "--")
+			args = append(args, run.ReferenceServerCommand(j.name)...)
+		}
 	case j.role == check.Client && j.name != "":
 		args = append(args, "--")
 		args = append(args, run.ReferenceAdapter(j.name)...)
@@ -246,8 +380,11 @@ func printKillMatrix(w io.Writer, km killMatrix) int {
 			fmt.Fprintf(w, "%-30s         also failed: %s\n", "", strings.Join(m.Collateral, ", "))
 		}
 	}
-	fmt.Fprintf(w, "\n%d checks, %d mutants run; unkilled checks: %d; reference failures: %d\n",
-		len(km.Checks), len(km.Mutants), len(km.Unkilled), len(km.ReferenceFailures))
+	if printVariants(w, km.Variants) {
+		bad = true
+	}
+	fmt.Fprintf(w, "\n%d checks, %d mutants and %d permitted variants run; unkilled checks: %d; reference failures: %d\n",
+		len(km.Checks), len(km.Mutants), len(km.Variants), len(km.Unkilled), len(km.ReferenceFailures))
 	if len(km.Unused) > 0 {
 		fmt.Fprintf(w, "not run (no check names them yet): %s\n", strings.Join(km.Unused, ", "))
 	}
@@ -261,4 +398,47 @@ func printKillMatrix(w io.Writer, km killMatrix) int {
 		return 1
 	}
 	return 0
+}
+
+// printVariants prints each variant's spec-profile tally and its kills
+// under hardened; it reports whether one failed under spec or survived a
+// check naming it.
+func printVariants(w io.Writer, vs []variantResult) (bad bool) {
+	if len(vs) == 0 {
+		return false
+	}
+	fmt.Fprintln(w, "\npermitted variant              spec profile                    hardened: killed by")
+	for _, v := range vs {
+		status := "ok"
+		if len(v.Spec.Fail) > 0 || len(v.Hardened.Survived) > 0 {
+			status, bad = "BAD", true
+		}
+		killed := strings.Join(v.Hardened.Killed, ", ")
+		if killed == "" {
+			killed = "(no check names it)"
+		}
+		fmt.Fprintf(w, "%-30s %-3s %-27s %s\n", v.Name, status, countOutcomes(v.Spec.Outcomes), killed)
+		if len(v.Spec.Fail) > 0 {
+			fmt.Fprintf(w, "%-30s     FAIL under spec: %s\n", "", strings.Join(v.Spec.Fail, ", "))
+		}
+		if len(v.Hardened.Survived) > 0 {
+			fmt.Fprintf(w, "%-30s     survived under hardened: %s\n", "", strings.Join(v.Hardened.Survived, ", "))
+		}
+	}
+	return bad
+}
+
+// countOutcomes summarises a run: "0 FAIL, 3 HARDENED, 1 WARN".
+func countOutcomes(res map[string]check.Outcome) string {
+	n := map[check.Outcome]int{}
+	for _, o := range res {
+		n[o]++
+	}
+	parts := []string{fmt.Sprintf("%d FAIL", n[check.Fail]+n[check.Stale])}
+	for _, o := range []check.Outcome{check.HardenedMiss, check.Warn, check.Info} {
+		if n[o] > 0 {
+			parts = append(parts, fmt.Sprintf("%d %s", n[o], o))
+		}
+	}
+	return strings.Join(parts, ", ")
 }

@@ -105,6 +105,9 @@ func Main(args []string) int {
 	cfg.Report = os.Stderr
 	h := s.HTTP
 	h.URL, h.Mutant, h.AuthHeader, h.CustomHeaders = inv.ServerURL, s.Mutant, inv.AuthToken, inv.Headers
+	if s.Mutant == mutant.StatelessRefused {
+		h.AllowStateless = false
+	}
 	if err := applyLimits(&cfg, &h, inv.Limits); err != nil {
 		fmt.Fprintln(os.Stderr, "adapter:", err)
 		return 2
@@ -113,7 +116,7 @@ func Main(args []string) int {
 	opts := mcp.ClientOptions{StartupTimeout: cfg.StartupTimeout, CallTimeout: inv.CallTimeout, Mutant: s.Mutant}
 	switch inv.Transport {
 	case "stdio":
-		out.line(target.Line{Config: declare(cfg, nil)})
+		out.line(target.Line{Config: declare(cfg, nil, s.Mutant)})
 		run(inv, opts, out, func() (mcp.Transport, error) {
 			c, err := stdio.Start(cfg)
 			if err != nil {
@@ -122,7 +125,7 @@ func Main(args []string) int {
 			return c, nil
 		})
 	case "http":
-		out.line(target.Line{Config: declare(cfg, &h)})
+		out.line(target.Line{Config: declare(cfg, &h, s.Mutant)})
 		run(inv, opts, out, func() (mcp.Transport, error) {
 			c, err := streamable.Dial(h)
 			if err != nil {
@@ -190,8 +193,9 @@ func phase(start time.Time, err error) *target.Phase {
 }
 
 // declare is the config line: the limits this client enforces, with the
-// HTTP ones when h is given.
-func declare(c stdio.Config, h *streamable.ClientConfig) map[string]json.RawMessage {
+// HTTP ones when h is given. A permitted variant without a limit declares
+// none (it does not echo an override of it either).
+func declare(c stdio.Config, h *streamable.ClientConfig, m mutant.Name) map[string]json.RawMessage {
 	vals := map[string]int64{
 		target.LimitStdoutTextLines: int64(c.MaxStdoutTextLines),
 		target.LimitStdoutTextBytes: c.MaxStdoutTextBytes,
@@ -207,6 +211,14 @@ func declare(c stdio.Config, h *streamable.ClientConfig) map[string]json.RawMess
 		vals[target.LimitControlRequestMS] = h.ControlRequestTimeout.Milliseconds()
 		vals[target.LimitAllowStateless] = boolInt(h.AllowStateless)
 		vals[target.LimitReinitOnExpired] = boolInt(h.ReinitOnExpiredSession)
+	}
+	switch m {
+	case mutant.NoCancelTeardown:
+		delete(vals, target.LimitCancelGraceMS)
+	case mutant.NoConcurrencyCap:
+		delete(vals, target.LimitMaxConcurrent)
+	case mutant.NoSSECap:
+		delete(vals, target.LimitMaxSSEEventSize)
 	}
 	out := make(map[string]json.RawMessage, len(vals))
 	for k, v := range vals {

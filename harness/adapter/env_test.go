@@ -24,7 +24,7 @@ func TestApplyLimitsHonoursEveryKey(t *testing.T) {
 		c.ShutdownGrace != 8*time.Millisecond || c.StartupTimeout != 9*time.Millisecond {
 		t.Errorf("config after overrides: %+v", c)
 	}
-	declared := declare(c, nil)
+	declared := declare(c, nil, "")
 	if string(declared[target.LimitStdoutTextLines]) != "0" || string(declared[target.LimitStartupMS]) != "9" {
 		t.Errorf("config line does not echo the overrides: %s", declared)
 	}

@@ -6,6 +6,7 @@ import (
 	"sync"
 
 	"github.com/mcpconform/mcpconform/harness/jsonrpc"
+	"github.com/mcpconform/mcpconform/harness/mutant"
 )
 
 // lifecycle is where a session stands in the legacy handshake (LC-02 … LC-07).
@@ -71,10 +72,14 @@ func (s *Server) session(ctx context.Context, info SessionInfo) *serverSession {
 	s.mu.Lock()
 	sess := s.sessions[key]
 	if sess == nil {
+		level := levelIndex(defaultLogLevel)
+		if s.opts.Mutant == mutant.LogsBeforeSetLevel {
+			level = 0 // every level until logging/setLevel, as LG-05 permits
+		}
 		sess = &serverSession{
 			srv:      s,
 			key:      key,
-			level:    levelIndex(defaultLogLevel),
+			level:    level,
 			inflight: map[string]*RequestContext{},
 			waiting:  map[string]chan *jsonrpc.Message{},
 		}

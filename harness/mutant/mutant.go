@@ -1,7 +1,10 @@
-// Package mutant names the mutants of the reference implementations: each
-// breaks exactly one rule, and the self-test proves that some check kills it.
-// The reference code consults the active mutant (a Name) at the one place
-// where it keeps that rule.
+// Package mutant names the mutants of the reference implementations and
+// their permitted variants. A mutant breaks exactly one rule, and the
+// self-test proves that some check kills it; a permitted variant does what
+// the specification allows but the hardened profile does not, and the
+// self-test proves that no check fails it under the spec profile. The
+// reference code consults the active mutant or variant (a Name) at the one
+// place where it keeps that rule.
 package mutant
 
 import (
@@ -69,7 +72,6 @@ const (
 	NoAuthOnGetDelete        Name = "no-auth-on-get-delete"
 	CustomOverridesReserved  Name = "custom-overrides-reserved"
 	HeadersCrossOrigin       Name = "headers-cross-origin"
-	NoDeleteOnClose          Name = "no-delete-on-close"
 	AcceptJSONOnly           Name = "accept-json-only"
 	NoProtocolVersionHeader  Name = "no-protocol-version-header"
 	IgnoreRetryField         Name = "ignore-retry-field"
@@ -161,7 +163,6 @@ var catalogue = []Mutant{
 	{NoAuthOnGetDelete, "client", "sends Authorization only on POST (RM-11)"},
 	{CustomOverridesReserved, "client", "lets custom headers override Accept and Mcp-Session-Id (RM-12)"},
 	{HeadersCrossOrigin, "client", "sends custom headers and Authorization to another origin after a redirect (RM-12)"},
-	{NoDeleteOnClose, "client", "closes without DELETE (RM-13, HT-58)"},
 	{AcceptJSONOnly, "client", "sends Accept: application/json only (HT-11)"},
 	{NoProtocolVersionHeader, "client", "omits MCP-Protocol-Version after initialize (HT-70)"},
 	{IgnoreRetryField, "client", "reconnects at once, ignoring the SSE retry field (HT-29b)"},
@@ -208,17 +209,24 @@ func ForRole(role string) []Mutant {
 	return out
 }
 
-// Parse validates a mutant name for a role; the empty string is the reference.
+// Parse validates the name of a mutant or a permitted variant for a role;
+// the empty string is the reference.
 func Parse(role, s string) (Name, error) {
 	if s == "" {
 		return "", nil
 	}
-	var names []string
+	var names, vnames []string
 	for _, m := range ForRole(role) {
 		if string(m.Name) == s {
 			return m.Name, nil
 		}
 		names = append(names, string(m.Name))
 	}
-	return "", fmt.Errorf("unknown %s mutant %q; mutants: %s", role, s, strings.Join(names, ", "))
+	for _, v := range VariantsForRole(role) {
+		if string(v.Name) == s {
+			return v.Name, nil
+		}
+		vnames = append(vnames, string(v.Name))
+	}
+	return "", fmt.Errorf("unknown %s mutant %q; mutants: %s; permitted variants: %s", role, s, strings.Join(names, ", "), strings.Join(vnames, ", "))
 }

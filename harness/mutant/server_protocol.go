@@ -80,14 +80,15 @@ var serverProtocol = []Mutant{
 
 func init() { catalogue = append(catalogue, serverProtocol...) }
 
-// OfServerProtocol reports whether n mutates the reference MCP server, its
-// stdio transport or the serve command; the other server mutants mutate the
-// streamable HTTP server transport.
+// OfServerProtocol reports whether n mutates (or varies) the reference MCP
+// server, its stdio transport or the serve command; the other server
+// mutants and variants change the streamable HTTP server transport.
 func OfServerProtocol(n Name) bool {
 	for _, m := range append(append(serverProtocol[:len(serverProtocol):len(serverProtocol)], modernProtocol...), wireProtocol...) {
 		if m.Name == n {
 			return true
 		}
 	}
-	return false
+	v, ok := LookupVariant(n)
+	return ok && v.Role == "server" && v.Transport == "any"
 }

@@ -208,7 +208,13 @@ func (c *Client) StderrTail() []byte { return c.tail.Bytes() }
 // process tree as Close does. It returns at once. A Close or a protocol
 // failure during the grace ends the session at once, but the termination
 // still waits for the grace to pass.
+//
+// Under the no-cancel-teardown variant it does nothing: the session goes on
+// after the cancel, as LC-31 permits.
 func (c *Client) RequestCancelled() {
+	if c.cfg.Mutant == mutant.NoCancelTeardown {
+		return
+	}
 	c.cancelOnce.Do(func() {
 		c.cancelRequested.Store(true)
 		go c.terminateAfterGrace()

@@ -12,7 +12,9 @@ import (
 )
 
 // spawn starts the server in its own process group, its stdin, stdout and
-// stderr connected to pipes whose other ends the client keeps.
+// stderr connected to pipes whose other ends the client keeps. Under the
+// stderr-inherited variant the server writes to this process's stderr
+// instead, as ST-07 permits, and there is no stderr pipe.
 func (c *Client) spawn(program string) error {
 	var parent, child []*os.File
 	closeAll := func(fs []*os.File) {
@@ -33,6 +35,10 @@ func (c *Client) spawn(program string) error {
 		parent, child = append(parent, r), append(child, w)
 	}
 	c.stdin, c.stdout, c.stderr = parent[0], parent[1], parent[2]
+	stderr := child[2]
+	if c.cfg.Mutant == mutant.StderrInherited {
+		stderr = os.Stderr
+	}
 	c.cmd = &exec.Cmd{
 		Path:        program,
 		Args:        c.cfg.Command,
@@ -40,7 +46,7 @@ func (c *Client) spawn(program string) error {
 		Dir:         c.cfg.Dir,
 		Stdin:       child[0],
 		Stdout:      child[1],
-		Stderr:      child[2],
+		Stderr:      stderr,
 		SysProcAttr: &syscall.SysProcAttr{Setpgid: true},
 	}
 	c.startedAt = time.Now()

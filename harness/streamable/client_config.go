@@ -41,7 +41,8 @@ type ClientConfig struct {
 	// POSTs, and separately the new handshake (RM-05, RM-07).
 	SessionRecoveryTimeout time.Duration
 	// AllowStateless accepts an initialize reply without Mcp-Session-Id
-	// (RM-10).
+	// (RM-10); rmcp, whose configuration the seed documents, defaults it
+	// to true.
 	AllowStateless bool
 	// AuthHeader is a bare token, sent as "Authorization: Bearer <token>" on
 	// every POST, GET and DELETE (RM-11). Empty sends none.
@@ -87,6 +88,7 @@ func DefaultClientConfig(url string) ClientConfig {
 		MaxConcurrentRequests:  DefaultMaxConcurrentRequests,
 		ControlRequestTimeout:  DefaultControlRequestTimeout,
 		SessionRecoveryTimeout: DefaultSessionRecoveryTimeout,
+		AllowStateless:         true,
 		MaxSSEEventSize:        DefaultMaxSSEEventSize,
 		ReinitOnExpiredSession: true,
 		OpenGETStream:          true,

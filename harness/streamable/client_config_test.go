@@ -11,7 +11,7 @@ import (
 func TestDefaultClientConfigHasTheSeedDefaults(t *testing.T) {
 	c := DefaultClientConfig("http://127.0.0.1:1/mcp")
 	if c.URL != "http://127.0.0.1:1/mcp" || c.MaxConcurrentRequests != 16 || c.ControlRequestTimeout != 5*time.Second ||
-		c.SessionRecoveryTimeout != 5*time.Second || c.AllowStateless || c.MaxSSEEventSize != 16<<20 ||
+		c.SessionRecoveryTimeout != 5*time.Second || !c.AllowStateless || c.MaxSSEEventSize != 16<<20 ||
 		!c.ReinitOnExpiredSession || !c.OpenGETStream || c.Retry != (RetryPolicy{MaxAttempts: 3, Delay: time.Second}) ||
 		c.HTTPClient != nil || c.AuthHeader != "" || c.CustomHeaders != nil {
 		t.Fatalf("DefaultClientConfig = %+v", c)

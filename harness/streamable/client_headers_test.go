@@ -248,8 +248,9 @@ func TestOneMessagePerPOST(t *testing.T) {
 	}
 }
 
-// TestStatelessRefusalOverSSE: RM-10 when the initialize result comes on an
-// SSE stream with an event id: one failure, and the stream is not resumed.
+// TestStatelessRefusalOverSSE: RM-10 with AllowStateless off when the
+// initialize result comes on an SSE stream with an event id: one failure,
+// and the stream is not resumed.
 func TestStatelessRefusalOverSSE(t *testing.T) {
 	s := newRig(t, func(w http.ResponseWriter, q *seen) bool {
 		if q.rpc() != "initialize" {
@@ -258,7 +259,7 @@ func TestStatelessRefusalOverSSE(t *testing.T) {
 		rigSSE(w).event("i1", 0, initResultFor(q.msg()))
 		return true
 	})
-	c := dialRig(t, s, nil)
+	c := dialRig(t, s, func(cfg *ClientConfig) { cfg.AllowStateless = false })
 	clientSend(t, c, initRequest(t))
 	wantFailure(t, c, jsonrpc.IntID(1), failure.ErrProtocol, ErrNoSessionID)
 	clientSend(t, c, rpcRequest(t, 10, "ping", nil))

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"mime"
 	"net/http"
 
@@ -156,11 +157,14 @@ func (c *Client) readJSON(x *exchange, resp *http.Response) bool {
 // errReadBody marks a response body that could not be read.
 var errReadBody = errors.New("read the response body")
 
-// takeJSON reads a JSON response body of at most MaxSSEEventSize bytes and
-// hands its messages to take until take says stop. An empty body holds no
-// message.
+// takeJSON reads a JSON response body of at most MaxSSEEventSize bytes (of
+// any size under the no-sse-cap variant) and hands its messages to take
+// until take says stop. An empty body holds no message.
 func (c *Client) takeJSON(resp *http.Response, take func(*jsonrpc.Message) (stop bool)) error {
 	limit := c.cfg.MaxSSEEventSize
+	if c.cfg.Mutant == mutant.NoSSECap {
+		limit = math.MaxInt - 1
+	}
 	b, err := io.ReadAll(io.LimitReader(resp.Body, int64(limit)+1))
 	switch {
 	case err != nil:

@@ -142,13 +142,13 @@ func (q *queue) drop() {
 }
 
 // slots bounds the ordinary POSTs in progress (RM-01); a nil semaphore has
-// no bound (only under mutants).
+// no bound (only under mutants and the no-concurrency-cap variant).
 type slots struct{ sem chan struct{} }
 
 // newSlots returns max(n, 1) slots: 0 means 1 (RM-01).
 func newSlots(n int, m mutant.Name) *slots {
 	switch {
-	case m == mutant.NoConcurrencyLimit:
+	case m == mutant.NoConcurrencyLimit || m == mutant.NoConcurrencyCap:
 		return &slots{}
 	case n == 0 && m == mutant.ConcurrencyZeroUnlimited:
 		return &slots{}

@@ -54,6 +54,11 @@ func (c *Client) afterExpiry(x *exchange) bool {
 		c.failOut(o, r.err)
 		return false
 	}
+	if c.cfg.Mutant == mutant.NoRetryAfterReinit {
+		c.failOut(o, causedBy(failure.ErrConnection, o.op(),
+			"HTTP 404 to a request with a session id: the session expired (RM-04); a new session is ready, the call is not retried", ErrSessionExpired))
+		return false
+	}
 	o.retries++
 	if c.cfg.Mutant == mutant.RetryNewIDs {
 		c.renumber(o)

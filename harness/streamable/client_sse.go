@@ -171,7 +171,7 @@ func isSSE(resp *http.Response) bool {
 // openGETStream opens sess's server→client stream once, if it is still the
 // current session (HT-30g).
 func (c *Client) openGETStream(sess *session) {
-	if !c.cfg.OpenGETStream {
+	if !c.cfg.OpenGETStream || c.cfg.Mutant == mutant.NoGETStream {
 		return
 	}
 	c.mu.Lock()

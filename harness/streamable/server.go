@@ -146,6 +146,18 @@ func (c ServerConfig) withDefaults() ServerConfig {
 	return c
 }
 
+// withVariant applies a permitted variant that is one of the transport's
+// own choices (HT-17, HT-31g).
+func (c ServerConfig) withVariant() ServerConfig {
+	switch c.Mutant {
+	case mutant.JSONResponses:
+		c.JSONResponse = true
+	case mutant.GETRefused:
+		c.EnableGET = false
+	}
+	return c
+}
+
 // The headers of the transport. Header names compare case-insensitively.
 const (
 	hdrSessionID       = "Mcp-Session-Id"
@@ -191,7 +203,7 @@ func NewServer(cfg ServerConfig) *Server {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	return &Server{
-		cfg:      cfg.withDefaults(),
+		cfg:      cfg.withDefaults().withVariant(),
 		ctx:      ctx,
 		cancel:   cancel,
 		sessions: map[string]*ServerSession{},
@@ -235,6 +247,8 @@ func (s *Server) methodNotAllowed(w http.ResponseWriter, method string) {
 		allow = "POST"
 	case !s.cfg.EnableGET:
 		allow = "POST, DELETE"
+	case s.cfg.Mutant == mutant.DeleteRefused:
+		allow = "GET, POST"
 	}
 	w.Header().Set("Allow", allow)
 	refuse(w, http.StatusMethodNotAllowed, codeServerError, fmt.Sprintf(

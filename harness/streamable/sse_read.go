@@ -185,7 +185,7 @@ func indexFrom(b []byte, from int, c byte) int {
 // over reports whether an event of raw size n passes the limit.
 func (r *SSEReader) over(n int) bool {
 	switch r.mutant {
-	case mutant.NoSSELimit:
+	case mutant.NoSSELimit, mutant.NoSSECap:
 		return false
 	case mutant.SSELimitOffByOne:
 		return n >= r.max
@@ -232,7 +232,7 @@ func (r *SSEReader) takePartial(b []byte) error {
 func (r *SSEReader) appendLine(b []byte) {
 	if need := len(r.line) + len(b); need > cap(r.line) {
 		size := max(2*cap(r.line), need, sseBufferSize)
-		if r.mutant != mutant.NoSSELimit {
+		if r.mutant != mutant.NoSSELimit && r.mutant != mutant.NoSSECap {
 			size = max(min(size, r.max), need)
 		}
 		grown := make([]byte, len(r.line), size)

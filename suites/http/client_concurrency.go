@@ -22,7 +22,7 @@ var _ = clientCheck(check.Descriptor{
 	Title:       "concurrent calls never exceed max_concurrent_requests ordinary POSTs, and reach it",
 	Requirement: "At most max_concurrent_requests ordinary POSTs are in progress at once.",
 	Rules:       []string{"RM-01"},
-	KilledBy:    killers(mutant.NoConcurrencyLimit),
+	KilledBy:    killers(mutant.NoConcurrencyLimit, mutant.NoConcurrencyCap),
 }, func(c *run.C) {
 	limit := declared(c).MaxConcurrent
 	c.Unordered()

@@ -24,11 +24,13 @@ var _ = clientCheck(check.Descriptor{
 	Title:       "a call that meets 404 on an expired session succeeds after a fresh initialize",
 	Requirement: "On a 404 to a request that carried a session id, the client starts a new session with a fresh initialize and retries the request.",
 	Rules:       []string{"HT-57", "RM-04", "RM-05"},
-	KilledBy:    killers(mutant.NoReinit),
+	KilledBy:    killers(mutant.NoReinit, mutant.NoRetryAfterReinit),
 }, func(c *run.C) {
 	r := expiredOnce(c)
-	wantAllCallsOK(c, r, 1)
 	c.Require(r.Count("initialize") == 2, "a second initialize", "%d initialize request(s)", r.Count("initialize"))
+	// HT-57 asks for the fresh initialize only; the retry is RM-05's.
+	c.RequireHardened(len(r.Calls) == 1 && r.Calls[0].OK(), "the call succeeds: it is retried on the new session (RM-05)",
+		"calls: %s", describeCalls(r.Calls))
 })
 
 var _ = clientCheck(check.Descriptor{
@@ -60,7 +62,7 @@ var _ = clientCheck(check.Descriptor{
 	Title:       "concurrent calls that meet 404 share one recovery",
 	Requirement: "All ordinary POSTs that fail with session-expired in the same session share one recovery: one new initialize.",
 	Rules:       []string{"RM-05"},
-	KilledBy:    killers(mutant.RecoveryPerRequest),
+	KilledBy:    killers(mutant.RecoveryPerRequest, mutant.NoRetryAfterReinit),
 }, func(c *run.C) {
 	r, n := inflightExpiry(c)
 	c.Require(r.Count("initialize") == 2, fmt.Sprintf("exactly one re-initialize for %d expired calls", n), "%d initialize request(s)", r.Count("initialize"))
@@ -71,7 +73,7 @@ var _ = clientCheck(check.Descriptor{
 	Title:       "each expired call is retried once, with its original JSON-RPC id",
 	Requirement: "Each ordinary POST that failed with session-expired is retried once, with its original JSON-RPC id, on the new session.",
 	Rules:       []string{"RM-05"},
-	KilledBy:    killers(mutant.RetryNewIDs),
+	KilledBy:    killers(mutant.RetryNewIDs, mutant.NoRetryAfterReinit),
 }, func(c *run.C) {
 	r, n := inflightExpiry(c)
 	for i := 1; i <= n; i++ {
@@ -86,7 +88,7 @@ var _ = clientCheck(check.Descriptor{
 	Title:       "a retry that meets 404 again fails the call, without a loop",
 	Requirement: "A retry that meets 404 again returns an error to the caller; there is no second retry.",
 	Rules:       []string{"RM-08"},
-	KilledBy:    killers(mutant.RetryTwice),
+	KilledBy:    killers(mutant.RetryTwice, mutant.NoRetryAfterReinit),
 }, func(c *run.C) {
 	r := c.RunHTTPClient(fakeservers.HTTPOptions{Case: "expire-again"}, target.Invocation{})
 	wantCallFailed(c, r, "the session expires again")
@@ -122,16 +124,28 @@ var _ = clientCheck(check.Descriptor{
 	Rules:       []string{"RM-10"},
 	KilledBy:    killers(mutant.StatelessIgnored),
 }, func(c *run.C) {
-	l := declared(c)
-	r := c.RunHTTPClient(fakeservers.HTTPOptions{Case: "stateless", Stateless: true}, target.Invocation{})
-	if l.AllowStateless {
+	fake := fakeservers.HTTPOptions{Case: "stateless", Stateless: true}
+	allow := declared(c).AllowStateless
+	wantStateless(c, c.RunHTTPClient(fake, target.Invocation{}), allow)
+	// The other setting too, when the adapter honours the override.
+	other := map[bool]int{true: 1, false: 0}[!allow]
+	r := c.RunHTTPClient(fake, target.Invocation{Limits: map[string]any{target.LimitAllowStateless: other}})
+	if v, ok := r.Int(target.LimitAllowStateless); ok && v == int64(other) {
+		wantStateless(c, r, !allow)
+	}
+})
+
+// wantStateless judges a run against a server that issues no session id:
+// accepted when allow, else refused before any call.
+func wantStateless(c *run.C, r *run.HTTPClientRun, allow bool) {
+	if allow {
 		wantAllCallsOK(c, r, 1)
 		return
 	}
 	refused := (r.Connect != nil && r.Connect.Outcome == target.OutcomeError) || (len(r.Calls) == 0 && r.Connect == nil)
 	c.Require(refused && r.Count("tools/call") == 0, "the handshake fails (allow_stateless is off) and no call is sent",
 		"connect: %+v; %d tools/call sent", r.Connect, r.Count("tools/call"))
-})
+}
 
 var _ = clientCheck(check.Descriptor{
 	ID:          "http.client.close.delete",

@@ -33,7 +33,7 @@ var _ = clientCheck(check.Descriptor{
 	Title:       "an SSE event one byte over max_sse_event_size is rejected",
 	Requirement: "One SSE event larger than max_sse_event_size raw bytes is rejected with an error.",
 	Rules:       []string{"RM-09"},
-	KilledBy:    killers(mutant.NoSSELimit),
+	KilledBy:    killers(mutant.NoSSELimit, mutant.NoSSECap),
 }, func(c *run.C) {
 	r := sseRun(c, "sse-event", declared(c).MaxSSEEventSize+1)
 	wantCallFailed(c, r, "its response event is one byte over the limit")
@@ -57,7 +57,7 @@ var _ = clientCheck(check.Descriptor{
 	Title:       "a streamed event half again the limit (24 MiB under 16 MiB) fails the call",
 	Requirement: "Memory stays bounded by max_sse_event_size: an event far past it is rejected, not read to its end.",
 	Rules:       []string{"RM-09"},
-	KilledBy:    killers(mutant.NoSSELimit),
+	KilledBy:    killers(mutant.NoSSELimit, mutant.NoSSECap),
 }, func(c *run.C) {
 	size := declared(c).MaxSSEEventSize * 3 / 2
 	r := c.RunHTTPClient(fakeservers.HTTPOptions{Case: "sse-huge", SSEEventSize: size}, target.Invocation{})

@@ -55,7 +55,7 @@ var _ = clientCheck(check.Descriptor{
 	Title:       "after notifications/cancelled the client waits cancel_grace before closing stdin",
 	Requirement: "After cancelling, the client waits cancel_grace for the server to stop before it terminates the process tree, stdin first.",
 	Rules:       []string{"NG-07"},
-	KilledBy:    killers(mutant.NoCancelGrace, mutant.NoCancelNotification),
+	KilledBy:    killers(mutant.NoCancelGrace, mutant.NoCancelNotification, mutant.NoCancelTeardown),
 }, func(c *run.C) {
 	grace := c.ClientLimits().CancelGrace
 	r := timedOutCall(c, "never-answers")

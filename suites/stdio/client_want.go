@@ -43,11 +43,13 @@ func wantNoSurvivors(c *run.C, r *run.ClientRun) {
 		"pid(s) %v were still alive after the client closed (the harness killed them)", r.Survivors)
 }
 
-// wantNotLeaked expects secret nowhere in what the client printed.
+// wantNotLeaked expects secret nowhere in what the client printed. That is
+// NG-06, a seed rule: the specification lets a client forward the server's
+// stderr (ST-07), so a leak is HARDENED under the spec profile.
 func wantNotLeaked(c *run.C, r *run.ClientRun, secret, what string) {
 	c.Secret(secret)
 	for name, out := range map[string][]byte{"stdout": r.Stdout, "stderr": r.Stderr} {
-		c.Require(!strings.Contains(string(out), secret), what+" never appears in the client's errors or output",
+		c.RequireHardened(!strings.Contains(string(out), secret), what+" never appears in the client's errors or output",
 			"the marker appears in the adapter's %s", name)
 	}
 }
