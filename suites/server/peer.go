@@ -172,6 +172,7 @@ func (p *peer) waitReady(match func(*jsonrpc.Message) bool) *jsonrpc.Message {
 				p.ended = true
 				return nil
 			}
+			p.wire.received(m)
 			if match(m) {
 				return m
 			}

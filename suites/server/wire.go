@@ -81,7 +81,7 @@ func legacyConversation(p *peer) string {
 		}
 	}
 	p.request("ping", nil)
-	p.request("mcpconform/no-such-method", map[string]any{})
+	p.offer("mcpconform/no-such-method", map[string]any{})
 	p.quiet(p.c.Config().Prompt / 4)
 	return r.ProtocolVersion
 }
@@ -101,9 +101,18 @@ func modernConversation(p *peer) string {
 		p.message(id, "tools/call", modernParams(mcp.ModernVersion, callParams(f, nil)))
 		p.wait(responseTo(id), p.c.Config().Patience)
 	}
-	p.modernRequest("mcpconform/no-such-method", mcp.ModernVersion, modernParams(mcp.ModernVersion, nil))
+	p.offer("mcpconform/no-such-method", modernParams(mcp.ModernVersion, nil))
 	p.quiet(p.c.Config().Prompt / 4)
 	return mcp.ModernVersion
+}
+
+// offer sends a request whose answer, if the server sends one, is a
+// message to judge; a server may also refuse it at the transport (an HTTP
+// error without a JSON-RPC body), which sends no message at all.
+func (p *peer) offer(method string, params map[string]any) {
+	id := p.id()
+	p.message(id, method, params)
+	p.wait(responseTo(id), p.patience())
 }
 
 // walkDeclared walks every page of each list whose capability caps
