@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"flag"
 	"fmt"
@@ -218,6 +219,11 @@ func certifyWith(o *runOptions, roles []check.Role, stdout, stderr io.Writer) in
 	cfg := run.Config{ClientAdapter: adapterCmd, ServerURL: serverURL, ServerCommand: serverCmd, Implementation: implementation, Fixtures: fixtures, Seed: o.seed, Strict: o.strict, Profile: profile,
 		Baseline: baseline, SnapshotDir: o.snapshots, UpdateSnapshots: o.updateSnapshots, CheckDeadline: o.timeout}
 	run.Configure(cfg)
+	if len(adapterCmd) > 0 {
+		if err := run.PreflightClient(context.Background()); err != nil {
+			return exitFor(err, stderr)
+		}
+	}
 	fmt.Fprintf(stdout, "mcpconform %s: certifying %s (seed %d, profile %s)\n", Version, describeTarget(roles, o, serverURL), o.seed, profile)
 
 	suiteConfig, reporterConfig := ginkgo.GinkgoConfiguration()
