@@ -32,6 +32,26 @@ func FakeCommand(o fakeservers.Options) []string {
 // taken from it. inv may set CallTimeout, Parallel and Limits; the rest is
 // filled in.
 func (c *C) RunStdioClient(fake fakeservers.Options, inv target.Invocation) *ClientRun {
+	r := c.runStdio(fake, inv)
+	c.judgeRun(r.Run, inv)
+	return r
+}
+
+// RunStdioClientToTimeout is RunStdioClient for a check whose call must
+// time out (the fake never answers it): an adapter still running at the
+// deadline never applied its call timeout, so the check cannot see what
+// follows a timeout and is UNIMPLEMENTED rather than failed.
+func (c *C) RunStdioClientToTimeout(fake fakeservers.Options, inv target.Invocation) *ClientRun {
+	r := c.runStdio(fake, inv)
+	if r.Killed && r.ExitCode != target.ExitUnsupported && r.Breach() == "" {
+		c.Unimplemented(fmt.Sprintf("the call never timed out: the adapter was still running after %s; it must give its client the per-request timeout %s=%d",
+			c.cfg.CheckDeadline, target.EnvCallTimeoutMS, inv.CallTimeout.Milliseconds()))
+	}
+	c.judgeRun(r.Run, inv)
+	return r
+}
+
+func (c *C) runStdio(fake fakeservers.Options, inv target.Invocation) *ClientRun {
 	fake.Record = filepath.Join(c.dir, fmt.Sprintf("record-%d.jsonl", time.Now().UnixNano()))
 	inv.Case = c.D.ID
 	inv.Transport = "stdio"
@@ -60,7 +80,6 @@ func (c *C) RunStdioClient(fake fakeservers.Options, inv target.Invocation) *Cli
 	}
 	out := &ClientRun{Run: r, Record: rec, Survivors: survivors}
 	c.entries = recordTranscript(rec)
-	c.judgeRun(r, inv)
 	return out
 }
 
