@@ -41,12 +41,6 @@ func TestReferenceImplementations(t *testing.T) {
 			continue
 		}
 		count[r.Role]++
-		// The reference client is a legacy-era client: it does not try a
-		// 2026-07-28 request first, so it has no fallback to show (the
-		// mutant discover-no-fallback does, and fails the check).
-		if r.Outcome == check.Unimplemented && r.ID == "http.client.era.legacy-fallback" {
-			continue
-		}
 		if r.Outcome != check.Pass {
 			t.Errorf("%s: %s\n%s", r.ID, r.Outcome, r.Message)
 		}

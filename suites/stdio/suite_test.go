@@ -21,13 +21,8 @@ func TestMain(m *testing.M) {
 }
 
 // TestReferenceClient runs every stdio client check against the reference
-// client: each must pass (none may be UNIMPLEMENTED for the reference, but
-// the one a legacy-era client cannot show).
+// client: each must pass (none may be UNIMPLEMENTED for the reference).
 func TestReferenceClient(t *testing.T) {
-	// The reference is a legacy-era client: it does not probe with
-	// server/discover, so it has no fallback to show (the mutant
-	// discover-no-fallback probes, and fails the check).
-	const legacyOnly = "stdio.client.era.legacy-fallback"
 	run.Configure(run.Config{Seed: 20261130})
 	gomega.RegisterFailHandler(ginkgo.Fail)
 	suiteConfig, reporterConfig := ginkgo.GinkgoConfiguration()
@@ -39,9 +34,6 @@ func TestReferenceClient(t *testing.T) {
 			continue
 		}
 		ran++
-		if r.Outcome == check.Unimplemented && r.ID == legacyOnly {
-			continue
-		}
 		if r.Outcome != check.Pass {
 			t.Errorf("%s: %s\n%s", r.ID, r.Outcome, r.Message)
 		}
