@@ -88,6 +88,10 @@ var cases = map[string]fakeCase{
 		desc:  "never answers tools/call; ignores stdin EOF and SIGTERM",
 		build: fixed(behaviour{call: leaveUnanswered, ignoreEOF: true, ignoreSigterm: true}),
 	},
+	"cancel-then-echo": {
+		desc:  "offers slow and echo; never answers slow; answers echo once a notifications/cancelled has arrived, or --delay (default 2s) after echo's call",
+		build: cancelThenEcho,
+	},
 	"close-ignore-eof": {
 		desc:  "well behaved, but ignores stdin EOF; exits on SIGTERM",
 		build: fixed(behaviour{ignoreEOF: true}),

@@ -12,18 +12,26 @@ import (
 // maxBannerLineBytes is the size of the lines banner-bytes writes, newline included.
 const maxBannerLineBytes = 100
 
-// maxTextMarkerBytes keeps a banner line with its marker within maxBannerLineBytes.
-const maxTextMarkerBytes = 48
+// maxTextMarkerBytes keeps a banner line with its marker within
+// maxBannerLineBytes: the longest shape (25 bytes), "mcpconform fake
+// banner " (23), " line 9999999" (13) and the newline leave 38.
+const maxTextMarkerBytes = 38
 
-// bannerText returns the next text line, without newline:
-// "mcpconform fake banner MARKER line 7". It never starts with '{' or '['
-// and never holds "jsonrpc", so it classifies as text (NG-01).
+// bannerShapes are the starts of the banner lines, in turn: what real
+// servers print before and between messages (a word, a timestamp, a
+// number, a quote, a bracketed level). None makes the line JSON or opens
+// a batch, and none holds "jsonrpc", so every line is text (NG-01).
+var bannerShapes = []string{"", "2026-01-01 12:00:00 INFO ", "42 ", `"ready" `, "[INFO] ", "3.5 MiB "}
+
+// bannerText returns the next text line, without newline, e.g.
+// "2026-01-01 12:00:00 INFO mcpconform fake banner MARKER line 7".
 func (s *server) bannerText() string {
 	n := s.banner.Add(1)
+	shape := bannerShapes[(n-1)%int64(len(bannerShapes))]
 	if s.o.Marker == "" {
-		return "mcpconform fake banner line " + strconv.FormatInt(n, 10)
+		return shape + "mcpconform fake banner line " + strconv.FormatInt(n, 10)
 	}
-	return fmt.Sprintf("mcpconform fake banner %s line %d", s.o.Marker, n)
+	return fmt.Sprintf("%smcpconform fake banner %s line %d", shape, s.o.Marker, n)
 }
 
 // bannerLines writes n text lines.
@@ -49,6 +57,9 @@ func (w *lineWriter) bannerBytes(s *server, total int64, maxLines int) {
 			text = text[:size-1]
 		} else {
 			text += strings.Repeat(".", size-1-len(text))
+		}
+		if jsonrpc.ClassifyLine([]byte(text)) != jsonrpc.ClassText {
+			text = strings.Repeat("x", len(text)) // a cut "42 …" is JSON: keep the size, not the shape
 		}
 		w.line(text)
 		remaining -= int64(size)

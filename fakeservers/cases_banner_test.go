@@ -128,3 +128,32 @@ func TestBannerBetween(t *testing.T) {
 		}
 	})
 }
+
+// TestBannerShapesAreText: every shape a banner line starts with (a word,
+// a timestamp, a number, a quote, a level in brackets) keeps it one text
+// line within maxBannerLineBytes, even with the longest marker, and so
+// does every size banner-bytes cuts a line to.
+func TestBannerShapesAreText(t *testing.T) {
+	s := &server{o: Options{Marker: strings.Repeat("M", maxTextMarkerBytes)}}
+	s.banner.Store(9_999_990)
+	starts := map[byte]bool{}
+	for range 2 * len(bannerShapes) {
+		line := s.bannerText()
+		starts[line[0]] = true
+		if c := jsonrpc.ClassifyLine([]byte(line)); c != jsonrpc.ClassText || len(line)+1 > maxBannerLineBytes {
+			t.Errorf("banner line %q: class %v, %d bytes with its newline", line, c, len(line)+1)
+		}
+	}
+	if len(starts) < 4 {
+		t.Errorf("banner lines start with %d different bytes; want a letter, a digit, a quote and a bracket", len(starts))
+	}
+	for size := int64(1); size <= 2*maxBannerLineBytes; size++ {
+		var out strings.Builder
+		(&stream{name: "stdout", w: &out}).group(func(w *lineWriter) { w.bannerBytes(&server{}, size, 0) })
+		for _, line := range strings.Split(strings.TrimSuffix(out.String(), "\n"), "\n") {
+			if jsonrpc.ClassifyLine([]byte(line)) != jsonrpc.ClassText {
+				t.Errorf("banner-bytes %d wrote %q, which is not text", size, line)
+			}
+		}
+	}
+}

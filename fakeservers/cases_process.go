@@ -81,3 +81,38 @@ func slowStart(o Options) (*behaviour, error) {
 func exitEarly(s *server, c toolCall) {
 	s.exitWith(3, fmt.Sprintf("early-exit: status 3 on tools/call %s", c.req.ID))
 }
+
+// defaultCancelWait is how long cancel-then-echo holds echo for a cancel.
+const defaultCancelWait = 2 * time.Second
+
+// cancelThenEcho offers slow, which it never answers, and echo, which it
+// answers only once the client's notifications/cancelled (for slow, timed
+// out) has been recorded, or --delay after echo's call. The client's close
+// comes after echo's answer, so a cancel sent from a goroutine after the
+// timed-out call returned is recorded before stdin closes: the record
+// shows the cancel or its absence, never a race with the close.
+func cancelThenEcho(o Options) (*behaviour, error) {
+	if o.Delay < 0 {
+		return nil, fmt.Errorf("--delay must be 0 (the default, %s) or more, got %s", defaultCancelWait, o.Delay)
+	}
+	wait := o.Delay
+	if wait == 0 {
+		wait = defaultCancelWait
+	}
+	return &behaviour{tools: []string{"slow", "echo"}, call: func(s *server, c toolCall) {
+		if c.name != "echo" {
+			leaveUnanswered(s, c)
+			return
+		}
+		t := time.NewTimer(wait)
+		defer t.Stop()
+		select {
+		case <-s.cancelled:
+		case <-t.C:
+			s.rec.Note(fmt.Sprintf("no notifications/cancelled within %s; answering echo", wait))
+		case <-s.ctx.Done():
+			return
+		}
+		s.respond(c.ok())
+	}}, nil
+}

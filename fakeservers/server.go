@@ -56,19 +56,24 @@ type server struct {
 	banner  atomic.Int64   // text lines written so far; numbers the next one
 	calls   int            // tools/call requests received; the reader's alone
 	calling sync.WaitGroup // tools/call handlers still running
+	// cancelled is closed when the first notifications/cancelled has been
+	// recorded, so a case can wait for the client's cancel (cancelOnce).
+	cancelled  chan struct{}
+	cancelOnce sync.Once
 }
 
 func serve(ctx context.Context, o Options, b *behaviour, stdin io.Reader, stdout, stderr io.Writer, rec *Recorder) int {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	s := &server{
-		ctx:    ctx,
-		o:      o,
-		b:      b,
-		rec:    rec,
-		stdout: &stream{name: "stdout", w: stdout, rec: rec, sendings: true},
-		stderr: &stream{name: "stderr", w: stderr, rec: rec},
-		exit:   make(chan int, 1),
+		ctx:       ctx,
+		o:         o,
+		b:         b,
+		rec:       rec,
+		stdout:    &stream{name: "stdout", w: stdout, rec: rec, sendings: true},
+		stderr:    &stream{name: "stderr", w: stderr, rec: rec},
+		exit:      make(chan int, 1),
+		cancelled: make(chan struct{}),
 	}
 	return s.run(stdin)
 }
@@ -169,6 +174,9 @@ func (s *server) handleLine(line []byte) {
 	if err != nil {
 		s.rec.Note("ignored a line that is not a JSON-RPC message: " + err.Error())
 		return
+	}
+	if m.Kind() == jsonrpc.KindNotification && m.Method == "notifications/cancelled" {
+		s.cancelOnce.Do(func() { close(s.cancelled) })
 	}
 	if m.Kind() != jsonrpc.KindRequest {
 		return // notifications are only recorded; the fake sends no requests, so expects no responses

@@ -172,6 +172,41 @@ func TestNeverAnswers(t *testing.T) {
 	})
 }
 
+// TestCancelThenEchoHoldsEchoForTheCancel: echo is answered once the cancel
+// of slow has arrived, or after the wait when none comes; slow never is.
+func TestCancelThenEchoHoldsEchoForTheCancel(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		f := startFake(t, Options{Case: "cancel-then-echo", Delay: time.Second})
+		f.initialize()
+		f.callTool(jsonrpc.IntID(1), "slow")
+		f.callTool(jsonrpc.IntID(2), "echo")
+		time.Sleep(500 * time.Millisecond)
+		synctest.Wait()
+		if len(f.lines) != 0 {
+			t.Fatalf("echo answered before any cancel: %s", f.nextLine())
+		}
+		f.sendMessage(jsonrpc.ID{}, "notifications/cancelled", map[string]any{"requestId": 1})
+		f.wantCallText(jsonrpc.IntID(2), "ok echo")
+		f.callTool(jsonrpc.IntID(3), "echo") // cancel already seen: at once
+		f.wantCallText(jsonrpc.IntID(3), "ok echo")
+		f.closeStdin()
+		f.wantStatus(0)
+	})
+	synctest.Test(t, func(t *testing.T) {
+		f := startFake(t, Options{Case: "cancel-then-echo", Delay: time.Second})
+		f.initialize()
+		f.callTool(jsonrpc.IntID(1), "slow")
+		start := time.Now()
+		f.callTool(jsonrpc.IntID(2), "echo")
+		f.wantCallText(jsonrpc.IntID(2), "ok echo")
+		if waited := time.Since(start); waited < time.Second {
+			t.Errorf("echo answered after %s without a cancel; want the 1s wait", waited)
+		}
+		f.closeStdin()
+		f.wantStatus(0)
+	})
+}
+
 func TestEarlyExit(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		f := startFake(t, Options{Case: "early-exit"})
@@ -211,7 +246,7 @@ func TestCasesListed(t *testing.T) {
 	for _, want := range []string{"well-behaved", "banner-before-init", "banner-lines", "banner-bytes", "banner-between",
 		"damaged", "non-object", "stderr-flood", "stderr-secret-exit", "never-answers", "never-answers-ignore-eof",
 		"never-answers-stubborn", "close-ignore-eof", "close-stubborn", "grandchild", "grandchild-sleeper",
-		"slow-start", "early-exit", "id-swap", "reverse-order", "script"} {
+		"slow-start", "early-exit", "id-swap", "reverse-order", "script", "cancel-then-echo"} {
 		if !slices.Contains(ids, want) {
 			t.Errorf("case %s missing", want)
 		}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"flag"
 	"fmt"
@@ -226,6 +227,11 @@ func certifyWith(o *runOptions, roles []check.Role, stdout, stderr io.Writer) in
 	run.Configure(cfg)
 	if userServer {
 		if err := probeTarget(cfg); err != nil {
+			return exitFor(err, stderr)
+		}
+	}
+	if len(adapterCmd) > 0 {
+		if err := run.PreflightClient(context.Background()); err != nil {
 			return exitFor(err, stderr)
 		}
 	}

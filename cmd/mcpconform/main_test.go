@@ -322,3 +322,60 @@ func TestFixturesFileErrors(t *testing.T) {
 		t.Error("a missing fixtures file was accepted")
 	}
 }
+
+// TestAdapterContractBreachIsOneHarnessError: an adapter that prints no tool
+// line, or bytes that are not contract lines, gets no verdict at all: the
+// pre-flight stops the run with exit 2 and one message that names what was
+// wrong and points to the contract.
+func TestAdapterContractBreachIsOneHarnessError(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		adapter []string
+		want    string
+	}{
+		{"true", []string{"/bin/true"}, "exited 0 without printing a tool line"},
+		{"random-bytes", []string{"sh", "-c", "head -c 4096 /dev/urandom"}, "printed 4096 bytes that are not contract lines"},
+		{"neither-transport", []string{"sh", "-c", "exit 127"}, "supports neither transport"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			js := filepath.Join(t.TempDir(), "r.json")
+			var stdout, stderr bytes.Buffer
+			code := dispatch(append([]string{"client", "--no-color", "--json", js, "--"}, tc.adapter...), &stdout, &stderr)
+			if code != 2 {
+				t.Fatalf("exit %d, want 2\nstdout:\n%s\nstderr:\n%s", code, stdout.String(), stderr.String())
+			}
+			msg := stderr.String()
+			if !strings.Contains(msg, tc.want) || !strings.Contains(msg, `"Certify your client"`) || strings.Count(msg, "\n") != 1 {
+				t.Errorf("stderr %q: want one line saying %q and pointing to the README", msg, tc.want)
+			}
+			if strings.Contains(stdout.String(), "PASS") {
+				t.Errorf("verdicts were printed:\n%s", stdout.String())
+			}
+			if _, err := os.Stat(js); err == nil {
+				t.Error("a report was written for an adapter that breaks the contract")
+			}
+		})
+	}
+}
+
+// TestAdapterWithOneTransportLeavesTheOtherUnimplemented: exit 127 for http
+// makes every HTTP check UNIMPLEMENTED; the stdio checks run.
+func TestAdapterWithOneTransportLeavesTheOtherUnimplemented(t *testing.T) {
+	js := filepath.Join(t.TempDir(), "r.json")
+	ref := strings.Join(run.ReferenceAdapter(""), " ")
+	adapter := []string{"sh", "-c", `[ "$MCPCONFORM_TRANSPORT" = stdio ] || exit 127; exec ` + ref}
+	var stdout, stderr bytes.Buffer
+	args := append([]string{"client", "--no-color", "--json", js, "--only", "stdio.client.stdin.only-jsonrpc,http.client.post.accept-both", "--"}, adapter...)
+	if code := dispatch(args, &stdout, &stderr); code != 0 {
+		t.Fatalf("exit %d\n%s\n%s", code, stdout.String(), stderr.String())
+	}
+	var ix report.Index
+	readJSON(t, js, &ix)
+	got := map[string]string{}
+	for _, c := range ix.Checks {
+		got[c.ID] = string(c.Outcome)
+	}
+	if got["stdio.client.stdin.only-jsonrpc"] != "PASS" || got["http.client.post.accept-both"] != "UNIMPLEMENTED" {
+		t.Errorf("outcomes %v: want the stdio check PASS and the HTTP one UNIMPLEMENTED", got)
+	}
+}

@@ -93,21 +93,30 @@ type Output struct {
 	List    *Phase
 	Close   *Phase
 	Calls   []Call
-	Invalid []string // lines that are not contract lines (shown by length only)
+	// Invalid describes the lines that are not contract lines, by kind and
+	// length only ("non-JSON, 812 bytes"); InvalidBytes is their size,
+	// line breaks included.
+	Invalid      []string
+	InvalidBytes int
 }
 
 // ParseOutput reads the adapter's stdout. Lines that are not JSON contract
-// lines are collected in Invalid; they do not stop parsing.
+// lines (and tool lines whose outcome is neither ok nor error) are
+// collected in Invalid; they do not stop parsing.
 func ParseOutput(stdout []byte) Output {
 	var out Output
-	for _, raw := range strings.Split(string(stdout), "\n") {
-		raw = strings.TrimSpace(raw)
-		if raw == "" {
+	invalid := func(raw string, format string, args ...any) {
+		out.Invalid = append(out.Invalid, fmt.Sprintf(format, args...))
+		out.InvalidBytes += len(raw)
+	}
+	for _, raw := range strings.SplitAfter(string(stdout), "\n") {
+		line := strings.TrimSpace(raw)
+		if line == "" {
 			continue
 		}
 		var l Line
-		if err := json.Unmarshal([]byte(raw), &l); err != nil {
-			out.Invalid = append(out.Invalid, fmt.Sprintf("non-JSON line of %d bytes", len(raw)))
+		if err := json.Unmarshal([]byte(line), &l); err != nil {
+			invalid(raw, "non-JSON, %d bytes", len(line))
 			continue
 		}
 		switch {
@@ -119,13 +128,36 @@ func ParseOutput(stdout []byte) Output {
 			out.List = l.List
 		case l.Close != nil:
 			out.Close = l.Close
+		case l.Tool != "" && l.Outcome != OutcomeOK && l.Outcome != OutcomeError:
+			invalid(raw, "a tool line with outcome %q (ok or error), %d bytes", l.Outcome, len(line))
 		case l.Tool != "":
 			out.Calls = append(out.Calls, Call{Tool: l.Tool, Outcome: l.Outcome, Error: l.Error, ElapsedMS: l.ElapsedMS})
 		default:
-			out.Invalid = append(out.Invalid, fmt.Sprintf("JSON line of %d bytes with no contract field", len(raw)))
+			invalid(raw, "JSON with no contract field, %d bytes", len(line))
 		}
 	}
 	return out
+}
+
+// Breach says how the output breaks the adapter contract, or "" when every
+// line is a contract line.
+func (o Output) Breach() string {
+	if len(o.Invalid) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("printed %d bytes that are not contract lines (%d line(s); first line: %s)", o.InvalidBytes, len(o.Invalid), o.Invalid[0])
+}
+
+// Failed returns the phase (connect or list) the adapter reported failing,
+// or nil: a run without tool lines is explained by it.
+func (o Output) Failed() (string, *Phase) {
+	switch {
+	case o.Connect != nil && o.Connect.Outcome != OutcomeOK:
+		return "connect", o.Connect
+	case o.List != nil && o.List.Outcome != OutcomeOK:
+		return "list", o.List
+	}
+	return "", nil
 }
 
 // Int returns the integer limit key declared in the config line.

@@ -35,6 +35,23 @@ banner text
 	if len(out.Invalid) != 2 || strings.Contains(strings.Join(out.Invalid, " "), "banner") {
 		t.Errorf("invalid lines %q: want two, described by length only", out.Invalid)
 	}
+	if want := len("banner text\n") + len(`{"other":1}`+"\n"); out.InvalidBytes != want {
+		t.Errorf("invalid bytes %d, want %d", out.InvalidBytes, want)
+	}
+}
+
+func TestBreachNamesTheBytesAndTheFirstLine(t *testing.T) {
+	if b := ParseOutput([]byte(`{"tool":"a","outcome":"ok"}` + "\n")).Breach(); b != "" {
+		t.Errorf("a contract line is a breach: %s", b)
+	}
+	garbage := append([]byte("\x01\x02 not json\n"), make([]byte, 4084)...)
+	b := ParseOutput(garbage).Breach()
+	if !strings.Contains(b, "printed 4096 bytes that are not contract lines") || !strings.Contains(b, "first line: non-JSON, 11 bytes") {
+		t.Errorf("breach %q", b)
+	}
+	if b := ParseOutput([]byte(`{"tool":"a","outcome":"done"}`)).Breach(); !strings.Contains(b, `outcome "done"`) {
+		t.Errorf("a tool line with an unknown outcome: %q", b)
+	}
 }
 
 func TestInvocationEnvironment(t *testing.T) {

@@ -34,10 +34,30 @@ var _ = clientCheck(check.Descriptor{
 	tok, val := token(), "probe-value"
 	r := c.RunHTTPClient(fakeservers.HTTPOptions{Case: "headers"}, target.Invocation{AuthToken: tok, Headers: map[string]string{customHeader: val}})
 	wantAllCallsOK(c, r, 1)
+	wantReached(c, r)
+	sawAuth, sawCustom := false, false
 	for _, q := range r.Requests {
-		c.Require(q.Header.Get("Authorization") == "Bearer "+tok, "Authorization: Bearer <token> on every request",
-			"a %s carried Authorization %q", q.Method, redactedAuth(q.Header.Get("Authorization"), tok))
-		c.Require(q.Header.Get(customHeader) == val, customHeader+" on every request", "a %s carried %q", q.Method, q.Header.Get(customHeader))
+		sawAuth = sawAuth || q.Header.Get("Authorization") == "Bearer "+tok
+		sawCustom = sawCustom || q.Header.Get(customHeader) == val
+	}
+	if !sawAuth && !sawCustom {
+		c.Unimplemented(fmt.Sprintf("no request carried the token or %s: the adapter must send %s and %s on every request", customHeader, target.EnvHeaders, target.EnvAuthToken))
+	}
+	for _, q := range r.Requests {
+		if sawAuth {
+			c.Require(q.Header.Get("Authorization") == "Bearer "+tok, "Authorization: Bearer <token> on every request",
+				"a %s carried Authorization %q", q.Method, redactedAuth(q.Header.Get("Authorization"), tok))
+		}
+		if sawCustom {
+			c.Require(q.Header.Get(customHeader) == val, customHeader+" on every request", "a %s carried %q", q.Method, q.Header.Get(customHeader))
+		}
+	}
+	if !sawAuth || !sawCustom {
+		missing := target.EnvAuthToken
+		if !sawCustom {
+			missing = target.EnvHeaders
+		}
+		c.Unimplemented(fmt.Sprintf("what the adapter sent went on every request, but it never sent %s: the adapter must send %s and %s on every request", missing, target.EnvHeaders, target.EnvAuthToken))
 	}
 })
 
@@ -55,11 +75,27 @@ var _ = clientCheck(check.Descriptor{
 	Rules:       []string{"RM-12", "HT-11", "HT-54"},
 	KilledBy:    killers(mutant.CustomOverridesReserved),
 }, func(c *run.C) {
+	// A harmless custom header beside the forged ones shows whether the
+	// adapter passes MCPCONFORM_HEADERS to its client at all.
 	r := c.RunHTTPClient(fakeservers.HTTPOptions{Case: "headers"},
-		target.Invocation{Headers: map[string]string{"Accept": "text/plain", "Mcp-Session-Id": "mcpconform-forged"}})
+		target.Invocation{Headers: map[string]string{"Accept": "text/plain", "Mcp-Session-Id": "mcpconform-forged", customHeader: "probe"}})
+	if _, refused := r.Failed(); refused != nil && len(r.Requests) == 0 {
+		return // the client refused the headers before sending anything
+	}
+	wantReached(c, r)
+	custom := false
 	for _, q := range r.Requests {
+		custom = custom || q.Header.Get(customHeader) == "probe"
 		c.Require(q.SessionID != "mcpconform-forged", "the forged session id is never sent", "a %s carried it", q.Method)
-		c.Require(q.Header.Get("Accept") != "text/plain", "the transport's own Accept", "a %s carried Accept: text/plain", q.Method)
+		a := q.Header.Get("Accept")
+		if q.Method == "POST" {
+			c.Require(strings.Contains(a, "application/json") && strings.Contains(a, "text/event-stream"),
+				"the transport's own Accept, listing application/json and text/event-stream (HT-11)", "a POST carried Accept: %q", a)
+		}
+		c.Require(a != "text/plain", "the transport's own Accept", "a %s carried Accept: text/plain", q.Method)
+	}
+	if !custom {
+		c.Unimplemented(fmt.Sprintf("no request carried %s, so the forged headers were never offered to the client: the adapter must send %s on every request", customHeader, target.EnvHeaders))
 	}
 })
 
@@ -72,16 +108,22 @@ var _ = clientCheck(check.Descriptor{
 }, func(c *run.C) {
 	tok := token()
 	r := c.RunHTTPClient(fakeservers.HTTPOptions{Case: "redirect"}, target.Invocation{AuthToken: tok, Headers: map[string]string{customHeader: "probe"}})
-	first := ""
+	wantReached(c, r)
+	first, sent, followed := r.Requests[0].Host, false, false
 	for _, q := range r.Requests {
-		if first == "" {
-			first = q.Host
-		}
 		if q.Host == first {
+			sent = sent || q.Header.Get(customHeader) != "" || q.Header.Get("Authorization") != ""
 			continue
 		}
+		followed = true
 		c.Require(q.Header.Get(customHeader) == "" && q.Header.Get("Authorization") == "",
 			"no custom header and no Authorization at the other origin", "a %s to %s carried them", q.Method, q.Host)
+	}
+	if !sent {
+		c.Unimplemented(fmt.Sprintf("no request carried the token or %s, so nothing could follow the redirect: the adapter must send %s and %s on every request", customHeader, target.EnvHeaders, target.EnvAuthToken))
+	}
+	if !followed {
+		c.Info(fmt.Sprintf("the client did not follow the redirect to the other origin (calls: %s), so its headers could not follow either", describeCalls(r.Calls)))
 	}
 })
 
@@ -94,6 +136,7 @@ var _ = clientCheck(check.Descriptor{
 }, func(c *run.C) {
 	c.Unordered()
 	r := c.RunHTTPClient(fakeservers.HTTPOptions{Case: "well-behaved", Tools: 4}, target.Invocation{Parallel: true})
+	wantReached(c, r)
 	for _, q := range r.ByMethod("POST") {
 		body := strings.TrimSpace(q.Body)
 		c.Require(strings.HasPrefix(body, "{") && len(q.Messages) == 1, "one JSON object per POST body",
@@ -109,6 +152,7 @@ var _ = clientCheck(check.Descriptor{
 	KilledBy:    killers(mutant.AcceptJSONOnly),
 }, func(c *run.C) {
 	r := c.RunHTTPClient(fakeservers.HTTPOptions{Case: "well-behaved"}, target.Invocation{})
+	wantReached(c, r)
 	for _, q := range r.ByMethod("POST") {
 		a := q.Header.Get("Accept")
 		c.Require(strings.Contains(a, "application/json") && strings.Contains(a, "text/event-stream"),
@@ -138,7 +182,7 @@ var _ = clientCheck(check.Descriptor{
 	if negotiated == "2025-03-26" {
 		c.Unimplemented("the client negotiated 2025-03-26, which has no MCP-Protocol-Version header")
 	}
-	afterInit := false
+	afterInit, judged := false, 0
 	for _, q := range r.Requests {
 		isInit := len(q.Messages) == 1 && q.Messages[0].Method == "initialize"
 		if isInit {
@@ -148,8 +192,12 @@ var _ = clientCheck(check.Descriptor{
 		if !afterInit {
 			continue
 		}
+		judged++
 		got := q.Header.Get("MCP-Protocol-Version")
 		c.Require(got == negotiated, fmt.Sprintf("MCP-Protocol-Version: %s", negotiated), "a %s carried %q", q.Method, got)
+	}
+	if judged == 0 {
+		c.Errorf("the server saw no request after initialize, though the adapter reported a call: the adapter must run its client against %s", target.EnvServerURL)
 	}
 })
 
@@ -162,7 +210,8 @@ var _ = clientCheck(check.Descriptor{
 	KilledBy:    killers(mutant.DiscoverNoFallback),
 }, func(c *run.C) {
 	r := c.RunHTTPClient(fakeservers.HTTPOptions{Case: "well-behaved"}, target.Invocation{})
-	c.Require(r.Count("initialize") > 0, "initialize after the probe (or without one)", "probes: %d; initialize never sent", r.Count("server/discover"))
+	wantReached(c, r)
+	c.Require(r.Count("initialize") > 0, "initialize after the probe (or without one: a legacy-era client)", "probes: %d; initialize never sent", r.Count("server/discover"))
 	wantAllCallsOK(c, r, 1)
 })
 

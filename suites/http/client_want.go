@@ -2,6 +2,7 @@ package http
 
 import (
 	"encoding/json"
+	"fmt"
 	"time"
 
 	"github.com/mcpconform/mcpconform/fakeservers"
@@ -24,6 +25,7 @@ type httpLimits struct {
 	Recovery        time.Duration
 	Control         time.Duration
 	AllowStateless  bool
+	Reinit          bool // reinit_on_expired_session
 	Declared        map[string]bool
 }
 
@@ -31,7 +33,7 @@ type httpLimits struct {
 func limitsOf(o target.Output) httpLimits {
 	d := streamable.DefaultClientConfig("") // the seed defaults, for what the client does not declare
 	l := httpLimits{MaxConcurrent: d.MaxConcurrentRequests, MaxSSEEventSize: d.MaxSSEEventSize, Recovery: d.SessionRecoveryTimeout,
-		Control: d.ControlRequestTimeout, AllowStateless: d.AllowStateless, Declared: map[string]bool{}}
+		Control: d.ControlRequestTimeout, AllowStateless: d.AllowStateless, Reinit: d.ReinitOnExpiredSession, Declared: map[string]bool{}}
 	if v, ok := o.Int(target.LimitMaxConcurrent); ok {
 		l.MaxConcurrent, l.Declared[target.LimitMaxConcurrent] = int(max(v, 1)), true
 	}
@@ -47,7 +49,54 @@ func limitsOf(o target.Output) httpLimits {
 	if v, ok := o.Int(target.LimitAllowStateless); ok {
 		l.AllowStateless, l.Declared[target.LimitAllowStateless] = v != 0, true
 	}
+	if v, ok := o.Int(target.LimitReinitOnExpired); ok {
+		l.Reinit, l.Declared[target.LimitReinitOnExpired] = v != 0, true
+	}
 	return l
+}
+
+// requireRecovery ends a check of the seed's session recovery (RM-05 …
+// RM-08) UNIMPLEMENTED for a client that declares it does not recover.
+func requireRecovery(c *run.C) {
+	if !declared(c).Reinit {
+		c.Unimplemented("the client declares " + target.LimitReinitOnExpired + " 0: it does not recover expired sessions, which the rule is about")
+	}
+}
+
+// wantReached ends the check ERROR when the fake received no HTTP request:
+// the adapter did not connect its client to the URL it was given.
+func wantReached(c *run.C, r *run.HTTPClientRun) {
+	if len(r.Requests) == 0 {
+		c.Errorf("the server at %s received no HTTP request (the adapter exited %d): the adapter must connect its client to that URL", target.EnvServerURL, r.ExitCode)
+	}
+}
+
+// wantParallel ends the check UNIMPLEMENTED when the calls ran one after
+// another: the fake never saw two POSTs in progress at once and no call
+// waited for another (each took less than 1.5 times hold, the time the
+// fake holds a call).
+func wantParallel(c *run.C, r *run.HTTPClientRun, hold time.Duration) {
+	if r.MaxConcurrent > 1 {
+		return
+	}
+	for _, call := range r.Calls {
+		if time.Duration(call.ElapsedMS)*time.Millisecond >= hold*3/2 {
+			return
+		}
+	}
+	c.Unimplemented(fmt.Sprintf("the calls ran one after another (a peak of %d POST in progress, none waited for another); %s, and report elapsed_ms", r.MaxConcurrent, run.ParallelAsked))
+}
+
+// wantExpiry ends the check UNIMPLEMENTED unless a request that carried
+// the session id met 404: the expiry the rule is about.
+func wantExpiry(c *run.C, r *run.HTTPClientRun) {
+	wantReached(c, r)
+	for _, q := range r.Requests {
+		if q.Status == 404 && q.SessionID != "" {
+			return
+		}
+	}
+	c.Unimplemented("no request carrying the session id met the expired session's 404 (see http.client.session.id-on-every-request), so there was no expiry to recover from")
 }
 
 // declared returns the HTTP client's declared limits.

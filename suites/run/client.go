@@ -3,7 +3,6 @@ package run
 import (
 	"fmt"
 	"path/filepath"
-	"sync"
 	"time"
 
 	"github.com/mcpconform/mcpconform/fakeservers"
@@ -33,6 +32,26 @@ func FakeCommand(o fakeservers.Options) []string {
 // taken from it. inv may set CallTimeout, Parallel and Limits; the rest is
 // filled in.
 func (c *C) RunStdioClient(fake fakeservers.Options, inv target.Invocation) *ClientRun {
+	r := c.runStdio(fake, inv)
+	c.judgeRun(r.Run, inv)
+	return r
+}
+
+// RunStdioClientToTimeout is RunStdioClient for a check whose call must
+// time out (the fake never answers it): an adapter still running at the
+// deadline never applied its call timeout, so the check cannot see what
+// follows a timeout and is UNIMPLEMENTED rather than failed.
+func (c *C) RunStdioClientToTimeout(fake fakeservers.Options, inv target.Invocation) *ClientRun {
+	r := c.runStdio(fake, inv)
+	if r.Killed && r.ExitCode != target.ExitUnsupported && r.Breach() == "" {
+		c.Unimplemented(fmt.Sprintf("the call never timed out: the adapter was still running after %s; it must give its client the per-request timeout %s=%d",
+			c.cfg.CheckDeadline, target.EnvCallTimeoutMS, inv.CallTimeout.Milliseconds()))
+	}
+	c.judgeRun(r.Run, inv)
+	return r
+}
+
+func (c *C) runStdio(fake fakeservers.Options, inv target.Invocation) *ClientRun {
 	fake.Record = filepath.Join(c.dir, fmt.Sprintf("record-%d.jsonl", time.Now().UnixNano()))
 	inv.Case = c.D.ID
 	inv.Transport = "stdio"
@@ -43,6 +62,7 @@ func (c *C) RunStdioClient(fake fakeservers.Options, inv target.Invocation) *Cli
 	if inv.Deadline <= 0 {
 		inv.Deadline = c.cfg.CheckDeadline
 	}
+	c.requireTransport(transportStdio)
 	adapter := target.Adapter{Command: c.cfg.ClientAdapter}
 	r, err := adapter.Run(c.Ctx, inv)
 	if err != nil {
@@ -52,16 +72,31 @@ func (c *C) RunStdioClient(fake fakeservers.Options, inv target.Invocation) *Cli
 	if err != nil {
 		c.harnessError(err)
 	}
-	out := &ClientRun{Run: r, Record: rec, Survivors: reapSurvivors(rec)}
+	survivors := reapSurvivors(rec)
+	// Every fake is gone now, so its record is complete: read it again
+	// rather than race a fake still recording what it read before the end.
+	if rec, err = fakeservers.ReadRecord(fake.Record); err != nil {
+		c.harnessError(err)
+	}
+	out := &ClientRun{Run: r, Record: rec, Survivors: survivors}
 	c.entries = recordTranscript(rec)
+	return out
+}
+
+// judgeRun ends the check when the adapter run shows nothing to judge: the
+// adapter lacks the transport (UNIMPLEMENTED), broke the contract (ERROR),
+// or hung (FAIL: the client never finished).
+func (c *C) judgeRun(r *target.Run, inv target.Invocation) {
 	if r.ExitCode == target.ExitUnsupported {
 		c.Unimplemented(fmt.Sprintf("the adapter exited %d: it does not support transport %s", target.ExitUnsupported, inv.Transport))
+	}
+	if b := r.Breach(); b != "" {
+		c.Errorf("the client adapter %s; %s", b, ContractWayOut)
 	}
 	if r.Killed {
 		c.Failf(fmt.Sprintf("the client finishes within %s", inv.Deadline),
 			"the adapter was still running after %s and was killed (it hangs)", inv.Deadline)
 	}
-	return out
 }
 
 func (c *C) harnessError(err error) { c.Errorf("%v", err) }
@@ -116,67 +151,13 @@ type Limits struct {
 	Declared        map[string]bool
 }
 
-var (
-	declaredOnce sync.Once
-	declared     Limits
-	declaredErr  error
-)
-
-var (
-	httpDeclaredOnce sync.Once
-	httpDeclared     target.Output
-	httpDeclaredErr  error
-)
-
-func resetDeclared() {
-	declaredOnce = sync.Once{}
-	declared, declaredErr = Limits{}, nil
-	httpDeclaredOnce = sync.Once{}
-	httpDeclared, httpDeclaredErr = target.Output{}, nil
-}
-
-// HTTPDeclared returns the HTTP client's config line, probed once per run
-// against the well-behaved HTTP fake.
-func (c *C) HTTPDeclared() target.Output {
-	httpDeclaredOnce.Do(func() {
-		f, err := fakeservers.StartHTTP(fakeservers.HTTPOptions{Case: "well-behaved"})
-		if err != nil {
-			httpDeclaredErr = err
-			return
-		}
-		defer f.Close()
-		inv := target.Invocation{Case: "mcpconform.config-probe", Transport: "http", ServerURL: f.URL(), CallTimeout: c.cfg.Patience, Deadline: c.cfg.CheckDeadline}
-		r, err := target.Adapter{Command: c.cfg.ClientAdapter}.Run(c.Ctx, inv)
-		if err != nil {
-			httpDeclaredErr = err
-			return
-		}
-		httpDeclared = r.Output
-	})
-	if httpDeclaredErr != nil {
-		c.harnessError(httpDeclaredErr)
-	}
-	return httpDeclared
-}
-
 // ClientLimits returns the limits the client under test declares in its
-// config line, probed once per run against the well-behaved fake.
-func (c *C) ClientLimits() Limits {
-	declaredOnce.Do(func() {
-		inv := target.Invocation{Case: "mcpconform.config-probe", Transport: "stdio", CallTimeout: c.cfg.Patience, Deadline: c.cfg.CheckDeadline}
-		inv.ServerCommand = FakeCommand(fakeservers.Options{Case: "well-behaved"})
-		r, err := target.Adapter{Command: c.cfg.ClientAdapter}.Run(c.Ctx, inv)
-		if err != nil {
-			declaredErr = err
-			return
-		}
-		declared = limitsFrom(r.Output)
-	})
-	if declaredErr != nil {
-		c.harnessError(declaredErr)
-	}
-	return declared
-}
+// config line (the seed defaults where it declares none), from the stdio
+// probe.
+func (c *C) ClientLimits() Limits { return limitsFrom(c.probe(transportStdio).run.Output) }
+
+// HTTPDeclared returns the HTTP client's config line, from the HTTP probe.
+func (c *C) HTTPDeclared() target.Output { return c.probe(transportHTTP).run.Output }
 
 func limitsFrom(o target.Output) Limits {
 	d := stdio.DefaultConfig()

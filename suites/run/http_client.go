@@ -21,6 +21,7 @@ type HTTPClientRun struct {
 // client's adapter against it, and returns both sides' records. inv may set
 // CallTimeout, Parallel, Limits, AuthToken and Headers.
 func (c *C) RunHTTPClient(fake fakeservers.HTTPOptions, inv target.Invocation) *HTTPClientRun {
+	c.requireTransport(transportHTTP)
 	f, err := fakeservers.StartHTTP(fake)
 	if err != nil {
 		c.harnessError(err)
@@ -44,13 +45,7 @@ func (c *C) RunHTTPClient(fake fakeservers.HTTPOptions, inv target.Invocation) *
 	}
 	out := &HTTPClientRun{Run: r, Requests: f.Requests(), MaxConcurrent: f.MaxConcurrent()}
 	c.entries = httpTranscript(out.Requests)
-	if r.ExitCode == target.ExitUnsupported {
-		c.Unimplemented(fmt.Sprintf("the adapter exited %d: it does not support transport http", target.ExitUnsupported))
-	}
-	if r.Killed {
-		c.Failf(fmt.Sprintf("the client finishes within %s", inv.Deadline),
-			"the adapter was still running after %s and was killed (it hangs)", inv.Deadline)
-	}
+	c.judgeRun(r, inv)
 	return out
 }
 

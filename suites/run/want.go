@@ -54,3 +54,41 @@ func DescribeCalls(calls []target.Call) string {
 	}
 	return strings.Join(parts, ", ")
 }
+
+// Boundary judges a limit the seed gives a default for (a budget, a
+// timeout, a size, a cap). With the limit declared in the client's config
+// line it judges that value at the check's level. Without it, the hardened
+// profile judges the seed default; the spec profile, which has no number
+// to hold the client to, ends the check INFO with what was observed.
+func (c *C) Boundary(declared bool, key string, ok bool, expected, observedFormat string, args ...any) {
+	observed := fmt.Sprintf(observedFormat, args...)
+	switch {
+	case declared:
+		c.Require(ok, expected, "%s", observed)
+	case c.Hardened():
+		c.RequireHardened(ok, expected+" (the seed default: the client declares no "+key+")", "%s", observed)
+	default:
+		c.Info(observed + "; the client declares no " + key + " in its config line, so only the hardened profile judges the seed default (declare it to have it tested)")
+	}
+}
+
+// ParallelAsked is what a check that needs concurrent calls says when they
+// were not.
+const ParallelAsked = "the adapter must issue its tool calls concurrently when " + target.EnvParallel + "=1"
+
+// CallsOK reports whether the handshake (when the adapter reports it)
+// succeeded and n tool calls did, all ok, and what was observed.
+func CallsOK(o target.Output, n int) (bool, string) {
+	if o.Connect != nil && o.Connect.Outcome != target.OutcomeOK {
+		return false, fmt.Sprintf("the handshake failed after %d ms: %s", o.Connect.ElapsedMS, o.Connect.Error)
+	}
+	if len(o.Calls) != n {
+		return false, fmt.Sprintf("%d tool call result(s), expected %d: %s", len(o.Calls), n, DescribeCalls(o.Calls))
+	}
+	for _, call := range o.Calls {
+		if !call.OK() {
+			return false, fmt.Sprintf("tool %q failed after %d ms: %s", call.Tool, call.ElapsedMS, call.Error)
+		}
+	}
+	return true, fmt.Sprintf("%d tool call(s) succeeded", n)
+}

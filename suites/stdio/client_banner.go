@@ -74,7 +74,9 @@ var _ = clientCheck(check.Descriptor{
 		c.Unimplemented(fmt.Sprintf("the client's line budget %d cannot be met within its byte budget %d", l.StdoutTextLines, l.StdoutTextBytes))
 	}
 	r := c.RunStdioClient(fakeservers.Options{Case: "banner-lines", Lines: int(l.StdoutTextLines), Marker: newMarker("lines")}, target.Invocation{})
-	wantAllCallsOK(c, r, 1)
+	ok, observed := run.CallsOK(r.Output, 1)
+	c.Boundary(l.Declared[target.LimitStdoutTextLines], target.LimitStdoutTextLines, ok,
+		fmt.Sprintf("the call succeeds after %d text lines", l.StdoutTextLines), "%s after %d text lines", observed, l.StdoutTextLines)
 })
 
 var _ = clientCheck(check.Descriptor{
@@ -89,8 +91,17 @@ var _ = clientCheck(check.Descriptor{
 		c.Unimplemented(fmt.Sprintf("the client's line budget %d cannot be passed within its byte budget %d", l.StdoutTextLines, l.StdoutTextBytes))
 	}
 	r := c.RunStdioClient(fakeservers.Options{Case: "banner-lines", Lines: int(l.StdoutTextLines) + 1, Marker: newMarker("lines")}, target.Invocation{})
-	wantCallFailedWithin(c, r, c.Config().Prompt, fmt.Sprintf("line %d is past the budget", l.StdoutTextLines+1))
+	wantFailedAtBoundary(c, r, l.Declared[target.LimitStdoutTextLines], target.LimitStdoutTextLines, fmt.Sprintf("line %d is past the budget", l.StdoutTextLines+1))
 })
+
+// wantFailedAtBoundary expects the first call to fail at once, one past a
+// limit: judged against the declared limit, or the seed default (Boundary).
+func wantFailedAtBoundary(c *run.C, r *run.ClientRun, declared bool, key, why string) {
+	failed, after, observed := callFailure(c, r)
+	bound := c.Config().Prompt
+	c.Boundary(declared, key, failed && after <= bound,
+		fmt.Sprintf("the call fails within %s (%s), long before its %s timeout", bound, why, c.Config().Patience), "%s (%s)", observed, why)
+}
 
 // bytesScenario asks the fake for exactly n text bytes spread over at most
 // half the line budget, so only the byte budget can be what is spent.
@@ -110,7 +121,9 @@ var _ = clientCheck(check.Descriptor{
 		c.Unimplemented("the client skips no text (a budget of 0)")
 	}
 	r := c.RunStdioClient(bytesScenario(l, l.StdoutTextBytes), target.Invocation{})
-	wantAllCallsOK(c, r, 1)
+	ok, observed := run.CallsOK(r.Output, 1)
+	c.Boundary(l.Declared[target.LimitStdoutTextBytes], target.LimitStdoutTextBytes, ok,
+		fmt.Sprintf("the call succeeds after %d text bytes", l.StdoutTextBytes), "%s after %d text bytes", observed, l.StdoutTextBytes)
 })
 
 var _ = clientCheck(check.Descriptor{
@@ -125,7 +138,7 @@ var _ = clientCheck(check.Descriptor{
 		c.Unimplemented("the client skips no text (a line budget of 0)")
 	}
 	r := c.RunStdioClient(bytesScenario(l, l.StdoutTextBytes+1), target.Invocation{})
-	wantCallFailedWithin(c, r, c.Config().Prompt, fmt.Sprintf("%d bytes are past the budget", l.StdoutTextBytes+1))
+	wantFailedAtBoundary(c, r, l.Declared[target.LimitStdoutTextBytes], target.LimitStdoutTextBytes, fmt.Sprintf("%d bytes are past the budget", l.StdoutTextBytes+1))
 })
 
 var _ = clientCheck(check.Descriptor{

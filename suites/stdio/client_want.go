@@ -20,20 +20,53 @@ func wantAllCallsOK(c *run.C, r *run.ClientRun, n int) { c.WantAllCallsOK(r.Outp
 // wantCallFailedWithin expects the first tool call to fail, and to fail
 // within bound (long before the call's own timeout).
 func wantCallFailedWithin(c *run.C, r *run.ClientRun, bound time.Duration, why string) {
-	expected := fmt.Sprintf("the call fails within %s (%s), long before its %s timeout", bound, why, c.Config().Patience)
+	failed, after, observed := callFailure(c, r)
+	c.Require(failed && after <= bound, fmt.Sprintf("the call fails within %s (%s), long before its %s timeout", bound, why, c.Config().Patience), "%s", observed)
+}
+
+// callFailure says whether the run's first call (or, without one, the
+// start) failed, how long after it began, and what was observed. A run
+// that reports neither counts from the adapter's launch, less the prompt
+// slack its own start and close may take.
+func callFailure(c *run.C, r *run.ClientRun) (failed bool, after time.Duration, observed string) {
+	wantReached(c, r)
 	if len(r.Calls) == 0 {
 		if r.Connect != nil && r.Connect.Outcome == target.OutcomeError {
-			c.Require(time.Duration(r.Connect.ElapsedMS)*time.Millisecond <= bound, expected,
-				"the handshake failed after %d ms", r.Connect.ElapsedMS)
-			return
+			return true, ms(r.Connect.ElapsedMS), fmt.Sprintf("the handshake failed after %d ms", r.Connect.ElapsedMS)
 		}
-		c.Require(r.Duration <= bound+c.Config().Prompt, expected, "no call result; the adapter ran %s", r.Duration.Round(time.Millisecond))
-		return
+		return true, max(0, r.Duration-c.Config().Prompt), fmt.Sprintf("no call result; the adapter ran %s", r.Duration.Round(time.Millisecond))
 	}
 	call := r.Calls[0]
-	c.Require(!call.OK(), expected, "tool %q succeeded", call.Tool)
-	c.Require(time.Duration(call.ElapsedMS)*time.Millisecond <= bound, expected,
-		"tool %q failed after %d ms: %s", call.Tool, call.ElapsedMS, call.Error)
+	if call.OK() {
+		return false, ms(call.ElapsedMS), fmt.Sprintf("tool %q succeeded after %d ms", call.Tool, call.ElapsedMS)
+	}
+	return true, ms(call.ElapsedMS), fmt.Sprintf("tool %q failed after %d ms: %s", call.Tool, call.ElapsedMS, call.Error)
+}
+
+func ms(n int64) time.Duration { return time.Duration(n) * time.Millisecond }
+
+// wantReached ends the check ERROR when the server the adapter was given
+// received nothing: the adapter did not run its client against it, so
+// there is nothing to judge.
+func wantReached(c *run.C, r *run.ClientRun) {
+	if len(r.Record.Lines()) == 0 {
+		launched := len(r.Record.PIDs()) > 0
+		c.Errorf("the server in %s received nothing (started: %v; the adapter exited %d): the adapter must connect its client to that command", target.EnvServerCommand, launched, r.ExitCode)
+	}
+}
+
+// wantHandshakeStarted returns the first handshake request the server
+// received (initialize, or a server/discover probe); without one the check
+// has nothing to judge.
+func wantHandshakeStarted(c *run.C, r *run.ClientRun) string {
+	wantReached(c, r)
+	for _, m := range r.Record.Messages() {
+		if m.Method == "initialize" || m.Method == "server/discover" {
+			return m.Method
+		}
+	}
+	c.Errorf("the server received no initialize and no server/discover: the adapter's client never started a handshake")
+	return ""
 }
 
 // wantNoSurvivors expects every process of the server's tree to be gone
@@ -43,9 +76,8 @@ func wantNoSurvivors(c *run.C, r *run.ClientRun) {
 		"pid(s) %v were still alive after the client closed (the harness killed them)", r.Survivors)
 }
 
-// wantNotLeaked expects secret nowhere in what the client printed. That is
-// NG-06, a seed rule: the specification lets a client forward the server's
-// stderr (ST-07), so a leak is HARDENED under the spec profile.
+// wantNotLeaked expects secret nowhere in what the client printed (NG-06,
+// a seed rule: the spec lets a client forward the server's stderr, ST-07).
 func wantNotLeaked(c *run.C, r *run.ClientRun, secret, what string) {
 	c.Secret(secret)
 	for name, out := range map[string][]byte{"stdout": r.Stdout, "stderr": r.Stderr} {
@@ -54,10 +86,13 @@ func wantNotLeaked(c *run.C, r *run.ClientRun, secret, what string) {
 	}
 }
 
-// requestID returns the id of the first request with method in the record.
-func requestID(c *run.C, rec *fakeservers.Record, method string) jsonrpc.ID {
-	reqs := rec.Requests(method)
-	c.Require(len(reqs) > 0, fmt.Sprintf("the client sends %s", method), "the server never received %s", method)
+// callID returns the id of the first tools/call in the record; without one
+// the adapter made no call and the check has nothing to judge.
+func callID(c *run.C, rec *fakeservers.Record) jsonrpc.ID {
+	reqs := rec.Requests("tools/call")
+	if len(reqs) == 0 {
+		c.Errorf("the server received no tools/call: the adapter must call every tool the server lists")
+	}
 	return reqs[0].ID
 }
 
