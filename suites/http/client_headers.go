@@ -27,8 +27,8 @@ func token() string {
 var _ = clientCheck(check.Descriptor{
 	ID:          "http.client.headers.bearer-and-custom-everywhere",
 	Title:       "the bearer token and custom headers go on every POST, GET and DELETE",
-	Requirement: "auth_header is sent as Authorization: Bearer <token>, and custom headers, on every request: POST, GET and DELETE.",
-	Rules:       []string{"RM-11", "RM-12"},
+	Requirement: "The bearer token is sent as Authorization: Bearer <token> on every HTTP request (AU-08): POST, GET and DELETE; the seed's custom headers go on every request too (RM-12).",
+	Rules:       []string{"AU-08", "RM-11", "RM-12"},
 	KilledBy:    killers(mutant.NoAuthOnGetDelete),
 }, func(c *run.C) {
 	tok, val := token(), "probe-value"
@@ -49,7 +49,7 @@ var _ = clientCheck(check.Descriptor{
 				"a %s carried Authorization %q", q.Method, redactedAuth(q.Header.Get("Authorization"), tok))
 		}
 		if sawCustom {
-			c.Require(q.Header.Get(customHeader) == val, customHeader+" on every request", "a %s carried %q", q.Method, q.Header.Get(customHeader))
+			c.RequireHardened(q.Header.Get(customHeader) == val, customHeader+" on every request (RM-12)", "a %s carried %q", q.Method, q.Header.Get(customHeader))
 		}
 	}
 	if !sawAuth || !sawCustom {

@@ -100,13 +100,18 @@ var _ = clientCheck(check.Descriptor{
 	Title:       "a retry that meets 404 again fails the call, without a loop",
 	Requirement: "A retry that meets 404 again returns an error to the caller; there is no second retry.",
 	Rules:       []string{"RM-08"},
-	KilledBy:    killers(mutant.RetryTwice, mutant.NoRetryAfterReinit),
+	KilledBy:    killers(mutant.RetryTwice),
 }, func(c *run.C) {
 	requireRecovery(c)
 	r := c.RunHTTPClient(fakeservers.HTTPOptions{Case: "expire-again"}, target.Invocation{})
 	wantExpiry(c, r)
 	wantCallFailed(c, r, "the session expires again")
 	calls := len(callIDs(r, "echo"))
+	if calls == 1 {
+		// No retry at all cannot loop; the missing retry is RM-05's, which
+		// http.client.session.reinit-after-404 judges.
+		c.Unimplemented("the client did not retry the call after the 404, so there was no retry to meet 404 again (the retry itself is judged by http.client.session.reinit-after-404)")
+	}
 	c.Require(calls == 2, "the call is sent twice: once, and one retry", "sent %d time(s)", calls)
 })
 
