@@ -153,6 +153,11 @@ func TestBrokenClientsAreReportedByCheckID(t *testing.T) {
 			if outcomes[tc.check] != "FAIL" || outcomes["stdio.client.stdin.only-jsonrpc"] != "PASS" {
 				t.Errorf("outcomes %v: want %s FAIL and the other check PASS", outcomes, tc.check)
 			}
+			for _, c := range ix.Checks {
+				if (c.Outcome == check.Fail || c.Outcome == check.Warn) && len(c.Transcript) == 0 {
+					t.Errorf("%s is %s without a transcript", c.ID, c.Outcome)
+				}
+			}
 			wantJUnitFailure(t, junit, tc.check)
 			mdText, _ := os.ReadFile(md)
 			if !bytes.Contains(mdText, []byte(tc.check)) || !bytes.Contains(mdText, []byte("FAIL")) {
