@@ -153,6 +153,9 @@ dd { margin: 0; }
 <summary><span class="badge">{{.Outcome}}</span> <code>{{.ID}}</code> {{.Title}}</summary>
 <dl>
 <dt>level</dt><dd>{{.Level}}</dd>
+{{- if .Source}}
+<dt>source</dt><dd>{{.Source}}</dd>
+{{- end}}
 <dt>role</dt><dd>{{.Role}}</dd>
 <dt>transport</dt><dd>{{.Transport}}</dd>
 <dt>rules</dt><dd>{{join .Rules ", "}}</dd>
