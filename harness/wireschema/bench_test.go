@@ -1,6 +1,9 @@
 package wireschema
 
-import "testing"
+import (
+	"encoding/json"
+	"testing"
+)
 
 // listToolsResult is a typical tools/list page: three tools, one with a
 // nested inputSchema, and a cursor.
@@ -21,5 +24,20 @@ func BenchmarkValidate(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		s.Validate(msg, "tools/list")
+	}
+}
+
+// BenchmarkDecodeBaseline decodes the same message into generic JSON, the
+// least any judge of a message does: BenchmarkValidate's cost beside it is
+// what the schema walk adds.
+func BenchmarkDecodeBaseline(b *testing.B) {
+	msg := []byte(listToolsResult)
+	b.SetBytes(int64(len(msg)))
+	b.ReportAllocs()
+	for b.Loop() {
+		var v any
+		if err := json.Unmarshal(msg, &v); err != nil {
+			b.Fatal(err)
+		}
 	}
 }
