@@ -23,6 +23,8 @@ const discoverTTL = 5 * time.Minute
 //
 // A dual-era server keeps a session that answered initialize legacy
 // (LC-49): its requests follow the handshake whatever their _meta says.
+// Requests without a connection of their own (stateless: a transport that
+// serves each one apart) belong to no such session.
 //
 // Not yet served in the modern era: input-required results (sampling,
 // elicitation and roots ride in them; a tool that needs a capability the
@@ -30,7 +32,7 @@ const discoverTTL = 5 * time.Minute
 // with isError, since a modern server never sends requests, JR-17),
 // cancellation of a modern request, subscriptions/listen.
 func (s *Server) modernRequest(ctx context.Context, conn *serverSession, req *jsonrpc.Message, out func(*jsonrpc.Message) error) (*jsonrpc.Message, bool) {
-	if s.opts.Era == EraLegacy || s.opts.Era == EraDual && conn.handshaken() {
+	if s.opts.Era == EraLegacy || s.opts.Era == EraDual && !conn.stateless && conn.handshaken() {
 		return nil, false
 	}
 	meta, modern := ModernRequest(req)

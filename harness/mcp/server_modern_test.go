@@ -192,3 +192,21 @@ func init() {
 		return slices.Contains(sent, "notifications/message"), fmt.Sprint(sent)
 	}
 }
+
+// statelessSession is the SessionInfo of a transport that serves each
+// message apart (a stateless streamable HTTP server).
+type statelessSession struct{ testSession }
+
+func (statelessSession) ID() string      { return "" }
+func (statelessSession) Stateless() bool { return true }
+
+func TestServerStatelessRequestsAreNotPinnedByAnInitialize(t *testing.T) {
+	p := newPeer(t, "")
+	p.session = statelessSession{}
+	p.initialize("{}")
+	// Another client's initialize on a stateless transport pins nothing:
+	// a 2026-07-28 request is still answered as one (LC-49 is about a
+	// connection, which a stateless transport does not have).
+	resp := p.call(MethodDiscover, modernParams(ModernVersion, ""))
+	wantServerResult(t, resp, `"supportedVersions"`)
+}

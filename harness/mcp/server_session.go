@@ -34,6 +34,9 @@ type clientCapabilities struct {
 type serverSession struct {
 	srv *Server
 	key string
+	// stateless marks the state of a transport that serves each message
+	// apart (connectionless): no handshake pins its requests to an era.
+	stateless bool
 
 	mu          sync.Mutex
 	stage       lifecycle
@@ -77,11 +80,12 @@ func (s *Server) session(ctx context.Context, info SessionInfo) *serverSession {
 			level = 0 // every level until logging/setLevel, as LG-05 permits
 		}
 		sess = &serverSession{
-			srv:      s,
-			key:      key,
-			level:    level,
-			inflight: map[string]*RequestContext{},
-			waiting:  map[string]chan *jsonrpc.Message{},
+			srv:       s,
+			key:       key,
+			stateless: connectionless(info),
+			level:     level,
+			inflight:  map[string]*RequestContext{},
+			waiting:   map[string]chan *jsonrpc.Message{},
 		}
 		s.sessions[key] = sess
 	}

@@ -19,6 +19,14 @@ type SessionInfo interface {
 	ProtocolVersion() string
 }
 
+// connectionless reports whether info's transport serves each message
+// apart, with no connection or session that outlives it (a stateless
+// streamable HTTP server): its SessionInfo has Stateless() true.
+func connectionless(info SessionInfo) bool {
+	s, ok := info.(interface{ Stateless() bool })
+	return ok && s.Stateless()
+}
+
 // The serverInfo of the reference server.
 const (
 	ServerName    = "mcpconform-reference"

@@ -28,6 +28,7 @@ const (
 	JSONResponses      Name = "json-responses"
 	DeleteRefused      Name = "delete-refused"
 	GETRefused         Name = "get-refused"
+	StatelessServer    Name = "stateless-server"
 )
 
 // Variant describes one permitted variant.
@@ -69,6 +70,8 @@ var variants = []Variant{
 		"answers DELETE with 405: clients cannot end sessions (HT-58 permits it)"},
 	{GETRefused, "server", "http", []string{"HT-31g"},
 		"answers GET with 405: it offers no server-initiated stream (HT-31g permits it)"},
+	{StatelessServer, "server", "http", []string{"HT-50"},
+		"serves without sessions: no Mcp-Session-Id on the initialize answer, every request served apart (HT-50: the server may hand out a session id)"},
 }
 
 // Variants returns every permitted variant, sorted by name.

@@ -72,7 +72,7 @@ func Start(o Options) (url string, stop func() error, err error) {
 	}
 	cfg := streamable.DefaultServerConfig(handler(server))
 	cfg.JSONResponse = o.JSONResponse
-	cfg.Stateless = o.Stateless
+	cfg.Stateless = o.Stateless || o.Mutant == mutant.StatelessServer
 	cfg.LegacyOnly = o.Era == mcp.EraLegacy
 	cfg.ModernOnly = o.Era == mcp.EraModern
 	cfg.Mutant = o.Mutant

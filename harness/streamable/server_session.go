@@ -37,6 +37,10 @@ type ServerSession struct {
 // ID is the session id sent in Mcp-Session-Id; empty without a session.
 func (sess *ServerSession) ID() string { return sess.id }
 
+// Stateless reports whether the server serves without sessions, so that
+// each request stands alone: no session, no connection outlives it.
+func (sess *ServerSession) Stateless() bool { return sess.srv.cfg.Stateless }
+
 // ProtocolVersion is the version negotiated by initialize; without a session,
 // the MCP-Protocol-Version of the request, or 2025-03-26 when it has none
 // (HT-71). It is empty while initialize is being handled.
