@@ -11,6 +11,7 @@ import (
 
 	"github.com/mcpconform/mcpconform/harness/check"
 	"github.com/mcpconform/mcpconform/harness/mutant"
+	"github.com/mcpconform/mcpconform/harness/report"
 	"github.com/mcpconform/mcpconform/harness/serve"
 	"github.com/mcpconform/mcpconform/suites/run"
 )
@@ -102,6 +103,8 @@ func TestNonTargetsStopBeforeTheChecks(t *testing.T) {
 		{"echo", []string{"--", "cat"}, []string{`the stdio server "cat" sent back the requests`, "initialize line"}},
 		{"exits", []string{"--", exits}, []string{"exited (exit status 3)", "written 25 bytes to stderr"}},
 		{"nothing listens", []string{"--url", unused}, []string{"nothing answers at " + unused, "connection refused", "--url"}},
+		{"only noise", []string{"--probe-timeout", "1s", "--", "sh", "-c", "while :; do echo hello; sleep 0.1; done"},
+			[]string{"wrote a text line of 5 bytes to stdout", "answered neither server/discover nor initialize within 1s"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var stdout, stderr bytes.Buffer
@@ -127,5 +130,26 @@ func TestNonTargetsStopBeforeTheChecks(t *testing.T) {
 				t.Errorf("took %s", took)
 			}
 		})
+	}
+}
+
+// TestABannerIsNoReasonToStop certifies a real server that prints a banner
+// line before it answers: the pre-flight lets it through (the stdout check
+// judges the banner, ST-03), it does not stop the run.
+func TestABannerIsNoReasonToStop(t *testing.T) {
+	argv := append([]string{"sh", "-c", `echo "Server starting..."; exec "$0" "$@"`}, run.ReferenceServerCommand("")...)
+	js := filepath.Join(t.TempDir(), "r.json")
+	var stdout, stderr bytes.Buffer
+	code := dispatch(append([]string{"server", "--no-color", "--only", "server.ping.after-initialize,server.stdio.stdout-only-jsonrpc", "--json", js, "--"}, argv...), &stdout, &stderr)
+	if code != 1 {
+		t.Fatalf("exit %d, want 1 (the banner breaks ST-03)\nstderr: %s", code, stderr.String())
+	}
+	var ix report.Index
+	readJSON(t, js, &ix)
+	for _, c := range ix.Checks {
+		want := map[string]check.Outcome{"server.ping.after-initialize": check.Pass, "server.stdio.stdout-only-jsonrpc": check.Fail}[c.ID]
+		if want != "" && c.Outcome != want {
+			t.Errorf("%s is %s, want %s: %s", c.ID, c.Outcome, want, c.Message)
+		}
 	}
 }

@@ -209,8 +209,8 @@ func httpAnswer(p *peer, h *httpConn, id jsonrpc.ID, method string, d time.Durat
 }
 
 // stdioAnswer waits up to d for the response to the probe's request,
-// looking every probeTick whether the server exited or wrote a line that is
-// not JSON-RPC.
+// looking every probeTick whether the server exited. Lines that are not
+// JSON-RPC do not end the wait: a server may print a banner first.
 func stdioAnswer(p *peer, cn stdioConn, id jsonrpc.ID, method string, d time.Duration) answer {
 	deadline := time.Now().Add(d)
 	spoke := false
@@ -231,10 +231,12 @@ func stdioAnswer(p *peer, cn stdioConn, id jsonrpc.ID, method string, d time.Dur
 			return answer{what: fmt.Sprintf("closed its stdout without answering %s", method), kind: "closed",
 				both: "closed its stdout without answering server/discover or initialize"}
 		}
-		if bad := cn.s.NonMessages(); len(bad) > 0 {
-			return answer{what: fmt.Sprintf("wrote %s to stdout instead of answering %s", bad[0], method), kind: "noise",
-				both: fmt.Sprintf("wrote %s to stdout instead of answering server/discover or initialize", bad[0])}
-		}
+	}
+	// A banner before the answer is the stdout check's to judge (ST-03):
+	// only a target that wrote nothing but such lines is no server.
+	if bad := cn.s.NonMessages(); len(bad) > 0 && !spoke {
+		return answer{what: fmt.Sprintf("wrote %s to stdout and did not answer %s within %s", bad[0], method, d), kind: "noise",
+			both: fmt.Sprintf("wrote %s to stdout and answered neither server/discover nor initialize within %s", bad[0], d)}
 	}
 	if spoke {
 		return answer{what: fmt.Sprintf("did not answer %s within %s", method, d), spoke: true}
