@@ -87,7 +87,7 @@ func parseRunFlags(name string, args []string, stderr io.Writer) (*runOptions, e
 			return nil, fmt.Errorf("%s: %w", name, err)
 		}
 	}
-	if o.probeTimeout < 0 {
+	if name == "server" && o.probeTimeout <= 0 {
 		return nil, fmt.Errorf("%s: --probe-timeout must be positive, got %s", name, o.probeTimeout)
 	}
 	if o.updateSnapshots && o.snapshots == "" {

@@ -345,7 +345,7 @@ func runMutant(dir string, j job, seed int64, verbose bool, stderr io.Writer) (m
 	}
 	err := cmd.Run()
 	if code := cmd.ProcessState.ExitCode(); code != 0 && code != 1 {
-		return nil, fmt.Errorf("exit status %d (%v); see its log by rerunning with -v", code, err)
+		return nil, fmt.Errorf("exit status %d (%v); the end of its output:\n%s", code, err, logTail(filepath.Join(dir, name+".log")))
 	}
 	b, err := os.ReadFile(out)
 	if err != nil {
@@ -441,4 +441,19 @@ func countOutcomes(res map[string]check.Outcome) string {
 		}
 	}
 	return strings.Join(parts, ", ")
+}
+
+// logTail is the last lines of a run's log, for the error that stops the
+// self-test (the log itself goes with the temporary directory).
+func logTail(path string) string {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return "(no log: " + err.Error() + ")"
+	}
+	lines := strings.Split(strings.TrimRight(string(b), "\n"), "\n")
+	const tail = 15
+	if len(lines) > tail {
+		lines = lines[len(lines)-tail:]
+	}
+	return "  " + strings.Join(lines, "\n  ")
 }

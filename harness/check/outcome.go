@@ -68,4 +68,7 @@ type Result struct {
 	DurationMS int64    // wall time of the check
 	Transcript []string // the normalised wire transcript, redacted
 	Seed       int64    // the seed of a property check, 0 otherwise
+	// SeedOnly marks a failure of a seed behaviour asserted inside a spec
+	// check (RequireHardened): its spec rule held.
+	SeedOnly bool
 }

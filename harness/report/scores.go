@@ -34,18 +34,18 @@ func (s *Scores) add(r check.Result) {
 		return
 	}
 	if r.Source == check.Spec {
-		// A spec check that ended HARDENED held its spec rule and missed
-		// a seed behaviour on top of it.
+		// A spec check that missed only a seed behaviour on top of its
+		// spec rule (HARDENED under spec, FAIL under hardened) held it.
 		sc := &s.SpecShould
 		if r.Level == check.MUST {
 			sc = &s.SpecMust
 		}
 		sc.Total++
-		if held || r.Outcome == check.HardenedMiss {
+		if held || r.Outcome == check.HardenedMiss || r.SeedOnly {
 			sc.Pass++
 		}
 	}
-	if r.Source == check.Hardened || citesSeed(r.Rules) {
+	if r.Source == check.Hardened || r.SeedOnly || r.Outcome == check.HardenedMiss || citesSeed(r.Rules) {
 		s.Hardened.Total++
 		if held {
 			s.Hardened.Pass++

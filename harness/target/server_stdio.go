@@ -219,13 +219,6 @@ func roughly(d time.Duration) string {
 	return d.Round(time.Millisecond).String()
 }
 
-// NonMessageCount is how many stdout lines were not JSON-RPC messages.
-func (s *StdioServer) NonMessageCount() int {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return len(s.nonMessages)
-}
-
 func (s *StdioServer) markEnded() {
 	s.mu.Lock()
 	s.ended = true

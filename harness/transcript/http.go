@@ -90,7 +90,10 @@ type recordedBody struct {
 	mu      sync.Mutex
 	buf     []byte // JSON: the body so far; SSE: the unfinished line
 	skipped int    // JSON: bytes past MaxLineBytes
-	event   sseFields
+	// overlong (SSE) drops the rest of a line too long for the log, up to
+	// its line break, so its tail is not read as a line of its own.
+	overlong bool
+	event    sseFields
 }
 
 // sseFields are the fields of the SSE event being read.
@@ -156,12 +159,19 @@ func (r *recordedBody) feedSSE(p []byte) {
 		i := bytes.IndexByte(r.buf, '\n')
 		if i < 0 {
 			if len(r.buf) > MaxLineBytes {
-				r.buf = r.buf[:0] // a line too long for the log; its event still ends at a blank line
+				// A line too long for the log: drop it up to its line
+				// break; its event still ends at a blank line.
+				r.buf, r.overlong = r.buf[:0], true
 			}
 			return
 		}
 		line := strings.TrimSuffix(string(r.buf[:i]), "\r")
 		r.buf = r.buf[i+1:]
+		if r.overlong {
+			r.overlong = false
+			r.log.Notef("SSE line too long to record")
+			continue
+		}
 		r.sseLine(line)
 	}
 }

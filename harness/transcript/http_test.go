@@ -1,6 +1,7 @@
 package transcript
 
 import (
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -73,11 +74,20 @@ func TestHTTPRecorderRecordsExchangesWithoutCredentials(t *testing.T) {
 func TestLogIsBounded(t *testing.T) {
 	var log Log
 	log.Add(ServerToClient, strings.Repeat("x", MaxLineBytes+1))
-	for range MaxLogEntries + 5 {
-		log.Add(ClientToServer, "{}")
+	for i := range MaxLogEntries + 5 {
+		log.Add(ClientToServer, fmt.Sprintf(`{"n":%d}`, i))
 	}
 	e := log.Entries()
-	if len(e) != MaxLogEntries+1 || e[0].Dir != Note || !strings.Contains(e[len(e)-1].Line, "6 more entries") {
-		t.Errorf("%d entries, first %+v, last %+v", len(e), e[0], e[len(e)-1])
+	half := MaxLogEntries / 2
+	if len(e) != MaxLogEntries+1 || e[0].Dir != Note || !strings.Contains(e[half].Line, "6 entries not recorded") {
+		t.Fatalf("%d entries, first %+v, at the half %+v", len(e), e[0], e[half])
+	}
+	// The latest entries are kept, in order: a failure's tail is where the
+	// check ended.
+	if last := e[len(e)-1].Line; last != fmt.Sprintf(`{"n":%d}`, MaxLogEntries+4) {
+		t.Errorf("last entry %q", last)
+	}
+	if e[half+1].Line != fmt.Sprintf(`{"n":%d}`, half+5) {
+		t.Errorf("first entry after the gap %q", e[half+1].Line)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/mcpconform/mcpconform/fakeservers"
@@ -80,19 +81,28 @@ var _ = clientCheck(check.Descriptor{
 	r := c.RunHTTPClient(fakeservers.HTTPOptions{Case: "headers"},
 		target.Invocation{Headers: map[string]string{"Accept": "text/plain", "Mcp-Session-Id": "mcpconform-forged", customHeader: "probe"}})
 	if _, refused := r.Failed(); refused != nil && len(r.Requests) == 0 {
-		return // the client refused the headers before sending anything
+		// Refusing the forged headers keeps them untouched too, if the
+		// refusal is theirs: the same client with the harmless header only
+		// must connect and send it.
+		ok := c.RunHTTPClient(fakeservers.HTTPOptions{Case: "headers"}, target.Invocation{Headers: map[string]string{customHeader: "probe"}})
+		if !slices.ContainsFunc(ok.Requests, func(q fakeservers.HTTPRequest) bool { return q.Header.Get(customHeader) == "probe" }) {
+			c.Unimplemented(fmt.Sprintf("the client sent nothing with the forged headers and does not send %s alone either: the adapter must send %s on every request", customHeader, target.EnvHeaders))
+		}
+		return
 	}
 	wantReached(c, r)
 	custom := false
 	for _, q := range r.Requests {
 		custom = custom || q.Header.Get(customHeader) == "probe"
-		c.Require(q.SessionID != "mcpconform-forged", "the forged session id is never sent", "a %s carried it", q.Method)
 		a := q.Header.Get("Accept")
 		if q.Method == "POST" {
 			c.Require(strings.Contains(a, "application/json") && strings.Contains(a, "text/event-stream"),
 				"the transport's own Accept, listing application/json and text/event-stream (HT-11)", "a POST carried Accept: %q", a)
 		}
-		c.Require(a != "text/plain", "the transport's own Accept", "a %s carried Accept: text/plain", q.Method)
+		// That custom headers cannot override what the transport owns is
+		// the seed's rule (RM-12).
+		c.RequireHardened(q.SessionID != "mcpconform-forged", "the forged session id is never sent (RM-12)", "a %s carried it", q.Method)
+		c.RequireHardened(a != "text/plain", "the transport's own Accept (RM-12)", "a %s carried Accept: text/plain", q.Method)
 	}
 	if !custom {
 		c.Unimplemented(fmt.Sprintf("no request carried %s, so the forged headers were never offered to the client: the adapter must send %s on every request", customHeader, target.EnvHeaders))

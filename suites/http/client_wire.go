@@ -24,6 +24,7 @@ var _ = clientCheck(check.Descriptor{
 	KilledBy: killers(mutant.InitializeWithoutCapabilities),
 }, func(c *run.C) {
 	r := c.RunHTTPClient(fakeservers.HTTPOptions{Case: "well-behaved"}, target.Invocation{})
+	wantReached(c, r)
 	var msgs []run.WireMessage
 	var proposed, negotiated string
 	for _, q := range r.Requests {
@@ -44,7 +45,9 @@ var _ = clientCheck(check.Descriptor{
 			negotiated = v
 		}
 	}
-	c.Require(len(msgs) > 0, "the client POSTs its handshake", "it POSTed nothing")
+	if len(msgs) == 0 {
+		c.Errorf("the client POSTed nothing to %s (the adapter exited %d): the adapter must connect its client to that URL", target.EnvServerURL, r.ExitCode)
+	}
 	if negotiated == "" {
 		negotiated = proposed // 2025-03-26 sends no version header
 	}

@@ -145,9 +145,10 @@ func execute(d check.Descriptor, body func(c *C)) {
 	for i := len(c.cleanups) - 1; i >= 0; i-- {
 		c.cleanups[i]()
 	}
-	res := check.Result{Descriptor: d, Outcome: grade(d, v, cfg), Message: v.message, DurationMS: time.Since(start).Milliseconds(), Seed: c.seed}
+	res := check.Result{Descriptor: d, Outcome: grade(d, v, cfg), Message: v.message, DurationMS: time.Since(start).Milliseconds(), Seed: c.seed,
+		SeedOnly: v.outcome == check.Fail && v.hardened}
 	res.Transcript = c.transcriptLines(c.entries)
-	if snap := c.transcriptLines(clientSide(c.entries)); cfg.SnapshotDir != "" && !c.unordered && res.Outcome != check.Unimplemented && res.Outcome != check.NotApplicable && len(snap) > 0 {
+	if snap := c.transcriptLines(clientSide(c.entries)); cfg.SnapshotDir != "" && !c.unordered && observed(res.Outcome) && len(snap) > 0 {
 		diff, err := report.MatchSnapshot(cfg.SnapshotDir, cfg.Implementation, d.ID, snap, cfg.UpdateSnapshots)
 		switch {
 		case err != nil:
@@ -173,6 +174,17 @@ func execute(d check.Descriptor, body func(c *C)) {
 	case check.Unimplemented, check.NotApplicable, check.Skipped:
 		ginkgo.Skip(string(res.Outcome) + ": " + res.Message)
 	}
+}
+
+// observed reports whether a check with the outcome watched the
+// implementation behave, so its transcript is compared with a snapshot;
+// ERROR, UNIMPLEMENTED, SKIPPED and N/A have nothing to compare.
+func observed(o check.Outcome) bool {
+	switch o {
+	case check.Pass, check.Fail, check.Warn, check.HardenedMiss, check.Info:
+		return true
+	}
+	return false
 }
 
 // grade turns a body's verdict into the check's outcome under the run's

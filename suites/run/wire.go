@@ -28,8 +28,9 @@ const maxViolationsShown = 5
 func (c *C) RequireSchemaValid(who, transport string, msgs []WireMessage, version, fallback string) {
 	s, err := wireschema.For(version)
 	if err != nil {
-		s, err = wireschema.For(fallback)
-		c.Require(err == nil, "a protocol version with a published schema", "%v", err)
+		if s, err = wireschema.For(fallback); err != nil {
+			c.Errorf("no published schema for the fallback version %s: %v", fallback, err)
+		}
 	}
 	var bad []string
 	for _, m := range msgs {

@@ -125,7 +125,7 @@ func (p *peer) message(id jsonrpc.ID, method string, params any) {
 }
 
 // wait returns the first message (unread first) that match accepts, or nil
-// once d passes.
+// once d passes; with d <= 0 it takes only what was already delivered.
 func (p *peer) wait(match func(*jsonrpc.Message) bool, d time.Duration) *jsonrpc.Message {
 	for i, m := range p.unread {
 		if match(m) {
@@ -133,55 +133,43 @@ func (p *peer) wait(match func(*jsonrpc.Message) bool, d time.Duration) *jsonrpc
 			return m
 		}
 	}
-	if d <= 0 {
-		return p.waitReady(match)
+	var expired <-chan time.Time
+	if d > 0 {
+		timer := time.NewTimer(d)
+		defer timer.Stop()
+		expired = timer.C
 	}
-	timer := time.NewTimer(d)
-	defer timer.Stop()
 	for {
-		select {
-		case m, ok := <-p.conn.messages():
-			if !ok {
-				p.ended = true
+		var m *jsonrpc.Message
+		var ok bool
+		if d > 0 {
+			select {
+			case m, ok = <-p.conn.messages():
+			case <-expired:
 				return nil
 			}
-			p.wire.received(m)
-			if match(m) {
-				return m
+		} else {
+			select {
+			case m, ok = <-p.conn.messages():
+			default:
+				return nil
 			}
-			p.unread = append(p.unread, m)
-		case <-timer.C:
+		}
+		if !ok {
+			p.ended = true
 			return nil
 		}
+		p.wire.received(m)
+		if match(m) {
+			return m
+		}
+		p.unread = append(p.unread, m)
 	}
 }
 
 // waitReady is wait without waiting: the first message already delivered
 // that match accepts.
-func (p *peer) waitReady(match func(*jsonrpc.Message) bool) *jsonrpc.Message {
-	for i, m := range p.unread {
-		if match(m) {
-			p.unread = append(p.unread[:i], p.unread[i+1:]...)
-			return m
-		}
-	}
-	for {
-		select {
-		case m, ok := <-p.conn.messages():
-			if !ok {
-				p.ended = true
-				return nil
-			}
-			p.wire.received(m)
-			if match(m) {
-				return m
-			}
-			p.unread = append(p.unread, m)
-		default:
-			return nil
-		}
-	}
-}
+func (p *peer) waitReady(match func(*jsonrpc.Message) bool) *jsonrpc.Message { return p.wait(match, 0) }
 
 // responseTo matches the response with id (its JSON type included).
 func responseTo(id jsonrpc.ID) func(*jsonrpc.Message) bool {

@@ -138,7 +138,7 @@ var _ = clientCheck(check.Descriptor{
 	ID:          "stdio.client.ids.concurrent-correlation",
 	Title:       "concurrent calls answered out of order each get their own reply",
 	Requirement: "Responses are routed to their callers by id, whatever their order.",
-	Rules:       []string{"NG-12", "JR-07"},
+	Rules:       []string{"NG-12"},
 	KilledBy:    killers(mutant.FIFOCorrelation),
 }, func(c *run.C) {
 	const tools = 4

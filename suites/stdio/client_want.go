@@ -80,9 +80,12 @@ func wantNoSurvivors(c *run.C, r *run.ClientRun) {
 // a seed rule: the spec lets a client forward the server's stderr, ST-07).
 func wantNotLeaked(c *run.C, r *run.ClientRun, secret, what string) {
 	c.Secret(secret)
-	for name, out := range map[string][]byte{"stdout": r.Stdout, "stderr": r.Stderr} {
-		c.RequireHardened(!strings.Contains(string(out), secret), what+" never appears in the client's errors or output",
-			"the marker appears in the adapter's %s", name)
+	for _, out := range []struct {
+		name  string
+		bytes []byte
+	}{{"stdout", r.Stdout}, {"stderr", r.Stderr}} {
+		c.RequireHardened(!strings.Contains(string(out.bytes), secret), what+" never appears in the client's errors or output",
+			"the marker appears in the adapter's %s", out.name)
 	}
 }
 
