@@ -221,17 +221,28 @@ var _ = serverCheck(check.Descriptor{
 	Level:       check.SHOULD,
 	KilledBy:    killers(mutant.AnswersCancelledRequest),
 }, func(c *run.C) {
+	judged := 0
 	eachTransport(c, func(p *peer) {
 		p.initialize(v1125, nil)
 		f := fixture(c, p, "slow")
 		id := p.id()
 		p.message(id, "tools/call", callParams(f, nil))
+		if h, ok := p.conn.(*httpConn); ok && h.settled() {
+			// An application/json answer comes when the call is done: no
+			// cancellation can overtake it over this transport.
+			c.Log().Notef("the tool call's POST was answered %s before a cancellation could be sent; not judged over http", h.last)
+			return
+		}
 		p.message(jsonrpc.ID{}, "notifications/cancelled", map[string]any{"requestId": id, "reason": "mcpconform cancels"})
 		got := p.wait(responseTo(id), c.Config().Prompt)
 		c.Require(got == nil, "no response to the cancelled request ("+p.transport+")", "%s", describe(got))
 		ping := p.request("ping", nil)
 		c.Require(ping.Error == nil, "the server still answers ping", "%s", describe(ping))
+		judged++
 	})
+	if judged == 0 {
+		c.Unimplemented("the server answered the slow tool call with application/json once it was done, so no cancellation could reach it while it ran; map a slow tool whose POST answers with text/event-stream, or certify over stdio")
+	}
 })
 
 // reverseCheck: calling the role's fixture without declaring capability,
