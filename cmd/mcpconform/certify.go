@@ -42,6 +42,20 @@ type runOptions struct {
 	target                      []string // client: the adapter command after --
 }
 
+// idList is a flag of comma-separated check IDs that a repeated use
+// extends instead of replacing.
+type idList string
+
+func (l *idList) String() string { return string(*l) }
+
+func (l *idList) Set(v string) error {
+	if *l != "" {
+		v = string(*l) + "," + v
+	}
+	*l = idList(v)
+	return nil
+}
+
 func parseRunFlags(name string, args []string, stderr io.Writer) (*runOptions, error) {
 	o := &runOptions{}
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
@@ -53,8 +67,8 @@ func parseRunFlags(name string, args []string, stderr io.Writer) (*runOptions, e
 	fs.StringVar(&o.snapshots, "snapshots", "", "compare each check's normalised transcript with its snapshot under `DIR`")
 	fs.BoolVar(&o.updateSnapshots, "update-snapshots", false, "rewrite the snapshots under --snapshots")
 	fs.StringVar(&o.labelFilter, "label-filter", "", "select checks by label, Ginkgo syntax: 'transport:stdio && level:MUST'")
-	fs.StringVar(&o.only, "only", "", "run only these comma-separated check `IDS`")
-	fs.StringVar(&o.skip, "skip", "", "skip these comma-separated check `IDS`")
+	fs.Var((*idList)(&o.only), "only", "run only these comma-separated check `IDS` (repeatable)")
+	fs.Var((*idList)(&o.skip), "skip", "skip these comma-separated check `IDS` (repeatable)")
 	fs.StringVar(&o.expectedFailures, "expected-failures", "", "expected-failures baseline (YAML) `FILE`")
 	fs.BoolVar(&o.strict, "strict", false, "treat WARN (a broken SHOULD) as FAIL")
 	fs.StringVar(&o.profile, "profile", "", "the rules that bind: spec (the MCP specification; default for a target you name) or hardened (the seed behaviours too; default for the built-in reference)")

@@ -32,16 +32,20 @@ var _ = clientCheck(check.Descriptor{
 			continue
 		}
 		msgs = append(msgs, run.WireMessage{Raw: []byte(q.Body)})
+		initialize := false
 		for _, m := range q.Messages {
 			if m.Method == "initialize" {
 				var p struct {
 					ProtocolVersion string `json:"protocolVersion"`
 				}
 				_ = json.Unmarshal(m.Params, &p)
-				proposed = p.ProtocolVersion
+				proposed, initialize = p.ProtocolVersion, true
 			}
 		}
-		if v := q.Header.Get("MCP-Protocol-Version"); v != "" && negotiated == "" {
+		// The negotiated version is the one the POSTs after initialize
+		// name; a server/discover probe before it names 2026-07-28, and
+		// is judged by that version's schema on its own (its _meta).
+		if v := q.Header.Get("MCP-Protocol-Version"); v != "" && negotiated == "" && proposed != "" && !initialize {
 			negotiated = v
 		}
 	}

@@ -1,8 +1,10 @@
 package run
 
 import (
+	"encoding/json"
 	"fmt"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/mcpconform/mcpconform/fakeservers"
@@ -83,12 +85,35 @@ func (c *C) runStdio(fake fakeservers.Options, inv target.Invocation) *ClientRun
 	return out
 }
 
+// asked names the optional parts of the adapter contract an invocation
+// uses: what an adapter that exits 127 for it lacks.
+func asked(inv target.Invocation) string {
+	var parts []string
+	if len(inv.Limits) > 0 {
+		b, _ := json.Marshal(inv.Limits)
+		parts = append(parts, target.EnvLimits+"="+string(b))
+	}
+	if len(inv.Headers) > 0 {
+		parts = append(parts, target.EnvHeaders)
+	}
+	if inv.AuthToken != "" {
+		parts = append(parts, target.EnvAuthToken)
+	}
+	if inv.Parallel {
+		parts = append(parts, target.EnvParallel+"=1")
+	}
+	if len(parts) == 0 {
+		return "nothing beyond its transport, which it served in the pre-flight"
+	}
+	return strings.Join(parts, ", ")
+}
+
 // judgeRun ends the check when the adapter run shows nothing to judge: the
 // adapter lacks the transport (UNIMPLEMENTED), broke the contract (ERROR),
 // or hung (FAIL: the client never finished).
 func (c *C) judgeRun(r *target.Run, inv target.Invocation) {
 	if r.ExitCode == target.ExitUnsupported {
-		c.Unimplemented(fmt.Sprintf("the adapter exited %d: it does not support transport %s", target.ExitUnsupported, inv.Transport))
+		c.Unimplemented(fmt.Sprintf("the adapter exited %d: it does not support what this check asks of it (%s)", target.ExitUnsupported, asked(inv)))
 	}
 	if b := r.Breach(); b != "" {
 		c.Errorf("the client adapter %s; %s", b, ContractWayOut)
