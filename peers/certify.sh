@@ -23,25 +23,12 @@ stop_grace=${PEER_STOP_GRACE:-5}
 peers=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 root=$(cd "$peers/.." && pwd)
 usage() {
-	echo "certify.sh: $*; usage: peers/certify.sh PEER [OUT_DIR [MCPCONFORM_FLAG…]] with PEER one of: $(for b in "$peers"/*/baseline.yaml; do grep -q '^server:' "$b" && basename "$(dirname "$b")"; done | tr '\n' ' ')" >&2
+	echo "certify.sh: $*; usage: peers/certify.sh PEER [OUT_DIR [MCPCONFORM_FLAG…]] with PEER one of: $(peers_of server)" >&2
 	exit 2
 }
-peer=${1:-}
-[[ $peer =~ ^[a-z0-9_-]+$ ]] || usage "PEER ${peer:-(none)} is not a peer's directory name"
-peer_dir=$peers/$peer
-[[ -f $peer_dir/go.mod && -f $peer_dir/baseline.yaml ]] || usage "no peer $peer: $peer_dir needs go.mod and baseline.yaml"
-grep -q '^server:' "$peer_dir/baseline.yaml" || usage "$peer is not a server peer: its baseline.yaml has no server: list (client peers go through peers/certify-client.sh)"
-mkdir -p "${2:-reports}" || usage "cannot create the output directory ${2:-reports}"
-out=$(cd "${2:-reports}" && pwd)
-extra=()
-if [[ -f $peer_dir/mcpconform.flags ]]; then
-	while read -r line; do
-		line=${line%%#*}
-		# shellcheck disable=SC2206 # a line holds flags separated by spaces
-		[[ -z ${line// /} ]] || extra+=($line)
-	done <"$peer_dir/mcpconform.flags"
-fi
-extra+=("${@:3}")
+# shellcheck source=peers/peerargs.sh
+source "$peers/peerargs.sh"
+peer_args server "$@"
 
 name=certify.sh
 tmp=$(mktemp -d)

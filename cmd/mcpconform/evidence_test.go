@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"net"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -13,7 +12,6 @@ import (
 	"github.com/mcpconform/mcpconform/harness/check"
 	"github.com/mcpconform/mcpconform/harness/mutant"
 	"github.com/mcpconform/mcpconform/harness/report"
-	"github.com/mcpconform/mcpconform/harness/selfexec"
 	"github.com/mcpconform/mcpconform/harness/serve"
 	"github.com/mcpconform/mcpconform/suites/run"
 )
@@ -141,9 +139,8 @@ func TestNonTargetsStopBeforeTheChecks(t *testing.T) {
 func TestABannerIsNoReasonToStop(t *testing.T) {
 	argv := append([]string{"sh", "-c", `echo "Server starting..."; exec "$0" "$@"`}, run.ReferenceServerCommand("")...)
 	js := filepath.Join(t.TempDir(), "r.json")
-	cmd := selfexec.Command("server", append([]string{"--no-color", "--only", "server.ping.after-initialize,server.stdio.stdout-only-jsonrpc", "--json", js, "--"}, argv...)...)
-	out, err := exec.Command(cmd[0], cmd[1:]...).CombinedOutput()
-	if code := exitCode(err); code != 1 {
+	code, out := runChild("server", append([]string{"--no-color", "--only", "server.ping.after-initialize,server.stdio.stdout-only-jsonrpc", "--json", js, "--"}, argv...)...)
+	if code != 1 {
 		t.Fatalf("exit %d, want 1 (the banner breaks ST-03)\n%s", code, out)
 	}
 	var ix report.Index

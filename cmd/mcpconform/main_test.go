@@ -105,9 +105,8 @@ func TestHardenedMissDoesNotFailTheSpecProfile(t *testing.T) {
 		t.Run(tc.profile, func(t *testing.T) {
 			js := filepath.Join(t.TempDir(), "r.json")
 			args := append([]string{"--profile", tc.profile, "--only", grandchild, "--json", js, "--no-color", "--"}, run.ReferenceAdapter(mutant.NoProcessGroup)...)
-			argv := selfexec.Command("client", args...)
-			out, err := exec.Command(argv[0], argv[1:]...).CombinedOutput()
-			if code := exitCode(err); code != tc.code {
+			code, out := runChild("client", args...)
+			if code != tc.code {
 				t.Fatalf("exit %d, want %d\n%s", code, tc.code, out)
 			}
 			var ix report.Index
@@ -139,9 +138,8 @@ func TestBrokenClientsAreReportedByCheckID(t *testing.T) {
 			junit, js, md := filepath.Join(dir, "r.xml"), filepath.Join(dir, "r.json"), filepath.Join(dir, "r.md")
 			args := append([]string{"--profile", "hardened", "--only", tc.check + ",stdio.client.stdin.only-jsonrpc", "--junit", junit, "--json", js, "--markdown", md, "--no-color", "--"},
 				run.ReferenceAdapter(tc.mutant)...)
-			argv := selfexec.Command("client", args...)
-			out, err := exec.Command(argv[0], argv[1:]...).CombinedOutput()
-			if code := exitCode(err); code != 1 {
+			code, out := runChild("client", args...)
+			if code != 1 {
 				t.Fatalf("exit %d, want 1\n%s", code, out)
 			}
 			var ix report.Index
@@ -239,9 +237,8 @@ func TestExpectedFailuresBaseline(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			js := filepath.Join(t.TempDir(), "r.json")
 			args := append([]string{"--profile", "hardened", "--only", grandchild, "--expected-failures", baseline, "--json", js, "--no-color", "--"}, tc.adapter...)
-			argv := selfexec.Command("client", args...)
-			out, err := exec.Command(argv[0], argv[1:]...).CombinedOutput()
-			if code := exitCode(err); code != tc.code {
+			code, out := runChild("client", args...)
+			if code != tc.code {
 				t.Fatalf("exit %d, want %d\n%s", code, tc.code, out)
 			}
 			var ix report.Index
@@ -280,9 +277,8 @@ func TestBrokenHTTPClientsFailExactlyTheirChecks(t *testing.T) {
 			js := filepath.Join(t.TempDir(), "r.json")
 			args := append([]string{"--profile", "hardened", "--label-filter", "transport:http", "--json", js, "--no-color", "--"}, run.ReferenceAdapter(tc.mutant)...)
 			args = append(args, tc.flags...)
-			argv := selfexec.Command("client", args...)
-			out, err := exec.Command(argv[0], argv[1:]...).CombinedOutput()
-			if code := exitCode(err); code != 1 {
+			code, out := runChild("client", args...)
+			if code != 1 {
 				t.Fatalf("exit %d, want 1\n%s", code, out)
 			}
 			var ix report.Index

@@ -22,14 +22,21 @@ import (
 func runServer(t testing.TB, args ...string) (int, report.Index, string) {
 	t.Helper()
 	js := filepath.Join(t.TempDir(), "r.json")
-	argv := selfexec.Command("server", append([]string{"--json", js, "--no-color"}, args...)...)
-	out, err := exec.Command(argv[0], argv[1:]...).CombinedOutput()
+	code, out := runChild("server", append([]string{"--json", js, "--no-color"}, args...)...)
 	var ix report.Index
-	if code := exitCode(err); code != 0 && code != 1 {
+	if code != 0 && code != 1 {
 		t.Fatalf("exit %d\n%s", code, out)
 	}
 	readJSON(t, js, &ix)
-	return exitCode(err), ix, string(out)
+	return code, ix, string(out)
+}
+
+// runChild runs `mcpconform COMMAND ARGS…` in a child process (one
+// RunSpecs per process) and returns its exit status and its output.
+func runChild(command string, args ...string) (int, []byte) {
+	argv := selfexec.Command(command, args...)
+	out, err := exec.Command(argv[0], argv[1:]...).CombinedOutput()
+	return exitCode(err), out
 }
 
 // TestServerErasAreNotApplicable certifies a modern-only and a legacy-only

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 
 	"github.com/mcpconform/mcpconform/fakeservers"
-	"github.com/mcpconform/mcpconform/harness/check"
 	"github.com/mcpconform/mcpconform/harness/mutant"
 	"github.com/mcpconform/mcpconform/harness/target"
 	"github.com/mcpconform/mcpconform/harness/wireschema"
@@ -14,15 +13,7 @@ import (
 // Every message the client POSTs matches the published JSON Schema of the
 // negotiated version: JR-01, JR-03, JR-13, LC-03.
 
-var _ = clientCheck(check.Descriptor{
-	ID: "http.client.wire.schema-valid",
-	Title: "every message the client POSTs to the well-behaved fake (handshake, tools/list, its tool calls) validates against " +
-		"the published JSON Schema of the negotiated version",
-	Requirement: "Every message is a JSON-RPC 2.0 message of the shape the MCP schema of the negotiated protocol version defines: " +
-		"initialize with protocolVersion, capabilities and clientInfo, each request and notification by its method.",
-	Rules:    []string{"JR-01", "JR-03", "JR-13", "LC-03"},
-	KilledBy: killers(mutant.InitializeWithoutCapabilities),
-}, func(c *run.C) {
+var _ = clientCheck(run.ClientWireCheck("http", killers(mutant.InitializeWithoutCapabilities)...), func(c *run.C) {
 	r := c.RunHTTPClient(fakeservers.HTTPOptions{Case: "well-behaved"}, target.Invocation{})
 	wantReached(c, r)
 	var msgs []run.WireMessage

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/mcpconform/mcpconform/harness/check"
 	"github.com/mcpconform/mcpconform/harness/mcp"
 	"github.com/mcpconform/mcpconform/harness/wireschema"
 )
@@ -15,6 +16,21 @@ import (
 type WireMessage struct {
 	Raw     []byte
 	Answers string
+}
+
+// ClientWireCheck is the descriptor of the client's schema check over
+// transport (stdio or http): every message the client sends to the
+// well-behaved fake validates against the negotiated version's schema.
+func ClientWireCheck(transport string, killedBy ...string) check.Descriptor {
+	return check.Descriptor{
+		ID: transport + ".client.wire.schema-valid",
+		Title: "every message the client sends to the well-behaved fake (handshake, tools/list, its tool calls) validates against " +
+			"the published JSON Schema of the negotiated version",
+		Requirement: "Every message is a JSON-RPC 2.0 message of the shape the MCP schema of the negotiated protocol version defines: " +
+			"initialize with protocolVersion, capabilities and clientInfo, each request and notification by its method.",
+		Rules:    []string{"JR-01", "JR-03", "JR-13", "LC-03"},
+		KilledBy: killedBy,
+	}
 }
 
 // maxViolationsShown bounds a failure message.

@@ -5,7 +5,6 @@ import (
 	"strings"
 
 	"github.com/mcpconform/mcpconform/fakeservers"
-	"github.com/mcpconform/mcpconform/harness/check"
 	"github.com/mcpconform/mcpconform/harness/jsonrpc"
 	"github.com/mcpconform/mcpconform/harness/mutant"
 	"github.com/mcpconform/mcpconform/harness/target"
@@ -16,15 +15,7 @@ import (
 // Every message the client sends matches the published JSON Schema of the
 // negotiated version: JR-01, JR-03, JR-13, LC-03.
 
-var _ = clientCheck(check.Descriptor{
-	ID: "stdio.client.wire.schema-valid",
-	Title: "every message the client sends to the well-behaved fake (handshake, tools/list, its tool calls) validates against " +
-		"the published JSON Schema of the negotiated version",
-	Requirement: "Every message is a JSON-RPC 2.0 message of the shape the MCP schema of the negotiated protocol version defines: " +
-		"initialize with protocolVersion, capabilities and clientInfo, each request and notification by its method.",
-	Rules:    []string{"JR-01", "JR-03", "JR-13", "LC-03"},
-	KilledBy: killers(mutant.InitializeWithoutCapabilities),
-}, func(c *run.C) {
+var _ = clientCheck(run.ClientWireCheck("stdio", killers(mutant.InitializeWithoutCapabilities)...), func(c *run.C) {
 	r := c.RunStdioClient(fakeservers.Options{Case: "well-behaved"}, target.Invocation{})
 	msgs, version := clientMessages(r.Record)
 	if len(msgs) == 0 {
