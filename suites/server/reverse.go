@@ -88,8 +88,11 @@ func reverseFailureCheck(d check.Descriptor, rc reverseCase) bool {
 			patience := c.Config().Patience
 			for _, a := range rc.answers {
 				resp, asked := p.callAnswering(f, rc.method, a, patience)
-				c.Require(asked > 0 || resp == nil, fmt.Sprintf("the %s tool %q sends %s to a client that declared it (%s)", rc.role, f.Tool, rc.method, p.transport),
-					"it answered without asking: %s", describe(resp))
+				if asked == 0 && resp != nil {
+					// The tool never asked: there is no failure for it to handle.
+					c.Unimplemented(fmt.Sprintf("the %s tool %q answered without sending %s to a client that declared it (%s): %s; map a tool that asks the client in the fixtures file",
+						rc.role, f.Tool, rc.method, p.transport, describe(resp)))
+				}
 				c.Require(resp != nil, fmt.Sprintf("the tool call ends with a response (a JSON-RPC error, or a result with or without isError) within %s after %s was answered with %s (%s)",
 					patience, rc.method, a.what, p.transport),
 					"no response: the server dropped the call or is still waiting (%d %s request(s) answered)", asked, rc.method)
