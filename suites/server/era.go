@@ -148,10 +148,6 @@ type answer struct {
 	spoke bool
 }
 
-// probeTick is how often a probe looks at a stdio server that has not
-// answered yet: whether it exited or wrote a line that is not JSON-RPC.
-const probeTick = 20 * time.Millisecond
-
 // probeOnce sends one request on a fresh connection (over HTTP with
 // MCP-Protocol-Version set to version, unless empty) and returns what came
 // of it within the run's ProbeTimeout. It ends at once when the server
@@ -208,14 +204,14 @@ func httpAnswer(p *peer, h *httpConn, id jsonrpc.ID, method string, d time.Durat
 	return a
 }
 
-// stdioAnswer waits up to d for the response to the probe's request,
-// looking every probeTick whether the server exited. Lines that are not
-// JSON-RPC do not end the wait: a server may print a banner first.
+// stdioAnswer waits up to d for the response to the probe's request; the
+// end of the server's stdout (its exit) ends the wait at once. Lines that
+// are not JSON-RPC do not: a server may print a banner first.
 func stdioAnswer(p *peer, cn stdioConn, id jsonrpc.ID, method string, d time.Duration) answer {
 	deadline := time.Now().Add(d)
 	spoke := false
 	for time.Now().Before(deadline) {
-		m := p.wait(func(*jsonrpc.Message) bool { return true }, min(probeTick, time.Until(deadline)))
+		m := p.wait(func(*jsonrpc.Message) bool { return true }, time.Until(deadline))
 		switch {
 		case m != nil && responseTo(id)(m):
 			return answer{reply: m, spoke: true}
