@@ -199,11 +199,16 @@ func All() []Mutant {
 }
 
 // ForRole returns the mutants of one reference implementation.
-func ForRole(role string) []Mutant {
-	var out []Mutant
-	for _, m := range All() {
-		if m.Role == role {
-			out = append(out, m)
+func ForRole(role string) []Mutant { return ofRole(All(), role) }
+
+func (m Mutant) role() string { return m.Role }
+
+// ofRole keeps the mutants or variants of one reference implementation.
+func ofRole[T interface{ role() string }](all []T, role string) []T {
+	var out []T
+	for _, x := range all {
+		if x.role() == role {
+			out = append(out, x)
 		}
 	}
 	return out

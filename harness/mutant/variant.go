@@ -83,15 +83,7 @@ func Variants() []Variant {
 
 // VariantsForRole returns the permitted variants of one reference
 // implementation.
-func VariantsForRole(role string) []Variant {
-	var out []Variant
-	for _, v := range Variants() {
-		if v.Role == role {
-			out = append(out, v)
-		}
-	}
-	return out
-}
+func VariantsForRole(role string) []Variant { return ofRole(Variants(), role) }
 
 // LookupVariant returns the variant named n.
 func LookupVariant(n Name) (Variant, bool) {
@@ -103,8 +95,4 @@ func LookupVariant(n Name) (Variant, bool) {
 	return Variant{}, false
 }
 
-// IsVariant reports whether n is a permitted variant rather than a mutant.
-func IsVariant(n Name) bool {
-	_, ok := LookupVariant(n)
-	return ok
-}
+func (v Variant) role() string { return v.Role }
