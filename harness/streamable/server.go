@@ -160,8 +160,11 @@ func (c ServerConfig) withVariant() ServerConfig {
 
 // The headers of the transport. Header names compare case-insensitively.
 const (
-	hdrSessionID       = "Mcp-Session-Id"
-	hdrProtocolVersion = "MCP-Protocol-Version"
+	HeaderSessionID       = "Mcp-Session-Id"
+	HeaderProtocolVersion = "MCP-Protocol-Version"
+
+	hdrSessionID       = HeaderSessionID
+	hdrProtocolVersion = HeaderProtocolVersion
 	hdrLastEventID     = "Last-Event-ID"
 )
 

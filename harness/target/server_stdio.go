@@ -268,6 +268,19 @@ func (s *StdioServer) WaitExit(d time.Duration) bool {
 	}
 }
 
+// Pid is the server process's id, which is also its process group's.
+func (s *StdioServer) Pid() int { return s.pgid }
+
+// Exited reports whether the server process has ended and been reaped.
+func (s *StdioServer) Exited() bool {
+	select {
+	case <-s.exited:
+		return true
+	default:
+		return false
+	}
+}
+
 // GroupAlive reports whether any process of the server's group is alive.
 func (s *StdioServer) GroupAlive() bool { return syscall.Kill(-s.pgid, 0) == nil }
 

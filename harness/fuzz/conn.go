@@ -1,0 +1,245 @@
+package fuzz
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	nethttp "net/http"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/mcpconform/mcpconform/harness/jsonrpc"
+	"github.com/mcpconform/mcpconform/harness/streamable"
+	"github.com/mcpconform/mcpconform/harness/target"
+)
+
+// Target opens fresh connections to the server under test: over stdio a
+// new process each time, over HTTP a new session on the same endpoint.
+type Target struct {
+	// Command is the stdio server's argv; URL the streamable HTTP
+	// endpoint. Exactly one is set.
+	Command []string
+	URL     string
+}
+
+// Transport is "stdio" or "http".
+func (t Target) Transport() string {
+	if t.URL != "" {
+		return "http"
+	}
+	return "stdio"
+}
+
+// conn is one connection: frames out, the server's messages in.
+type conn interface {
+	// send delivers one frame; refused says the transport answered it
+	// itself (an HTTP error status with no JSON-RPC body). An error means
+	// the server is gone (stdio) or unreachable (HTTP).
+	send(f Frame) (refused bool, err error)
+	messages() <-chan *jsonrpc.Message
+	// broken says why the server cannot be talked to any more ("" while it
+	// can): it exited, or wrote something that is not JSON-RPC to stdout.
+	exited() string
+	stdoutNoise() string
+	// rss is the process group's resident bytes; ok false when unknown.
+	rss(force bool) (int64, bool)
+	close()
+}
+
+func (t Target) open() (conn, error) {
+	if t.URL != "" {
+		return newHTTPConn(t.URL), nil
+	}
+	s, err := target.StartStdioServer(t.Command, target.StdioOptions{})
+	if err != nil {
+		return nil, err
+	}
+	return &stdioConn{s: s, mem: &groupRSS{pgid: s.Pid()}}, nil
+}
+
+type stdioConn struct {
+	s   *target.StdioServer
+	mem *groupRSS
+}
+
+func (c *stdioConn) send(f Frame) (bool, error)        { return false, c.s.Send(f.Body) }
+func (c *stdioConn) messages() <-chan *jsonrpc.Message { return c.s.Messages() }
+func (c *stdioConn) rss(force bool) (int64, bool)      { return c.mem.bytes(force) }
+func (c *stdioConn) close()                            { c.s.Kill() }
+func (c *stdioConn) exited() string {
+	if !c.s.Exited() {
+		return ""
+	}
+	if r := c.s.ExitReport(0); r != "" {
+		return r
+	}
+	return "the server exited"
+}
+
+func (c *stdioConn) stdoutNoise() string {
+	if n := c.s.NonMessages(); len(n) > 0 {
+		return "the server wrote " + n[0] + " to stdout"
+	}
+	return ""
+}
+
+// httpConn is a session on a streamable HTTP endpoint: each frame is a
+// request (POST unless the frame says otherwise) carrying the session the
+// server issued and the negotiated version; replies, JSON or SSE, arrive
+// on the messages channel.
+type httpConn struct {
+	url    string
+	client *nethttp.Client
+	ctx    context.Context
+	cancel context.CancelFunc
+	in     chan *jsonrpc.Message
+	wg     sync.WaitGroup
+
+	mu      sync.Mutex
+	session string
+	version string
+	down    string // why the endpoint stopped answering
+}
+
+// httpTimeout bounds one HTTP exchange's headers.
+const httpTimeout = 10 * time.Second
+
+func newHTTPConn(url string) *httpConn {
+	ctx, cancel := context.WithCancel(context.Background())
+	tr := &nethttp.Transport{ResponseHeaderTimeout: httpTimeout, MaxIdleConnsPerHost: 4}
+	return &httpConn{url: url, client: &nethttp.Client{Transport: tr}, ctx: ctx, cancel: cancel, in: make(chan *jsonrpc.Message, 1024)}
+}
+
+// foreignSession is what the "foreign" session header value becomes.
+const foreignSession = "mcpconform-fuzz-foreign-session"
+
+func (c *httpConn) send(f Frame) (refused bool, err error) {
+	method := f.Method
+	if method == "" {
+		method = nethttp.MethodPost
+	}
+	var body io.Reader
+	if method == nethttp.MethodPost {
+		body = bytes.NewReader(f.Body)
+	}
+	req, err := nethttp.NewRequestWithContext(c.ctx, method, c.url, body)
+	if err != nil {
+		return false, err
+	}
+	c.mu.Lock()
+	session, version := c.session, c.version
+	c.mu.Unlock()
+	if method == nethttp.MethodPost {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	if session != "" {
+		req.Header.Set(streamable.HeaderSessionID, session)
+	}
+	if version != "" {
+		req.Header.Set(streamable.HeaderProtocolVersion, version)
+	}
+	for name, value := range f.Header {
+		req.Header.Del(name)
+		if strings.EqualFold(name, streamable.HeaderSessionID) && value == "foreign" {
+			value = foreignSession
+		}
+		if value != "" {
+			req.Header.Set(name, value)
+		}
+	}
+	resp, err := c.client.Do(req)
+	if err != nil {
+		if c.ctx.Err() == nil {
+			c.mu.Lock()
+			c.down = fmt.Sprintf("the endpoint stopped answering: %v", err)
+			c.mu.Unlock()
+		}
+		return false, err
+	}
+	if id := resp.Header.Get(streamable.HeaderSessionID); id != "" && session == "" && f.Header == nil {
+		c.mu.Lock()
+		c.session = id
+		c.mu.Unlock()
+	}
+	if strings.HasPrefix(resp.Header.Get("Content-Type"), "text/event-stream") {
+		c.wg.Add(1)
+		go c.readEvents(resp.Body)
+		return false, nil
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(io.LimitReader(resp.Body, 4<<20))
+	ms := jsonrpc.DecodeAny(bytes.TrimSpace(b))
+	for _, m := range ms {
+		c.deliver(m)
+	}
+	return len(ms) == 0 && resp.StatusCode >= 400, nil
+}
+
+func (c *httpConn) readEvents(body io.ReadCloser) {
+	defer c.wg.Done()
+	defer body.Close()
+	r := streamable.NewSSEReader(body, 4<<20)
+	for {
+		ev, err := r.Next()
+		if err != nil {
+			return
+		}
+		if m, err := jsonrpc.Decode([]byte(ev.Data)); err == nil {
+			c.deliver(m)
+		}
+	}
+}
+
+func (c *httpConn) deliver(m *jsonrpc.Message) {
+	// The negotiated version rides on every later request (HT-40).
+	if m.Kind() == jsonrpc.KindResult {
+		var r struct {
+			ProtocolVersion string `json:"protocolVersion"`
+		}
+		if json.Unmarshal(m.Result, &r) == nil && r.ProtocolVersion != "" {
+			c.mu.Lock()
+			if c.version == "" {
+				c.version = r.ProtocolVersion
+			}
+			c.mu.Unlock()
+		}
+	}
+	select {
+	case c.in <- m:
+	case <-c.ctx.Done():
+	}
+}
+
+func (c *httpConn) messages() <-chan *jsonrpc.Message { return c.in }
+func (c *httpConn) rss(bool) (int64, bool)            { return 0, false }
+func (c *httpConn) stdoutNoise() string               { return "" }
+
+func (c *httpConn) exited() string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.down
+}
+
+// close ends the session (DELETE, bounded) and every stream.
+func (c *httpConn) close() {
+	c.mu.Lock()
+	session := c.session
+	c.mu.Unlock()
+	if session != "" && c.down == "" {
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+		if req, err := nethttp.NewRequestWithContext(ctx, nethttp.MethodDelete, c.url, nil); err == nil {
+			req.Header.Set(streamable.HeaderSessionID, session)
+			if resp, err := c.client.Do(req); err == nil {
+				resp.Body.Close()
+			}
+		}
+		cancel()
+	}
+	c.cancel()
+	c.wg.Wait()
+	c.client.CloseIdleConnections()
+}

@@ -1,0 +1,228 @@
+package fuzz
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+// Case is one corpus case: what it shows, the invariant it breaks, and the
+// frames that break it, in order. Its text form (Format, ParseCase) is
+// documented in corpus/README.md:
+//
+//	# what the case shows (comment lines, kept)
+//	invariant: one-response
+//	transport: any
+//	seed: 1
+//
+//	send {"jsonrpc":"2.0","id":1,"method":"ping"}
+//	send "{\"jsonrpc\":\"2.0\",\xff"
+//	stdio send {"jsonrpc":"2.0","id":2,"method":"ping"}
+//	http header Content-Type: text/plain
+//	http send {"jsonrpc":"2.0","id":3,"method":"ping"}
+//	http delete
+type Case struct {
+	// Comment is what the case shows, one line each (without "# ").
+	Comment []string
+	// Invariant is the invariant the frames break.
+	Invariant Invariant
+	// Transport is where the case applies: "stdio", "http" or "any".
+	Transport string
+	// Seed is the fuzzer seed that found it (0: written by hand).
+	Seed int64
+	// Frames are sent in order.
+	Frames []Frame
+}
+
+// maxCaseBytes bounds a corpus file; a case is a few frames.
+const maxCaseBytes = 8 << 20
+
+// ParseCase reads a case in its text form; name says where it came from,
+// for errors.
+func ParseCase(name string, r io.Reader) (*Case, error) {
+	data, err := io.ReadAll(io.LimitReader(r, maxCaseBytes+1))
+	if err != nil {
+		return nil, fmt.Errorf("%s: %v", name, err)
+	}
+	if len(data) > maxCaseBytes {
+		return nil, fmt.Errorf("%s: larger than %d bytes; a corpus case holds a few frames", name, maxCaseBytes)
+	}
+	c := &Case{Transport: "any"}
+	var pending map[string]string
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	sc.Buffer(make([]byte, 64<<10), maxCaseBytes)
+	for n := 1; sc.Scan(); n++ {
+		line := strings.TrimRight(sc.Text(), "\r")
+		bad := func(format string, args ...any) error {
+			return fmt.Errorf("%s:%d: %s; see corpus/README.md for the case format", name, n, fmt.Sprintf(format, args...))
+		}
+		switch {
+		case strings.TrimSpace(line) == "":
+			continue
+		case strings.HasPrefix(line, "#"):
+			c.Comment = append(c.Comment, strings.TrimPrefix(strings.TrimPrefix(line, "#"), " "))
+			continue
+		}
+		if key, value, ok := header(line); ok {
+			switch key {
+			case "invariant":
+				inv, err := ParseInvariant(value)
+				if err != nil {
+					return nil, bad("%v", err)
+				}
+				c.Invariant = inv
+			case "transport":
+				if value != "any" && value != "stdio" && value != "http" {
+					return nil, bad("transport %q; use any, stdio or http", value)
+				}
+				c.Transport = value
+			case "seed":
+				seed, err := strconv.ParseInt(value, 10, 64)
+				if err != nil {
+					return nil, bad("seed %q is not an integer", value)
+				}
+				c.Seed = seed
+			}
+			continue
+		}
+		only, rest := "", line
+		for _, t := range []string{"stdio", "http"} {
+			if strings.HasPrefix(rest, t+" ") {
+				only, rest = t, rest[len(t)+1:]
+			}
+		}
+		verb, arg, _ := strings.Cut(rest, " ")
+		switch verb {
+		case "header":
+			if only != "http" {
+				return nil, bad("a header line starts with \"http header\"")
+			}
+			hname, hvalue, ok := strings.Cut(arg, ":")
+			if !ok || strings.TrimSpace(hname) == "" {
+				return nil, bad("header %q; write http header NAME: VALUE", arg)
+			}
+			if pending == nil {
+				pending = map[string]string{}
+			}
+			pending[strings.TrimSpace(hname)] = strings.TrimSpace(hvalue)
+		case "send", "delete":
+			f := Frame{Only: only, Header: pending}
+			pending = nil
+			if verb == "delete" {
+				if only != "http" {
+					return nil, bad("a delete line reads \"http delete\"")
+				}
+				f.Method = "DELETE"
+			} else {
+				body, err := parseBody(arg)
+				if err != nil {
+					return nil, bad("%v", err)
+				}
+				f.Body = body
+			}
+			c.Frames = append(c.Frames, f)
+		default:
+			return nil, bad("unknown line %q", clip(line, 60))
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("%s: %v", name, err)
+	}
+	if c.Invariant == "" {
+		return nil, fmt.Errorf("%s: no \"invariant:\" line; name the invariant the case breaks (%s)", name, invariantList())
+	}
+	if len(c.Frames) == 0 {
+		return nil, fmt.Errorf("%s: no frames; add \"send …\" lines", name)
+	}
+	return c, nil
+}
+
+// header splits a "key: value" metadata line.
+func header(line string) (key, value string, ok bool) {
+	key, value, ok = strings.Cut(line, ":")
+	switch key {
+	case "invariant", "transport", "seed":
+		return key, strings.TrimSpace(value), ok
+	}
+	return "", "", false
+}
+
+// parseBody reads a send line's body: Go-quoted when it starts with a
+// double quote, else the rest of the line verbatim.
+func parseBody(arg string) ([]byte, error) {
+	if strings.HasPrefix(arg, `"`) {
+		s, err := strconv.Unquote(arg)
+		if err != nil {
+			return nil, fmt.Errorf("quoted body %s: %v", clip(arg, 40), err)
+		}
+		return []byte(s), nil
+	}
+	return []byte(arg), nil
+}
+
+// Format renders the case in its text form; ParseCase reads it back.
+func (c *Case) Format() []byte {
+	var b bytes.Buffer
+	for _, line := range c.Comment {
+		if line == "" {
+			b.WriteString("#\n")
+			continue
+		}
+		fmt.Fprintf(&b, "# %s\n", line)
+	}
+	fmt.Fprintf(&b, "invariant: %s\ntransport: %s\n", c.Invariant, c.transport())
+	if c.Seed != 0 {
+		fmt.Fprintf(&b, "seed: %d\n", c.Seed)
+	}
+	b.WriteString("\n")
+	for _, f := range c.Frames {
+		for _, name := range f.headerNames() {
+			fmt.Fprintf(&b, "http header %s: %s\n", name, f.Header[name])
+		}
+		if f.Only != "" {
+			b.WriteString(f.Only + " ")
+		}
+		if f.Method == "DELETE" {
+			b.WriteString("delete\n")
+			continue
+		}
+		b.WriteString("send " + formatBody(f.Body) + "\n")
+	}
+	return b.Bytes()
+}
+
+func (c *Case) transport() string {
+	if c.Transport == "" {
+		return "any"
+	}
+	return c.Transport
+}
+
+// formatBody writes a body verbatim when that reads back the same, else
+// Go-quoted.
+func formatBody(body []byte) string {
+	plain := utf8.Valid(body) && len(body) > 0 && body[0] != '"' &&
+		!bytes.ContainsAny(body, "\r\n") && strings.TrimSpace(string(body)) == string(body)
+	for _, r := range string(body) {
+		if r < 0x20 || r == 0x7f || r == utf8.RuneError {
+			plain = false
+			break
+		}
+	}
+	if plain {
+		return string(body)
+	}
+	return strconv.Quote(string(body))
+}
+
+// clip shortens s for a message.
+func clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n] + "…"
+}

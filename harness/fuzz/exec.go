@@ -1,0 +1,476 @@
+package fuzz
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/mcpconform/mcpconform/harness/jsonrpc"
+)
+
+// Options configure the executor.
+type Options struct {
+	// Timeout is how long a request's answer, and the probe ping's, may
+	// take; zero is DefaultTimeout.
+	Timeout time.Duration
+	// MaxRSS bounds the resident memory of a stdio server's process group;
+	// zero is not measured.
+	MaxRSS int64
+}
+
+// DefaultTimeout is how long the executor waits for an answer.
+const DefaultTimeout = 2 * time.Second
+
+func (o Options) timeout() time.Duration {
+	if o.Timeout <= 0 {
+		return DefaultTimeout
+	}
+	return o.Timeout
+}
+
+// Outcome is what one execution of a frame sequence showed.
+type Outcome struct {
+	// Violation is the first MUST-level break; nil when every invariant held.
+	Violation *Violation
+	// Warnings are SHOULD-level breaks (at most one per invariant).
+	Warnings []*Violation
+	// Sent counts the frames and probes sent; Peak is the highest RSS seen.
+	Sent int
+	Peak int64
+}
+
+// account is what the executor expects for one request id: between min
+// and max responses, got so far.
+type account struct {
+	min, max, got int
+	what          string // the request, for messages
+	initialize    bool   // the request is an initialize
+}
+
+// run is one execution: a connection, the frames, what has been seen.
+type run struct {
+	c         conn
+	transport string
+	opt       Options
+	frames    []Frame
+	step      int
+	acct      map[string]*account
+	cancelled map[string]bool // ids a frame cancelled
+	version   string
+	probes    int
+	out       Outcome
+	warned    map[Invariant]bool
+}
+
+// Execute sends frames (those for this transport) on a fresh connection to
+// t and checks the invariants after each, and with a probe ping after every
+// unreadable frame and after the last one. It stops at the first MUST-level
+// break.
+func Execute(t Target, frames []Frame, opt Options) (Outcome, error) {
+	c, err := t.open()
+	if err != nil {
+		return Outcome{}, err
+	}
+	defer c.close()
+	r := newRun(c, t.Transport(), opt)
+	r.frames = frames
+	r.execute()
+	return r.out, nil
+}
+
+func newRun(c conn, transport string, opt Options) *run {
+	return &run{c: c, transport: transport, opt: opt, acct: map[string]*account{}, cancelled: map[string]bool{}, warned: map[Invariant]bool{}}
+}
+
+func (r *run) execute() {
+	for r.step = 0; r.step < len(r.frames); r.step++ {
+		f := r.frames[r.step]
+		if !f.For(r.transport) {
+			continue
+		}
+		if r.sendFrame(f) {
+			return
+		}
+	}
+	if len(r.frames) == 0 {
+		if probe, ok := r.sendProbe(); ok && probe != "" {
+			r.await(probe, AnswersPing, "probe")
+		}
+	}
+}
+
+// sendFrame sends one frame, then a probe ping, and checks what follows:
+// the frame's required answers, the probe's, the process, its stdout and
+// its memory. true means a MUST break ended the run.
+func (r *run) sendFrame(f Frame) bool {
+	wait := r.expect(f)
+	r.out.Sent++
+	refused, err := r.c.send(f)
+	if err != nil {
+		r.fail(Alive, "send", fmt.Sprintf("sending %s failed: %v%s", f, err, r.why()))
+		return true
+	}
+	if refused {
+		// An HTTP error status without a JSON-RPC body answers the whole
+		// frame (HT-16).
+		for _, id := range wait {
+			r.acct[id].min = 0
+		}
+		wait = nil
+	}
+	probe, ok := r.sendProbe()
+	if !ok {
+		return true
+	}
+	for _, id := range wait {
+		if r.await(id, OneResponse, "missing") {
+			return true
+		}
+	}
+	if probe != "" && r.await(probe, AnswersPing, "probe") {
+		return true
+	}
+	return r.settle()
+}
+
+// why adds how the server ended, when it did.
+func (r *run) why() string {
+	if e := r.c.exited(); e != "" {
+		return " (" + e + ")"
+	}
+	return ""
+}
+
+// sendProbe sends a ping whose answer proves the server still serves
+// (PG-02); it returns the id to await ("" when the transport answered it
+// with an HTTP status), and false when sending failed.
+func (r *run) sendProbe() (string, bool) {
+	r.probes++
+	id := jsonrpc.StringID(fmt.Sprintf("mcpconform-probe-%d", r.probes))
+	raw, _ := jsonrpc.EncodeCall(id, "ping", nil)
+	r.acct[id.Key()] = &account{min: 1, max: 1, what: "the probe ping sent after it"}
+	r.out.Sent++
+	refused, err := r.c.send(Frame{Body: raw})
+	if err != nil {
+		r.fail(Alive, "send", fmt.Sprintf("sending the probe ping failed: %v%s", err, r.why()))
+		return "", false
+	}
+	if refused {
+		r.acct[id.Key()].min = 0
+		return "", true
+	}
+	return id.Key(), true
+}
+
+// idPattern finds ids in frames that do not parse, which a lenient server
+// may still answer.
+var idPattern = regexp.MustCompile(`"id"\s*:\s*(-?[0-9]+|"(?:[^"\\]|\\.)*")`)
+
+// expect registers what frame f asks of the server and returns the ids
+// that must be answered. Only a readable frame is bound: valid UTF-8 and
+// JSON as sent (no byte-order mark), one line over stdio, at most
+// maxBoundFrame bytes and maxBoundDepth deep; a server may refuse anything
+// else any way that keeps it serving, and may answer an id it finds in it.
+func (r *run) expect(f Frame) (wait []string) {
+	if f.Method != "" {
+		return nil
+	}
+	body := f.Body
+	readable := utf8.Valid(body) && json.Valid(body) && len(body) <= maxBoundFrame && depth(body) <= maxBoundDepth &&
+		!(r.transport == "stdio" && bytes.ContainsAny(body, "\r\n"))
+	if !readable {
+		r.optional(body)
+		return nil
+	}
+	switch jsonrpc.ClassifyLine(body) {
+	case jsonrpc.ClassMessage:
+		m, err := jsonrpc.Decode(body)
+		if err != nil {
+			r.optional(body)
+			return nil
+		}
+		return r.expectMessage(m, true)
+	case jsonrpc.ClassBatch:
+		ms, err := jsonrpc.DecodeBatch(body)
+		if err != nil {
+			r.optional(body)
+			return nil
+		}
+		// Batches bind only 2025-03-26 (JR-35); later versions may refuse
+		// them any way that does not crash (JR-37).
+		required := r.version == "2025-03-26"
+		for _, m := range ms {
+			wait = append(wait, r.expectMessage(m, required)...)
+		}
+		return wait
+	}
+	r.optional(body)
+	return nil
+}
+
+// The largest and deepest frames a server is bound to answer: beyond, it
+// may refuse them (no rule sets a size, and parsers bound depth).
+const (
+	maxBoundFrame = 64 << 10
+	maxBoundDepth = 64
+)
+
+// depth is how deeply b's brackets nest, outside strings.
+func depth(b []byte) int {
+	d, deepest, inString, escaped := 0, 0, false, false
+	for _, c := range b {
+		switch {
+		case escaped:
+			escaped = false
+		case inString && c == '\\':
+			escaped = true
+		case c == '"':
+			inString = !inString
+		case inString:
+		case c == '{' || c == '[':
+			d++
+			deepest = max(deepest, d)
+		case c == '}' || c == ']':
+			d--
+		}
+	}
+	return deepest
+}
+
+// optional lets the ids that appear in an unreadable frame be answered once.
+func (r *run) optional(body []byte) {
+	for _, m := range idPattern.FindAllSubmatch(body, 8) {
+		key := string(m[1])
+		if a := r.acct[key]; a != nil {
+			a.max++
+			continue
+		}
+		r.acct[key] = &account{max: 1, what: "an unreadable frame naming id " + key}
+	}
+}
+
+// expectMessage registers one decoded message the fuzzer sends.
+func (r *run) expectMessage(m *jsonrpc.Message, required bool) (wait []string) {
+	switch m.Kind() {
+	case jsonrpc.KindNotification:
+		if m.Method == "notifications/cancelled" {
+			var p struct {
+				RequestID json.RawMessage `json:"requestId"`
+			}
+			_ = json.Unmarshal(m.Params, &p)
+			key := string(bytes.TrimSpace(p.RequestID))
+			if a := r.acct[key]; a != nil {
+				a.min = 0 // a cancelled request may go unanswered (CN-04)
+			}
+			// A cancel may overtake its request on a concurrent transport,
+			// so a server may apply it to a request that comes later.
+			r.cancelled[key] = true
+		}
+		return nil
+	case jsonrpc.KindResult, jsonrpc.KindError:
+		// A response to nothing: the server should ignore it; an answer to
+		// it is tolerated once.
+		if !m.ID.IsZero() {
+			r.allowOnce(m.ID.Key(), "a response the fuzzer sent")
+		}
+		return nil
+	}
+	key := m.ID.Key()
+	what := fmt.Sprintf("request id %s (%s)", m.ID, m.Method)
+	switch {
+	case r.acct[key] != nil:
+		// A reused id (JR-05 binds the fuzzer, which breaks it on purpose):
+		// the server may answer it again or not.
+		r.acct[key].max++
+		return nil
+	case strings.HasPrefix(m.Method, "notifications/"):
+		// A notification's method with an id: a request by shape, which a
+		// server may answer or treat as the notification it names.
+		r.allowOnce(key, what)
+		return nil
+	case !required || r.cancelled[key] || r.cancelledLater(key):
+		r.acct[key] = &account{max: 1, what: what}
+		return nil
+	}
+	r.acct[key] = &account{min: 1, max: 1, what: what, initialize: m.Method == "initialize"}
+	return []string{key}
+}
+
+func (r *run) allowOnce(key, what string) {
+	if a := r.acct[key]; a != nil {
+		a.max++
+		return
+	}
+	r.acct[key] = &account{max: 1, what: what}
+}
+
+// cancelledLater reports whether a later frame cancels the request id key:
+// that request is not waited for.
+func (r *run) cancelledLater(key string) bool {
+	for _, f := range r.frames[r.step+1:] {
+		if !f.For(r.transport) || f.Method != "" {
+			continue
+		}
+		m, err := jsonrpc.Decode(f.Body)
+		if err != nil || m.Method != "notifications/cancelled" {
+			continue
+		}
+		var p struct {
+			RequestID json.RawMessage `json:"requestId"`
+		}
+		if json.Unmarshal(m.Params, &p) == nil && string(p.RequestID) == key {
+			return true
+		}
+	}
+	return false
+}
+
+// await waits for the answer to the request id key; a missing one breaks
+// inv. true means a MUST break ended the run.
+func (r *run) await(key string, inv Invariant, kind string) bool {
+	a := r.acct[key]
+	deadline := time.NewTimer(r.opt.timeout())
+	defer deadline.Stop()
+	for a.got < 1 {
+		select {
+		case m, ok := <-r.c.messages():
+			if !ok {
+				r.fail(Alive, "exit", fmt.Sprintf("the server's output ended before it answered %s%s", a.what, r.why()))
+				return true
+			}
+			if r.receive(m) {
+				return true
+			}
+		case <-deadline.C:
+			if noise := r.c.stdoutNoise(); noise != "" {
+				r.fail(StdoutJSON, "noise", noise)
+				return true
+			}
+			if e := r.c.exited(); e != "" {
+				r.fail(Alive, "exit", e)
+				return true
+			}
+			r.fail(inv, kind, fmt.Sprintf("no answer to %s within %s", a.what, r.opt.timeout()))
+			return true
+		}
+	}
+	return false
+}
+
+// settle takes the messages that have already arrived, then checks the
+// process, its stdout and its memory.
+func (r *run) settle() bool {
+	for drained := false; !drained; {
+		select {
+		case m, ok := <-r.c.messages():
+			if !ok {
+				drained = true
+			} else if r.receive(m) {
+				return true
+			}
+		default:
+			drained = true
+		}
+	}
+	if noise := r.c.stdoutNoise(); noise != "" {
+		r.fail(StdoutJSON, "noise", noise)
+		return true
+	}
+	if e := r.c.exited(); e != "" {
+		r.fail(Alive, "exit", e)
+		return true
+	}
+	if r.opt.MaxRSS > 0 {
+		if rss, ok := r.c.rss(false); ok {
+			r.out.Peak = max(r.out.Peak, rss)
+			if rss > r.opt.MaxRSS {
+				r.fail(MaxRSS, "rss", fmt.Sprintf("the server's process group holds %s resident, over --max-rss %s", Bytes(rss), Bytes(r.opt.MaxRSS)))
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// receive judges one message from the server; true means a MUST break.
+func (r *run) receive(m *jsonrpc.Message) bool {
+	switch m.Kind() {
+	case jsonrpc.KindRequest:
+		r.answer(m)
+		return false
+	case jsonrpc.KindNotification:
+		return false
+	}
+	if m.ID.IsZero() {
+		if m.Error != nil && !standardCode(m.Error.Code) {
+			r.warn(ErrorReply, fmt.Sprintf("an unreadable frame was answered with error code %d; JSON-RPC says -32700 (parse error) or -32600 (invalid request)", m.Error.Code))
+		}
+		return false
+	}
+	a := r.acct[m.ID.Key()]
+	if a == nil {
+		r.fail(OneResponse, "unknown", fmt.Sprintf("the server sent a response with id %s, which no frame carried", m.ID))
+		return true
+	}
+	a.got++
+	if a.got > a.max {
+		r.fail(OneResponse, "duplicate", fmt.Sprintf("%s was answered %d times", a.what, a.got))
+		return true
+	}
+	if a.initialize && m.Kind() == jsonrpc.KindResult {
+		var res struct {
+			ProtocolVersion string `json:"protocolVersion"`
+		}
+		if json.Unmarshal(m.Result, &res) == nil {
+			r.version = res.ProtocolVersion
+		}
+	}
+	return false
+}
+
+func standardCode(code int64) bool { return code <= -32600 && code >= -32700 }
+
+// answer replies to the server's own request: a ping with an empty
+// result, anything else with method-not-found (the fuzzer declares no
+// client capabilities).
+func (r *run) answer(m *jsonrpc.Message) {
+	var reply *jsonrpc.Message
+	if m.Method == "ping" {
+		reply, _ = jsonrpc.NewResult(m.ID, map[string]any{})
+	} else {
+		reply = jsonrpc.NewError(m.ID, jsonrpc.CodeMethodNotFound, "the fuzzer offers no client features")
+	}
+	if raw, err := jsonrpc.Encode(reply); err == nil {
+		_, _ = r.c.send(Frame{Body: raw})
+	}
+}
+
+func (r *run) fail(inv Invariant, kind, detail string) {
+	if r.out.Violation == nil {
+		r.out.Violation = &Violation{Invariant: inv, Kind: kind, Step: r.step, Detail: detail}
+	}
+}
+
+func (r *run) warn(inv Invariant, detail string) {
+	if !r.warned[inv] {
+		r.warned[inv] = true
+		r.out.Warnings = append(r.out.Warnings, &Violation{Invariant: inv, Step: r.step, Detail: detail})
+	}
+}
+
+// Bytes renders a size in binary units.
+func Bytes(n int64) string {
+	switch {
+	case n >= 1<<30:
+		return fmt.Sprintf("%.1f GiB", float64(n)/(1<<30))
+	case n >= 1<<20:
+		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
+	case n >= 1<<10:
+		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
+	}
+	return fmt.Sprintf("%d B", n)
+}

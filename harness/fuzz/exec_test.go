@@ -1,0 +1,85 @@
+package fuzz
+
+import (
+	"fmt"
+	"testing"
+	"time"
+)
+
+func frames(lines ...string) []Frame {
+	fs := make([]Frame, len(lines))
+	for i, l := range lines {
+		fs[i] = Frame{Body: []byte(l)}
+	}
+	return fs
+}
+
+const initFrame = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"fuzz","version":"1"}}}`
+
+func TestExecuteReferenceHolds(t *testing.T) {
+	out, err := Execute(reference(), frames(initFrame,
+		`{"jsonrpc":"2.0","method":"notifications/initialized"}`,
+		`{"jsonrpc":"2.0","id":2,"method":"tools/list"}`,
+		`{bad`, `[1,2]`, `{"jsonrpc":"2.0","id":3.5,"method":"ping"}`,
+		`{"jsonrpc":"2.0","id":9,"method":"notifications/initialized"}`,
+		`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":77}}`,
+		`{"jsonrpc":"2.0","id":2,"method":"ping"}`,
+		`{"jsonrpc":"2.0","id":5,"result":{}}`,
+	), Options{Timeout: time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out.Violation != nil {
+		t.Fatalf("the reference broke %v", out.Violation)
+	}
+	if len(out.Warnings) > 0 {
+		t.Errorf("warnings: %v", out.Warnings)
+	}
+}
+
+func TestExecuteSeesAnExit(t *testing.T) {
+	out, err := Execute(Target{Command: []string{"sh", "-c", "read line; exit 3"}}, frames(`{"jsonrpc":"2.0","id":1,"method":"ping"}`), Options{Timeout: time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out.Violation == nil || out.Violation.Invariant != Alive {
+		t.Fatalf("got %v, want alive broken", out.Violation)
+	}
+	t.Log(out.Violation)
+}
+
+func TestExecuteSeesStdoutNoise(t *testing.T) {
+	out, _ := Execute(Target{Command: []string{"sh", "-c", `read line; echo hello; echo '{"jsonrpc":"2.0","id":1,"result":{}}'; sleep 5`}}, frames(`{"jsonrpc":"2.0","id":1,"method":"ping"}`), Options{Timeout: time.Second})
+	if out.Violation == nil || out.Violation.Invariant != StdoutJSON {
+		t.Fatalf("got %v, want stdout-json broken", out.Violation)
+	}
+	t.Log(out.Violation)
+}
+
+func BenchmarkPingCeiling(b *testing.B) {
+	c, err := reference().open()
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer c.close()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		raw := fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"ping"}`, i+1)
+		if _, err := c.send(Frame{Body: []byte(raw)}); err != nil {
+			b.Fatal(err)
+		}
+		<-c.messages()
+	}
+}
+
+func BenchmarkStart(b *testing.B) {
+	for i := 0; i < b.N; i++ {
+		c, err := reference().open()
+		if err != nil {
+			b.Fatal(err)
+		}
+		c.send(Frame{Body: []byte(`{"jsonrpc":"2.0","id":1,"method":"ping"}`)})
+		<-c.messages()
+		c.close()
+	}
+}

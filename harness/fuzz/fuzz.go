@@ -1,0 +1,462 @@
+package fuzz
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"math/rand"
+	"sort"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/leanovate/gopter"
+	"github.com/leanovate/gopter/commands"
+)
+
+// Config is one fuzzing run.
+type Config struct {
+	Target Target
+	// Seed makes the run reproducible: iteration i draws from Seed and i.
+	Seed int64
+	// Duration and Iterations bound the search; whichever ends first.
+	// Zero Iterations is no bound by count; zero Duration none by time.
+	Duration   time.Duration
+	Iterations int
+	// Workers run iterations side by side, each on its own connection;
+	// zero is one.
+	Workers int
+	Options
+	// Only, when set, is the list of tools that may be called; Unsafe
+	// tools are never called; Slow tools are called only with their
+	// cancel.
+	Only, Unsafe, Slow []string
+	// MaxSteps bounds a sequence's length; zero is DefaultMaxSteps.
+	MaxSteps int
+	// ShrinkBudget bounds the time spent shrinking a finding; zero is
+	// DefaultShrinkBudget.
+	ShrinkBudget time.Duration
+	// Progress, when set, is called about every ProgressEvery with the
+	// figures so far.
+	Progress      func(Stats)
+	ProgressEvery time.Duration
+}
+
+// Defaults of a Config.
+const (
+	DefaultMaxSteps     = 200
+	DefaultShrinkBudget = 40 * time.Second
+)
+
+// Stats are a run's figures so far.
+type Stats struct {
+	Iterations int64 // sequences run
+	Executions int64 // frames and probes sent
+	Findings   int64
+	Elapsed    time.Duration
+	Remaining  time.Duration // -1 when the run is bounded by count only
+}
+
+// PerSecond is executions per second.
+func (s Stats) PerSecond() float64 {
+	if s.Elapsed <= 0 {
+		return 0
+	}
+	return float64(s.Executions) / s.Elapsed.Seconds()
+}
+
+// Finding is an invariant broken, shrunk to a minimal case.
+type Finding struct {
+	Case      *Case
+	Violation *Violation
+	// Iteration is the sequence that first broke it; Original its length
+	// in frames; Shrinks the shrinking runs tried.
+	Iteration int64
+	Original  int
+	Shrinks   int
+	// Steps name the minimal case's steps.
+	Steps []string
+}
+
+// Report is the outcome of Run.
+type Report struct {
+	Seed     int64
+	Stats    Stats
+	Tools    []string // the tools called
+	Skipped  []string // tools left out (unsafe, not chosen)
+	Findings []Finding
+	Warnings []*Violation
+	// Interrupted says ctx ended the run before its bound.
+	Interrupted bool
+}
+
+// Run fuzzes the target until the bound, the first finding, or ctx ends.
+func Run(ctx context.Context, cfg Config) (*Report, error) {
+	tools, skipped, err := discover(cfg)
+	if err != nil {
+		return nil, err
+	}
+	rep := &Report{Seed: cfg.Seed, Skipped: skipped}
+	for _, t := range tools {
+		rep.Tools = append(rep.Tools, t.Name)
+	}
+	md := &model{tools: tools, transport: cfg.Target.Transport()}
+	workers := max(cfg.Workers, 1)
+	start := time.Now()
+	var deadline time.Time
+	if cfg.Duration > 0 {
+		deadline = start.Add(cfg.Duration)
+	}
+	f := &fuzzer{cfg: cfg, md: md, start: start, deadline: deadline, ctx: ctx}
+	var wg sync.WaitGroup
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func() { defer wg.Done(); f.work() }()
+	}
+	done := make(chan struct{})
+	go func() { wg.Wait(); close(done) }()
+	every := cfg.ProgressEvery
+	if every <= 0 {
+		every = time.Second
+	}
+	tick := time.NewTicker(every)
+	defer tick.Stop()
+	for running := true; running; {
+		select {
+		case <-done:
+			running = false
+		case <-tick.C:
+			if cfg.Progress != nil {
+				cfg.Progress(f.stats())
+			}
+		}
+	}
+	rep.Stats = f.stats()
+	rep.Findings = f.findings
+	sort.Slice(rep.Findings, func(i, j int) bool { return rep.Findings[i].Iteration < rep.Findings[j].Iteration })
+	rep.Warnings = f.warnings
+	rep.Interrupted = ctx.Err() != nil
+	return rep, nil
+}
+
+// fuzzer is the state the workers share.
+type fuzzer struct {
+	cfg      Config
+	md       *model
+	ctx      context.Context
+	start    time.Time
+	deadline time.Time
+
+	next, iterations, executions atomic.Int64
+	found                        atomic.Bool
+
+	mu       sync.Mutex
+	findings []Finding
+	warnings []*Violation
+	warned   map[Invariant]bool
+}
+
+func (f *fuzzer) stats() Stats {
+	s := Stats{Iterations: f.iterations.Load(), Executions: f.executions.Load(), Elapsed: time.Since(f.start), Remaining: -1}
+	f.mu.Lock()
+	s.Findings = int64(len(f.findings))
+	f.mu.Unlock()
+	if !f.deadline.IsZero() {
+		s.Remaining = max(time.Until(f.deadline), 0)
+	}
+	return s
+}
+
+// over reports whether the run should take no new iteration.
+func (f *fuzzer) over() bool {
+	return f.found.Load() || f.ctx.Err() != nil || (!f.deadline.IsZero() && time.Now().After(f.deadline))
+}
+
+func (f *fuzzer) work() {
+	for !f.over() {
+		i := f.next.Add(1) - 1
+		if f.cfg.Iterations > 0 && i >= int64(f.cfg.Iterations) {
+			return
+		}
+		f.iterate(i)
+		f.iterations.Add(1)
+	}
+}
+
+// iterate runs sequence i and, when it breaks an invariant, shrinks it.
+func (f *fuzzer) iterate(i int64) {
+	seed := f.cfg.Seed*1_000_003 + i
+	rng := rand.New(rand.NewSource(seed))
+	maxSteps := f.cfg.MaxSteps
+	if maxSteps <= 0 {
+		maxSteps = DefaultMaxSteps
+	}
+	length := 1 + rng.Intn(maxSteps)
+	h := &hunt{f: f}
+	params := gopter.DefaultTestParametersWithSeed(seed)
+	params.MinSuccessfulTests = 1
+	params.MinSize, params.MaxSize = length, length
+	params.MaxShrinkCount = 2000
+	result := commands.Prop(h.commands()).Check(params)
+	if h.want == nil || result.Passed() {
+		return
+	}
+	if f.found.Swap(true) {
+		return // another worker found one first
+	}
+	c := &Case{Invariant: h.want.Invariant, Transport: f.md.transport, Seed: f.cfg.Seed, Frames: h.best}
+	if !h.transportSpecific() {
+		c.Transport = "any"
+	}
+	c.Comment = []string{
+		fmt.Sprintf("Found by mcpconform fuzz --seed %d (sequence %d of %d steps), shrunk to %d frames in %d runs.", f.cfg.Seed, i, h.original, len(h.best), h.shrinks),
+		fmt.Sprintf("Breaks %s: %s.", h.want.Invariant, h.want.Invariant.Text()),
+		"Seen: " + h.bestViolation.Detail,
+		"Steps: " + describeSteps(h.bestSteps),
+	}
+	f.mu.Lock()
+	f.findings = append(f.findings, Finding{Case: c, Violation: h.bestViolation, Iteration: i, Original: h.original, Shrinks: h.shrinks, Steps: h.bestSteps})
+	f.mu.Unlock()
+}
+
+// hunt is one iteration's property: it runs sequences and remembers the
+// invariant the first failing one broke, so that shrinking keeps to it,
+// and the smallest failing sequence.
+type hunt struct {
+	f             *fuzzer
+	want          *Violation
+	best          []Frame
+	bestSteps     []string
+	bestViolation *Violation
+	original      int
+	shrinks       int
+	shrinkStart   time.Time
+}
+
+// sut is one sequence's run: a connection opened lazily at its first step.
+type sut struct {
+	r     *run
+	err   error
+	steps []string
+}
+
+func (h *hunt) commands() commands.Commands {
+	mk := func(name string, frames []Frame, ids []string) *step {
+		return &step{name: name, frames: frames, ids: ids, run: h.runStep, post: h.judge}
+	}
+	return &commands.ProtoCommands{
+		NewSystemUnderTestFunc: func(commands.State) commands.SystemUnderTest {
+			return &sut{}
+		},
+		DestroySystemUnderTestFunc: func(s commands.SystemUnderTest) { h.finish(s.(*sut)) },
+		InitialStateGen:            h.f.md.initialState(),
+		GenCommandFunc: func(st commands.State) gopter.Gen {
+			return h.f.md.stepGen(st.(*state), mk)
+		},
+	}
+}
+
+// aborted says runs should stop doing anything: the run is interrupted,
+// or shrinking has spent its budget (what was found so far stands).
+func (h *hunt) aborted() bool {
+	if h.f.ctx.Err() != nil {
+		return true
+	}
+	budget := h.f.cfg.ShrinkBudget
+	if budget <= 0 {
+		budget = DefaultShrinkBudget
+	}
+	return h.want != nil && time.Since(h.shrinkStart) > budget
+}
+
+func (h *hunt) runStep(s commands.SystemUnderTest, st *step) commands.Result {
+	u := s.(*sut)
+	if u.err != nil || h.aborted() {
+		return nil
+	}
+	if u.r == nil {
+		c, err := h.f.cfg.Target.open()
+		if err != nil {
+			u.err = err
+			return &Violation{Invariant: Alive, Kind: "start", Detail: fmt.Sprintf("the server did not start: %v", err)}
+		}
+		u.r = newRun(c, h.f.md.transport, h.f.cfg.Options)
+	}
+	r := u.r
+	if r.out.Violation != nil {
+		return r.out.Violation
+	}
+	u.steps = append(u.steps, st.name)
+	sent := r.out.Sent
+	for _, fr := range st.frames {
+		if !fr.For(r.transport) {
+			continue
+		}
+		r.frames = append(r.frames, fr)
+	}
+	for ; r.step < len(r.frames); r.step++ {
+		if r.sendFrame(r.frames[r.step]) {
+			break
+		}
+	}
+	h.f.executions.Add(int64(r.out.Sent - sent))
+	return r.out.Violation
+}
+
+// judge fails a step whose run broke the invariant hunted (any MUST-level
+// one until the first failure).
+func (h *hunt) judge(result commands.Result) *gopter.PropResult {
+	v, _ := result.(*Violation)
+	if v == nil || (h.want != nil && (v.Invariant != h.want.Invariant || v.Kind != h.want.Kind)) {
+		return &gopter.PropResult{Status: gopter.PropTrue}
+	}
+	return &gopter.PropResult{Status: gopter.PropFalse}
+}
+
+// finish closes a sequence's connection and keeps what it showed.
+func (h *hunt) finish(u *sut) {
+	if u.r == nil {
+		return
+	}
+	u.r.c.close()
+	v := u.r.out.Violation
+	if len(u.r.out.Warnings) > 0 {
+		h.f.warn(u.r.out.Warnings)
+	}
+	if v == nil || (h.want != nil && (v.Invariant != h.want.Invariant || v.Kind != h.want.Kind)) {
+		if h.want != nil {
+			h.shrinks++
+		}
+		return
+	}
+	frames := u.r.frames[:min(v.Step+1, len(u.r.frames))]
+	if h.want == nil {
+		h.want, h.original, h.shrinkStart = v, len(frames), time.Now()
+	} else {
+		h.shrinks++
+	}
+	if h.best == nil || len(frames) <= len(h.best) {
+		h.best, h.bestSteps, h.bestViolation = append([]Frame(nil), frames...), append([]string(nil), u.steps...), v
+	}
+}
+
+// transportSpecific reports whether the best case holds frames for one
+// transport only.
+func (h *hunt) transportSpecific() bool {
+	for _, f := range h.best {
+		if f.Only != "" {
+			return true
+		}
+	}
+	return false
+}
+
+func (f *fuzzer) warn(ws []*Violation) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.warned == nil {
+		f.warned = map[Invariant]bool{}
+	}
+	for _, w := range ws {
+		if !f.warned[w.Invariant] {
+			f.warned[w.Invariant] = true
+			f.warnings = append(f.warnings, w)
+		}
+	}
+}
+
+// discover asks the server for its tools (every page) over a fresh
+// connection, and keeps those the configuration allows.
+func discover(cfg Config) (tools []Tool, skipped []string, err error) {
+	c, err := cfg.Target.open()
+	if err != nil {
+		return nil, nil, err
+	}
+	defer c.close()
+	r := newRun(c, cfg.Target.Transport(), cfg.Options)
+	call := func(id int64, method string, params any) (*jsonrpcResult, error) {
+		raw := message(id, method, params)
+		r.frames = append(r.frames, Frame{Body: raw})
+		key := fmt.Sprint(id)
+		r.acct[key] = &account{min: 1, max: 1, what: method}
+		if _, err := c.send(Frame{Body: raw}); err != nil {
+			return nil, fmt.Errorf("%s: %v%s", method, err, r.why())
+		}
+		return r.result(key, method)
+	}
+	if _, err := call(1, "initialize", map[string]any{"protocolVersion": versions[0], "capabilities": map[string]any{}, "clientInfo": map[string]any{"name": "mcpconform-fuzz", "version": "1"}}); err != nil {
+		return nil, nil, fmt.Errorf("the server did not answer initialize: %v; is it an MCP server? (mcpconform server pre-flights it with a clearer message)", err)
+	}
+	_, _ = c.send(Frame{Body: message(nil, "notifications/initialized", nil)})
+	only := set(cfg.Only)
+	unsafe, slow := set(cfg.Unsafe), set(cfg.Slow)
+	var cursor any
+	for page := int64(2); page < 1000; page++ {
+		var p any
+		if cursor != nil {
+			p = map[string]any{"cursor": cursor}
+		}
+		res, err := call(page, "tools/list", p)
+		if err != nil || res.err != nil {
+			break // a server without tools is fuzzed without calls
+		}
+		var list struct {
+			Tools []struct {
+				Name        string         `json:"name"`
+				InputSchema map[string]any `json:"inputSchema"`
+			} `json:"tools"`
+			NextCursor any `json:"nextCursor"`
+		}
+		_ = json.Unmarshal(res.result, &list)
+		for _, t := range list.Tools {
+			switch {
+			case unsafe[t.Name]:
+				skipped = append(skipped, t.Name+" (unsafe)")
+			case len(only) > 0 && !only[t.Name]:
+				skipped = append(skipped, t.Name+" (not in --tools)")
+			default:
+				tools = append(tools, Tool{Name: t.Name, Schema: t.InputSchema, Slow: slow[t.Name]})
+			}
+		}
+		if cursor = list.NextCursor; cursor == nil || cursor == "" {
+			break
+		}
+	}
+	return tools, skipped, nil
+}
+
+type jsonrpcResult struct {
+	result json.RawMessage
+	err    error
+}
+
+// result waits for the answer to key.
+func (r *run) result(key, method string) (*jsonrpcResult, error) {
+	deadline := time.NewTimer(r.opt.timeout())
+	defer deadline.Stop()
+	for {
+		select {
+		case m, ok := <-r.c.messages():
+			if !ok {
+				return nil, fmt.Errorf("the server's output ended%s", r.why())
+			}
+			if m.Kind() == 0 || m.ID.Key() != key {
+				continue
+			}
+			if m.Error != nil {
+				return &jsonrpcResult{err: m.Error}, nil
+			}
+			return &jsonrpcResult{result: m.Result}, nil
+		case <-deadline.C:
+			return nil, fmt.Errorf("no answer to %s within %s", method, r.opt.timeout())
+		}
+	}
+}
+
+func set(names []string) map[string]bool {
+	m := map[string]bool{}
+	for _, n := range names {
+		m[n] = true
+	}
+	return m
+}

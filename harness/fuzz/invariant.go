@@ -1,0 +1,125 @@
+package fuzz
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/mcpconform/mcpconform/harness/jsonrpc"
+)
+
+// Invariant names one property the executor checks after every step. The
+// names are public: corpus files and reports carry them.
+type Invariant string
+
+// The invariants, with the rule each keeps.
+const (
+	// Alive: the server process lives (stdio) or the endpoint still
+	// answers HTTP: a server ends on stdin EOF or a signal, never on input.
+	Alive Invariant = "alive"
+	// OneResponse: every request gets exactly one response with its id, a
+	// cancelled one at most one, and no response names an id that was
+	// never sent, nor answers a notification (JR-07, JR-14, CN-07).
+	OneResponse Invariant = "one-response"
+	// StdoutJSON: the server writes nothing to stdout that is not a
+	// JSON-RPC message (ST-03).
+	StdoutJSON Invariant = "stdout-json"
+	// AnswersPing: after any frame the server still answers a ping within
+	// the timeout (PG-02; a wedged server breaks it).
+	AnswersPing Invariant = "answers-ping"
+	// ErrorReply: a reply to an unreadable frame is an error object with
+	// the code the negotiated version says (JR-20, JR-21; SHOULD, so a
+	// break is a warning, not a finding).
+	ErrorReply Invariant = "error-reply"
+	// MaxRSS: the resident memory of the server's process group stays
+	// under --max-rss (stdio only).
+	MaxRSS Invariant = "max-rss"
+)
+
+// invariants lists every invariant with its level: a MUST break is a
+// finding (exit status 1), a SHOULD break a warning.
+var invariants = []struct {
+	Name  Invariant
+	Level string
+	Rules []string
+	Text  string
+}{
+	{Alive, "MUST", nil, "the server process lives and its endpoint answers"},
+	{OneResponse, "MUST", []string{"JR-07", "JR-14"}, "every request gets exactly one response with its id (at most one once cancelled), and no response names an id never sent"},
+	{StdoutJSON, "MUST", []string{"ST-03"}, "stdout carries nothing but JSON-RPC messages"},
+	{AnswersPing, "MUST", []string{"PG-02"}, "the server answers a ping after any frame, within the timeout"},
+	{ErrorReply, "SHOULD", []string{"JR-20", "JR-21"}, "unreadable frames are answered, when at all, with an error of the right code and a null id"},
+	{MaxRSS, "MUST", nil, "the resident memory of the server's process group stays under --max-rss"},
+}
+
+// ParseInvariant reads an invariant's name.
+func ParseInvariant(s string) (Invariant, error) {
+	for _, inv := range invariants {
+		if string(inv.Name) == s {
+			return inv.Name, nil
+		}
+	}
+	return "", fmt.Errorf("unknown invariant %q; invariants: %s", s, invariantList())
+}
+
+func invariantList() string {
+	names := make([]string, len(invariants))
+	for i, inv := range invariants {
+		names[i] = string(inv.Name)
+	}
+	return strings.Join(names, ", ")
+}
+
+// Level is the invariant's level: "MUST" or "SHOULD".
+func (i Invariant) Level() string {
+	for _, inv := range invariants {
+		if inv.Name == i {
+			return inv.Level
+		}
+	}
+	return ""
+}
+
+// Text says what the invariant holds.
+func (i Invariant) Text() string {
+	for _, inv := range invariants {
+		if inv.Name == i {
+			return inv.Text
+		}
+	}
+	return ""
+}
+
+// Violation is an invariant broken at one step.
+type Violation struct {
+	Invariant Invariant
+	// Kind tells breaks of one invariant apart ("missing", "duplicate",
+	// …): shrinking keeps both, so a case shrinks to the break it showed.
+	Kind string
+	// Step is the index of the frame after which it broke; len(frames)
+	// for the closing probe.
+	Step int
+	// Detail says what was seen, for the report.
+	Detail string
+}
+
+func (v *Violation) Error() string {
+	return fmt.Sprintf("%s broken after frame %d: %s", v.Invariant, v.Step+1, v.Detail)
+}
+
+// describe renders bytes for a message without quoting arbitrary content:
+// a JSON-RPC message by its kind, method and id, anything else by its class
+// and length.
+func describe(b []byte) string {
+	if m, err := jsonrpc.Decode(b); err == nil {
+		switch m.Kind() {
+		case jsonrpc.KindRequest:
+			return fmt.Sprintf("%s (id %s)", m.Method, m.ID)
+		case jsonrpc.KindNotification:
+			return m.Method
+		case jsonrpc.KindError:
+			return fmt.Sprintf("error %d (id %s)", m.Error.Code, m.ID)
+		}
+		return fmt.Sprintf("result (id %s)", m.ID)
+	}
+	return fmt.Sprintf("%s frame of %d bytes", jsonrpc.ClassifyLine(b), len(b))
+}

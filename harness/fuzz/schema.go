@@ -1,0 +1,218 @@
+package fuzz
+
+import (
+	"reflect"
+	"sort"
+	"strings"
+
+	"github.com/leanovate/gopter"
+	"github.com/leanovate/gopter/gen"
+)
+
+// unusualStrings are the strings that break parsers, renderers and
+// shells: empty, NUL, control characters, bidirectional overrides, emoji
+// and combining marks, very long, quotes and escapes, paths and formats.
+var unusualStrings = []string{
+	"", " ", "\x00", "a\x00b", "\t\r\n", "\u202eevil", "\u200b", "😀👍🏽", "e\u0301\u0301\u0301",
+	strings.Repeat("x", 70000), `"quoted"`, `\`, "'; DROP TABLE tools; --", "../../../../etc/passwd",
+	"%s%n%x", "${HOME}", "$(id)", "null", "true", "0", "-1", "1e309", "NaN", "\uFFFD", "\U0010FFFF",
+}
+
+// argsGen generates tool arguments from the tool's inputSchema: valid
+// ones, or (invalid) just-invalid ones: one required property dropped, one
+// property of the wrong type, or one property the schema does not allow.
+func argsGen(schema map[string]any, invalid bool) gopter.Gen {
+	root := schema
+	valid := valueGen(root, schema, 0)
+	if !invalid {
+		return valid
+	}
+	return gopter.CombineGens(valid, gen.IntRange(0, 2), gen.IntRange(0, 1<<16)).Map(func(v []any) any {
+		args, _ := v[0].(map[string]any)
+		if args == nil {
+			args = map[string]any{}
+		}
+		out := make(map[string]any, len(args)+1)
+		for k, val := range args {
+			out[k] = val
+		}
+		props := sortedKeys(asMap(schema["properties"]))
+		required := asStrings(schema["required"])
+		n := v[2].(int)
+		switch v[1].(int) {
+		case 0:
+			if len(required) > 0 {
+				delete(out, required[n%len(required)])
+				return out
+			}
+			fallthrough
+		case 1:
+			if len(props) > 0 {
+				p := props[n%len(props)]
+				out[p] = wrongType(asMap(asMap(schema["properties"])[p]))
+				return out
+			}
+		}
+		out["mcpconform_unexpected"] = n
+		return out
+	})
+}
+
+// valueGen generates a value that schema accepts, as far as a small
+// reading of JSON Schema goes: type, enum, const, properties, required,
+// items, minimum and maximum, $ref into $defs.
+func valueGen(root, schema map[string]any, depth int) gopter.Gen {
+	if ref, ok := schema["$ref"].(string); ok && depth < 8 {
+		if target := resolve(root, ref); target != nil {
+			return valueGen(root, target, depth+1)
+		}
+	}
+	if c, ok := schema["const"]; ok {
+		return gen.Const(c)
+	}
+	if enum, ok := schema["enum"].([]any); ok && len(enum) > 0 {
+		return gen.IntRange(0, len(enum)-1).Map(func(i int) any { return enum[i] })
+	}
+	for _, key := range []string{"anyOf", "oneOf"} {
+		if alts, ok := schema[key].([]any); ok && len(alts) > 0 && depth < 8 {
+			return gen.IntRange(0, len(alts)-1).FlatMap(func(i any) gopter.Gen {
+				return valueGen(root, asMap(alts[i.(int)]), depth+1)
+			}, reflect.TypeOf((*any)(nil)).Elem())
+		}
+	}
+	typ, _ := schema["type"].(string)
+	if types, ok := schema["type"].([]any); ok && len(types) > 0 {
+		typ, _ = types[0].(string)
+	}
+	if typ == "" && schema["properties"] != nil {
+		typ = "object"
+	}
+	switch typ {
+	case "object":
+		return objectGen(root, schema, depth)
+	case "array":
+		if depth > 6 {
+			return gen.Const([]any{})
+		}
+		return gen.SliceOfN(3, valueGen(root, asMap(schema["items"]), depth+1)).Map(func(v []any) any { return v })
+	case "integer":
+		lo, hi := bound(schema["minimum"], -1000), bound(schema["maximum"], 1000)
+		if lo > hi {
+			lo, hi = hi, lo
+		}
+		return gen.Int64Range(int64(lo), int64(hi)).Map(func(n int64) any { return n })
+	case "number":
+		return gen.Float64Range(bound(schema["minimum"], -1000), bound(schema["maximum"], 1000)).Map(func(f float64) any { return f })
+	case "boolean":
+		return gen.Bool().Map(func(b bool) any { return b })
+	case "null":
+		return gen.Const(nil)
+	case "string":
+		return stringGen(schema)
+	}
+	return gen.OneGenOf(stringGen(schema), gen.Const(any(nil)))
+}
+
+// stringGen draws an unusual string one time in three, else a word.
+func stringGen(schema map[string]any) gopter.Gen {
+	if f, _ := schema["format"].(string); f == "uri" || f == "url" {
+		return gen.OneConstOf("https://example.com/mcpconform", "file:///tmp/x", "urn:x", "")
+	}
+	return gen.Weighted([]gen.WeightedGen{
+		{Weight: 2, Gen: gen.AlphaString().Map(func(s string) any { return s })},
+		{Weight: 1, Gen: gen.IntRange(0, len(unusualStrings)-1).Map(func(i int) any { return unusualStrings[i] })},
+	})
+}
+
+// objectGen generates every required property and each optional one half
+// the time.
+func objectGen(root, schema map[string]any, depth int) gopter.Gen {
+	props := asMap(schema["properties"])
+	names := sortedKeys(props)
+	if len(names) == 0 || depth > 6 {
+		return gen.Const(map[string]any{})
+	}
+	required := map[string]bool{}
+	for _, r := range asStrings(schema["required"]) {
+		required[r] = true
+	}
+	gens := make([]gopter.Gen, 0, 2*len(names))
+	for _, n := range names {
+		gens = append(gens, valueGen(root, asMap(props[n]), depth+1), gen.Bool())
+	}
+	return gopter.CombineGens(gens...).Map(func(v []any) any {
+		out := map[string]any{}
+		for i, n := range names {
+			if required[n] || v[2*i+1].(bool) {
+				out[n] = v[2*i]
+			}
+		}
+		return out
+	})
+}
+
+// wrongType is a value of another type than the schema's.
+func wrongType(schema map[string]any) any {
+	switch schema["type"] {
+	case "string":
+		return 12345
+	case "integer", "number":
+		return "not a number"
+	case "boolean":
+		return "yes"
+	case "array":
+		return map[string]any{"not": "an array"}
+	case "object":
+		return []any{"not", "an", "object"}
+	}
+	return []any{nil}
+}
+
+// resolve follows a local $ref ("#/$defs/name", "#/definitions/name").
+func resolve(root map[string]any, ref string) map[string]any {
+	if !strings.HasPrefix(ref, "#/") {
+		return nil
+	}
+	node := any(root)
+	for _, part := range strings.Split(ref[2:], "/") {
+		node = asMap(node)[strings.ReplaceAll(strings.ReplaceAll(part, "~1", "/"), "~0", "~")]
+	}
+	m, _ := node.(map[string]any)
+	return m
+}
+
+func bound(v any, def float64) float64 {
+	if f, ok := v.(float64); ok {
+		return f
+	}
+	return def
+}
+
+func asMap(v any) map[string]any {
+	m, _ := v.(map[string]any)
+	return m
+}
+
+func asStrings(v any) []string {
+	var out []string
+	for _, x := range asSlice(v) {
+		if s, ok := x.(string); ok {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+func asSlice(v any) []any {
+	s, _ := v.([]any)
+	return s
+}
+
+func sortedKeys(m map[string]any) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
