@@ -68,7 +68,7 @@ type stdioConn struct {
 func (c *stdioConn) send(f Frame) (bool, error)        { return false, c.s.Send(f.Body) }
 func (c *stdioConn) messages() <-chan *jsonrpc.Message { return c.s.Messages() }
 func (c *stdioConn) rss(force bool) (int64, bool)      { return c.mem.bytes(force) }
-func (c *stdioConn) close()                            { c.s.Kill() }
+func (c *stdioConn) close()                            { c.s.Kill(); c.mem.close() }
 func (c *stdioConn) exited() string {
 	if !c.s.Exited() {
 		return ""

@@ -60,6 +60,8 @@ type run struct {
 	step      int
 	acct      map[string]*account
 	cancelled map[string]bool // ids a frame cancelled
+	cancelAt  map[string]int  // the last frame that cancels each id, of the first indexed
+	indexed   int
 	version   string
 	probes    int
 	out       Outcome
@@ -83,7 +85,7 @@ func Execute(t Target, frames []Frame, opt Options) (Outcome, error) {
 }
 
 func newRun(c conn, transport string, opt Options) *run {
-	return &run{c: c, transport: transport, opt: opt, acct: map[string]*account{}, cancelled: map[string]bool{}, warned: map[Invariant]bool{}}
+	return &run{c: c, transport: transport, opt: opt, acct: map[string]*account{}, cancelled: map[string]bool{}, cancelAt: map[string]int{}, warned: map[Invariant]bool{}}
 }
 
 func (r *run) execute() {
@@ -103,7 +105,8 @@ func (r *run) execute() {
 	}
 }
 
-// sendFrame sends one frame, then a probe ping, and checks what follows:
+// sendFrame sends one frame, awaits its answers, then sends a probe ping
+// and awaits its answer, and checks what follows:
 // the frame's required answers, the probe's, the process, its stdout and
 // its memory. true means a MUST break ended the run.
 func (r *run) sendFrame(f Frame) bool {
@@ -122,14 +125,16 @@ func (r *run) sendFrame(f Frame) bool {
 		}
 		wait = nil
 	}
-	probe, ok := r.sendProbe()
-	if !ok {
-		return true
-	}
 	for _, id := range wait {
 		if r.await(id, OneResponse, "missing") {
 			return true
 		}
+	}
+	// The probe goes out once the frame's answers are in: whatever the
+	// server wrote with them (a second answer) comes before the probe's.
+	probe, ok := r.sendProbe()
+	if !ok {
+		return true
 	}
 	if probe != "" && r.await(probe, AnswersPing, "probe") {
 		return true
@@ -311,8 +316,9 @@ func (r *run) allowOnce(key, what string) {
 // cancelledLater reports whether a later frame cancels the request id key:
 // that request is not waited for.
 func (r *run) cancelledLater(key string) bool {
-	for _, f := range r.frames[r.step+1:] {
-		if !f.For(r.transport) || f.Method != "" {
+	for ; r.indexed < len(r.frames); r.indexed++ {
+		f := r.frames[r.indexed]
+		if !f.For(r.transport) || f.Method != "" || !bytes.Contains(f.Body, []byte("notifications/cancelled")) {
 			continue
 		}
 		m, err := jsonrpc.Decode(f.Body)
@@ -322,11 +328,12 @@ func (r *run) cancelledLater(key string) bool {
 		var p struct {
 			RequestID json.RawMessage `json:"requestId"`
 		}
-		if json.Unmarshal(m.Params, &p) == nil && string(p.RequestID) == key {
-			return true
+		if json.Unmarshal(m.Params, &p) == nil {
+			r.cancelAt[string(bytes.TrimSpace(p.RequestID))] = r.indexed
 		}
 	}
-	return false
+	at, ok := r.cancelAt[key]
+	return ok && at > r.step
 }
 
 // await waits for the answer to the request id key; a missing one breaks

@@ -136,6 +136,9 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	sort.Slice(rep.Findings, func(i, j int) bool { return rep.Findings[i].Iteration < rep.Findings[j].Iteration })
 	rep.Warnings = f.warnings
 	rep.Interrupted = ctx.Err() != nil
+	if f.err != nil {
+		return rep, fmt.Errorf("the fuzzer failed (a defect of mcpconform; please report it with the seed): %w", f.err)
+	}
 	return rep, nil
 }
 
@@ -151,6 +154,7 @@ type fuzzer struct {
 	found                        atomic.Bool
 
 	mu       sync.Mutex
+	err      error // a harness error ends the run
 	findings []Finding
 	warnings []*Violation
 	warned   map[Invariant]bool
@@ -169,7 +173,10 @@ func (f *fuzzer) stats() Stats {
 
 // over reports whether the run should take no new iteration.
 func (f *fuzzer) over() bool {
-	return f.found.Load() || f.ctx.Err() != nil || (!f.deadline.IsZero() && time.Now().After(f.deadline))
+	f.mu.Lock()
+	failed := f.err != nil
+	f.mu.Unlock()
+	return failed || f.found.Load() || f.ctx.Err() != nil || (!f.deadline.IsZero() && time.Now().After(f.deadline))
 }
 
 func (f *fuzzer) work() {
@@ -198,6 +205,10 @@ func (f *fuzzer) iterate(i int64) {
 	params.MinSize, params.MaxSize = length, length
 	params.MaxShrinkCount = 2000
 	result := commands.Prop(h.commands()).Check(params)
+	if result.Status == gopter.TestError {
+		f.harnessError(fmt.Errorf("sequence %d: %v", i, result.Error))
+		return
+	}
 	if h.want == nil || result.Passed() {
 		return
 	}
@@ -288,6 +299,9 @@ func (h *hunt) runStep(s commands.SystemUnderTest, st *step) commands.Result {
 	}
 	u.steps = append(u.steps, st.name)
 	sent := r.out.Sent
+	if stepHook != nil {
+		defer func(t0 time.Time) { stepHook(st.name, time.Since(t0)) }(time.Now())
+	}
 	for _, fr := range st.frames {
 		if !fr.For(r.transport) {
 			continue
@@ -349,6 +363,14 @@ func (h *hunt) transportSpecific() bool {
 		}
 	}
 	return false
+}
+
+func (f *fuzzer) harnessError(err error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.err == nil {
+		f.err = err
+	}
 }
 
 func (f *fuzzer) warn(ws []*Violation) {
@@ -460,3 +482,6 @@ func set(names []string) map[string]bool {
 	}
 	return m
 }
+
+// stepHook, when set, times each step (tests).
+var stepHook func(name string, d time.Duration)

@@ -276,7 +276,7 @@ func (md *model) args(t Tool, invalid bool, p *gopter.GenParameters) any {
 	if !ok {
 		return map[string]any{}
 	}
-	return v
+	return v.(value).v
 }
 
 // httpStep makes an HTTP-only step: a wrong content type, a missing or

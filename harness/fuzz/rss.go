@@ -13,7 +13,9 @@ import (
 type groupRSS struct {
 	pgid    int
 	members []int
+	files   map[int]*os.File // statm, kept open: a reading is one pread each
 	reads   int
+	buf     [128]byte
 }
 
 const rescanEvery = 32
@@ -28,11 +30,19 @@ func (g *groupRSS) bytes(forceScan bool) (total int64, ok bool) {
 	}
 	g.reads++
 	for _, pid := range g.members {
-		b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/statm")
-		if err != nil {
-			continue
+		f := g.files[pid]
+		if f == nil {
+			var err error
+			if f, err = os.Open("/proc/" + strconv.Itoa(pid) + "/statm"); err != nil {
+				continue
+			}
+			if g.files == nil {
+				g.files = map[int]*os.File{}
+			}
+			g.files[pid] = f
 		}
-		fields := bytes.Fields(b)
+		n, _ := f.ReadAt(g.buf[:], 0)
+		fields := bytes.Fields(g.buf[:n])
 		if len(fields) < 2 {
 			continue
 		}
@@ -45,8 +55,17 @@ func (g *groupRSS) bytes(forceScan bool) (total int64, ok bool) {
 	return total, ok
 }
 
+// close releases the open statm files.
+func (g *groupRSS) close() {
+	for pid, f := range g.files {
+		f.Close()
+		delete(g.files, pid)
+	}
+}
+
 // scan finds the processes whose group is pgid.
 func (g *groupRSS) scan() {
+	g.close()
 	g.members = g.members[:0]
 	dir, err := os.ReadDir("/proc")
 	if err != nil {

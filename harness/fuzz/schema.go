@@ -18,6 +18,11 @@ var unusualStrings = []string{
 	"%s%n%x", "${HOME}", "$(id)", "null", "true", "0", "-1", "1e309", "NaN", "\uFFFD", "\U0010FFFF",
 }
 
+// value is a generated JSON value. (gopter's Map takes a mapper that
+// returns an interface for one that returns a *GenResult, so values travel
+// wrapped.)
+type value struct{ v any }
+
 // argsGen generates tool arguments from the tool's inputSchema: valid
 // ones, or (invalid) just-invalid ones: one required property dropped, one
 // property of the wrong type, or one property the schema does not allow.
@@ -27,8 +32,8 @@ func argsGen(schema map[string]any, invalid bool) gopter.Gen {
 	if !invalid {
 		return valid
 	}
-	return gopter.CombineGens(valid, gen.IntRange(0, 2), gen.IntRange(0, 1<<16)).Map(func(v []any) any {
-		args, _ := v[0].(map[string]any)
+	return gopter.CombineGens(valid, gen.IntRange(0, 2), gen.IntRange(0, 1<<16)).Map(func(v []any) value {
+		args, _ := v[0].(value).v.(map[string]any)
 		if args == nil {
 			args = map[string]any{}
 		}
@@ -43,18 +48,18 @@ func argsGen(schema map[string]any, invalid bool) gopter.Gen {
 		case 0:
 			if len(required) > 0 {
 				delete(out, required[n%len(required)])
-				return out
+				return value{out}
 			}
 			fallthrough
 		case 1:
 			if len(props) > 0 {
 				p := props[n%len(props)]
 				out[p] = wrongType(asMap(asMap(schema["properties"])[p]))
-				return out
+				return value{out}
 			}
 		}
 		out["mcpconform_unexpected"] = n
-		return out
+		return value{out}
 	})
 }
 
@@ -68,16 +73,16 @@ func valueGen(root, schema map[string]any, depth int) gopter.Gen {
 		}
 	}
 	if c, ok := schema["const"]; ok {
-		return gen.Const(c)
+		return gen.Const(value{c})
 	}
 	if enum, ok := schema["enum"].([]any); ok && len(enum) > 0 {
-		return gen.IntRange(0, len(enum)-1).Map(func(i int) any { return enum[i] })
+		return gen.IntRange(0, len(enum)-1).Map(func(i int) value { return value{enum[i]} })
 	}
 	for _, key := range []string{"anyOf", "oneOf"} {
 		if alts, ok := schema[key].([]any); ok && len(alts) > 0 && depth < 8 {
 			return gen.IntRange(0, len(alts)-1).FlatMap(func(i any) gopter.Gen {
 				return valueGen(root, asMap(alts[i.(int)]), depth+1)
-			}, reflect.TypeOf((*any)(nil)).Elem())
+			}, reflect.TypeOf(value{}))
 		}
 	}
 	typ, _ := schema["type"].(string)
@@ -92,35 +97,41 @@ func valueGen(root, schema map[string]any, depth int) gopter.Gen {
 		return objectGen(root, schema, depth)
 	case "array":
 		if depth > 6 {
-			return gen.Const([]any{})
+			return gen.Const(value{[]any{}})
 		}
-		return gen.SliceOfN(3, valueGen(root, asMap(schema["items"]), depth+1)).Map(func(v []any) any { return v })
+		return gen.SliceOfN(3, valueGen(root, asMap(schema["items"]), depth+1)).Map(func(vs []value) value {
+			out := make([]any, len(vs))
+			for i, v := range vs {
+				out[i] = v.v
+			}
+			return value{out}
+		})
 	case "integer":
 		lo, hi := bound(schema["minimum"], -1000), bound(schema["maximum"], 1000)
 		if lo > hi {
 			lo, hi = hi, lo
 		}
-		return gen.Int64Range(int64(lo), int64(hi)).Map(func(n int64) any { return n })
+		return gen.Int64Range(int64(lo), int64(hi)).Map(func(n int64) value { return value{n} })
 	case "number":
-		return gen.Float64Range(bound(schema["minimum"], -1000), bound(schema["maximum"], 1000)).Map(func(f float64) any { return f })
+		return gen.Float64Range(bound(schema["minimum"], -1000), bound(schema["maximum"], 1000)).Map(func(f float64) value { return value{f} })
 	case "boolean":
-		return gen.Bool().Map(func(b bool) any { return b })
+		return gen.Bool().Map(func(b bool) value { return value{b} })
 	case "null":
-		return gen.Const(nil)
+		return gen.Const(value{})
 	case "string":
 		return stringGen(schema)
 	}
-	return gen.OneGenOf(stringGen(schema), gen.Const(any(nil)))
+	return gen.OneGenOf(stringGen(schema), gen.Const(value{}))
 }
 
 // stringGen draws an unusual string one time in three, else a word.
 func stringGen(schema map[string]any) gopter.Gen {
 	if f, _ := schema["format"].(string); f == "uri" || f == "url" {
-		return gen.OneConstOf("https://example.com/mcpconform", "file:///tmp/x", "urn:x", "")
+		return gen.OneConstOf(value{"https://example.com/mcpconform"}, value{"file:///tmp/x"}, value{"urn:x"}, value{""})
 	}
 	return gen.Weighted([]gen.WeightedGen{
-		{Weight: 2, Gen: gen.AlphaString().Map(func(s string) any { return s })},
-		{Weight: 1, Gen: gen.IntRange(0, len(unusualStrings)-1).Map(func(i int) any { return unusualStrings[i] })},
+		{Weight: 2, Gen: gen.AlphaString().Map(func(s string) value { return value{s} })},
+		{Weight: 1, Gen: gen.IntRange(0, len(unusualStrings)-1).Map(func(i int) value { return value{unusualStrings[i]} })},
 	})
 }
 
@@ -130,7 +141,7 @@ func objectGen(root, schema map[string]any, depth int) gopter.Gen {
 	props := asMap(schema["properties"])
 	names := sortedKeys(props)
 	if len(names) == 0 || depth > 6 {
-		return gen.Const(map[string]any{})
+		return gen.Const(value{map[string]any{}})
 	}
 	required := map[string]bool{}
 	for _, r := range asStrings(schema["required"]) {
@@ -140,14 +151,14 @@ func objectGen(root, schema map[string]any, depth int) gopter.Gen {
 	for _, n := range names {
 		gens = append(gens, valueGen(root, asMap(props[n]), depth+1), gen.Bool())
 	}
-	return gopter.CombineGens(gens...).Map(func(v []any) any {
+	return gopter.CombineGens(gens...).Map(func(v []any) value {
 		out := map[string]any{}
 		for i, n := range names {
 			if required[n] || v[2*i+1].(bool) {
-				out[n] = v[2*i]
+				out[n] = v[2*i].(value).v
 			}
 		}
-		return out
+		return value{out}
 	})
 }
 
