@@ -11,14 +11,19 @@ import (
 // Script is the --file of the script case: the tools to offer and what to
 // write on each tools/call, in arrival order.
 type Script struct {
-	Tools []string     `json:"tools"` // empty: one tool, "echo"
-	Calls []ScriptCall `json:"calls"` // calls beyond these get the default reply
+	Tools []string `json:"tools"` // empty: one tool, "echo"
+	// Banner lines go to stdout before stdin is read, so they come before
+	// the initialize reply.
+	Banner []string     `json:"banner,omitempty"`
+	Calls  []ScriptCall `json:"calls"` // calls beyond these get the default reply
 }
 
-// ScriptCall is what the script case writes on one tools/call: the Before
-// lines as they are (each plus a newline), the success result if Reply (no
-// answer otherwise), then the After lines.
+// ScriptCall is what the script case writes on one tools/call: Stderr
+// bytes of flood lines to stderr, then the Before lines as they are (each
+// plus a newline), the success result if Reply (no answer otherwise), then
+// the After lines.
 type ScriptCall struct {
+	Stderr int64    `json:"stderr,omitempty"`
 	Before []string `json:"before,omitempty"`
 	Reply  bool     `json:"reply"`
 	After  []string `json:"after,omitempty"`
@@ -58,12 +63,15 @@ func script(o Options) (*behaviour, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &behaviour{tools: sc.Tools, call: func(s *server, c toolCall) {
+	b := &behaviour{tools: sc.Tools, call: func(s *server, c toolCall) {
 		if c.index >= len(sc.Calls) {
 			s.respond(c.ok())
 			return
 		}
 		step := sc.Calls[c.index]
+		if step.Stderr > 0 {
+			s.stderr.group(func(w *lineWriter) { w.flood("", step.Stderr) })
+		}
 		s.stdout.group(func(w *lineWriter) {
 			for _, l := range step.Before {
 				w.line(l)
@@ -78,5 +86,15 @@ func script(o Options) (*behaviour, error) {
 		if !step.Reply {
 			leaveUnanswered(s, c)
 		}
-	}}, nil
+	}}
+	if len(sc.Banner) > 0 {
+		b.start = func(s *server) {
+			s.stdout.group(func(w *lineWriter) {
+				for _, l := range sc.Banner {
+					w.line(l)
+				}
+			})
+		}
+	}
+	return b, nil
 }

@@ -57,3 +57,27 @@ func wantLine(t *testing.T, f *fakeConn, want string) {
 		t.Fatalf("fake wrote %q; want %q", got, want)
 	}
 }
+
+func TestScriptBannerAndStderr(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		path := filepath.Join(t.TempDir(), "script.json")
+		err := WriteScript(path, Script{
+			Banner: []string{"2026-01-01 12:00:00 INFO up", "42 ready"},
+			Calls:  []ScriptCall{{Stderr: 1000, Reply: true}},
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		f := startFake(t, Options{Case: "script", File: path})
+		wantLine(t, f, "2026-01-01 12:00:00 INFO up")
+		wantLine(t, f, "42 ready")
+		f.initialize()
+		f.callTool(jsonrpc.IntID(2), "echo")
+		f.wantCallText(jsonrpc.IntID(2), "ok echo")
+		f.closeStdin()
+		f.wantStatus(0)
+		if n := len(f.stderrText()); n != 1000 {
+			t.Fatalf("the fake wrote %d stderr bytes; want 1000", n)
+		}
+	})
+}

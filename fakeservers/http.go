@@ -26,13 +26,14 @@ import (
 // smaller than the event without padding makes the call answer a JSON-RPC
 // error (-32603) naming the smallest size that works.
 type HTTPOptions struct {
-	Case         string        // a case ID from HTTPCases
-	ExpireAfter  int           // expire-after: the first session expires after this many POSTs carrying it
-	SSEEventSize int           // raw size of the big SSE event (sse-event, sse-huge, sse-crlf-split)
-	Delay        time.Duration // how long slow replies take; 0 means DefaultHTTPDelay
-	Tools        int           // tools offered: cases with several, 0 means DefaultHTTPTools; cases with one (echo), t1…tN when set
-	RetryMS      int           // resume: the SSE retry field value; 0 means DefaultRetryMS
-	Stateless    bool          // hand out no session id, whatever the case
+	Case         string          // a case ID from HTTPCases
+	ExpireAfter  int             // expire-after: the first session expires after this many POSTs carrying it
+	SSEEventSize int             // raw size of the big SSE event (sse-event, sse-huge, sse-crlf-split)
+	Delay        time.Duration   // how long slow replies take; 0 means DefaultHTTPDelay
+	Tools        int             // tools offered: cases with several, 0 means DefaultHTTPTools; cases with one (echo), t1…tN when set
+	RetryMS      int             // resume: the SSE retry field value; 0 means DefaultRetryMS
+	Stateless    bool            // hand out no session id, whatever the case
+	Fuzz         *HTTPFuzzScript // fuzz: the plan of each tool's calls
 }
 
 // Defaults of HTTPOptions fields left zero.

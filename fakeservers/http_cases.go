@@ -127,6 +127,11 @@ var httpCases = map[string]httpCase{
 		desc:  "tools/call answers SSE with a priming event carrying retry: RetryMS, then ends the stream before the result; a GET with that Last-Event-ID gets the result on a new stream",
 		build: resume,
 	},
+	"fuzz": {
+		desc:     "offers t1…tN, one per entry of the Fuzz plan: each tools/call expires the first session (404), or answers JSON, or SSE with a ping before the result and the result as one event of an exact raw size",
+		sessions: true,
+		build:    fuzzHTTP,
+	},
 	"control-hang": {
 		desc:  "offers t1…tN (Tools); tools/call and notifications/cancelled POSTs are never answered: held until the client leaves or the fake closes",
 		build: controlHang,

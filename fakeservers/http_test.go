@@ -164,7 +164,7 @@ func TestStartHTTPErrors(t *testing.T) {
 }
 
 func TestHTTPCasesListed(t *testing.T) {
-	want := []string{"control-hang", "expire-after", "expire-again", "expire-inflight", "expire-old-pending",
+	want := []string{"control-hang", "expire-after", "expire-again", "expire-inflight", "expire-old-pending", "fuzz",
 		"get-405", "headers", "recovery-hangs", "redirect", "resume", "server-request", "slow-calls",
 		"sse-comments", "sse-crlf-split", "sse-early", "sse-event", "sse-huge", "stateless", "well-behaved"}
 	if got := HTTPCaseIDs(); !slices.Equal(got, want) {

@@ -36,6 +36,8 @@ type runOptions struct {
 	timeout                     time.Duration
 	probeTimeout                time.Duration // server: the deadline of each era probe
 	seed                        int64
+	fuzz                        bool // client: run the fuzz checks (kind:fuzz) too
+	fuzzCases                   int  // client: cases per fuzz check
 	noColor, verbose            bool
 	url                         string   // server: the endpoint under test
 	fixtures                    string   // server: the fixtures file
@@ -76,6 +78,10 @@ func parseRunFlags(name string, args []string, stderr io.Writer) (*runOptions, e
 	fs.Int64Var(&o.seed, "seed", 0, "seed of the property checks (default: time-based, printed)")
 	fs.BoolVar(&o.noColor, "no-color", false, "no colour in the console output")
 	fs.BoolVar(&o.verbose, "v", false, "verbose console output")
+	if name != "server" {
+		fs.BoolVar(&o.fuzz, "fuzz", false, "also run the client fuzz checks ("+check.FuzzLabel+"): seeded random fake servers, the expected outcome computed from the rules")
+		fs.IntVar(&o.fuzzCases, "fuzz-cases", run.DefaultFuzzCases, "cases each fuzz check runs with --fuzz (`N`); each case prints its own seed, which --seed S --fuzz-cases 1 replays")
+	}
 	if name == "server" {
 		fs.StringVar(&o.url, "url", "", "the streamable HTTP endpoint of the server under test (default: the built-in reference)")
 		fs.StringVar(&o.fixtures, "fixtures", "", "YAML `FILE` mapping behaviours (progress, logging, sampling, elicitation, roots, slow, failing) to tools")
@@ -95,6 +101,9 @@ func parseRunFlags(name string, args []string, stderr io.Writer) (*runOptions, e
 	}
 	if o.timeout <= 0 {
 		return nil, fmt.Errorf("%s: --timeout must be positive, got %s", name, o.timeout)
+	}
+	if o.fuzzCases < 1 {
+		return nil, fmt.Errorf("%s: --fuzz-cases must be 1 or more, got %d", name, o.fuzzCases)
 	}
 	if o.profile != "" {
 		if _, err := check.ParseProfile(o.profile); err != nil {
@@ -144,6 +153,12 @@ func (o *runOptions) filter(roles []check.Role) (string, error) {
 		}
 		parts = append(parts, f)
 	}
+	if !o.fuzz {
+		if id := fuzzCheckIn(o.only); id != "" {
+			return "", fmt.Errorf("--only: %s is a fuzz check (%s); add --fuzz to run it", id, check.FuzzLabel)
+		}
+		parts = append(parts, "!"+check.FuzzLabel)
+	}
 	if o.skip != "" {
 		f, err := idFilter("skip", o.skip)
 		if err != nil {
@@ -152,6 +167,17 @@ func (o *runOptions) filter(roles []check.Role) (string, error) {
 		parts = append(parts, "!"+f)
 	}
 	return strings.Join(parts, " && "), nil
+}
+
+// fuzzCheckIn returns the first fuzz check in a list of check IDs, or "".
+func fuzzCheckIn(list string) string {
+	ids, _ := check.ParseIDList(list)
+	for _, id := range ids {
+		if d, _ := check.Lookup(id); d.Fuzz {
+			return id
+		}
+	}
+	return ""
 }
 
 // certify runs the client checks against the adapter after -- (default: the
@@ -237,7 +263,8 @@ func certifyWith(o *runOptions, roles []check.Role, stdout, stderr io.Writer) in
 		}
 	}
 	cfg := run.Config{ClientAdapter: adapterCmd, ServerURL: serverURL, ServerCommand: serverCmd, Implementation: implementation, Fixtures: fixtures, Seed: o.seed, Strict: o.strict, Profile: profile,
-		Baseline: baseline, SnapshotDir: o.snapshots, UpdateSnapshots: o.updateSnapshots, CheckDeadline: o.timeout, ProbeTimeout: o.probeTimeout}
+		Baseline: baseline, SnapshotDir: o.snapshots, UpdateSnapshots: o.updateSnapshots, CheckDeadline: o.timeout, ProbeTimeout: o.probeTimeout,
+		Fuzz: o.fuzz, FuzzCases: o.fuzzCases}
 	run.Configure(cfg)
 	if userServer {
 		if err := probeTarget(cfg); err != nil {

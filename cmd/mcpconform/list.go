@@ -36,6 +36,7 @@ type listEntry struct {
 	Eras       []string    `json:"eras"`
 	KilledBy   []string    `json:"killed_by"`
 	Property   bool        `json:"property,omitempty"`
+	Fuzz       bool        `json:"fuzz,omitempty"`
 }
 
 func list(args []string, stdout, stderr io.Writer) int {
@@ -54,7 +55,7 @@ func list(args []string, stdout, stderr io.Writer) int {
 		entries := make([]listEntry, 0, len(all))
 		for _, d := range all {
 			e := listEntry{ID: d.ID, Title: d.Title, Requirement: d.Requirement, Rules: d.Rules, Level: string(d.Level), Source: string(d.Source),
-				Role: string(d.Role), Transport: string(d.Transport), KilledBy: d.KilledBy, Property: d.Property}
+				Role: string(d.Role), Transport: string(d.Transport), KilledBy: d.KilledBy, Property: d.Property, Fuzz: d.Fuzz}
 			for _, id := range d.Rules {
 				r, _ := rules.Lookup(id)
 				e.References = append(e.References, reference{ID: r.ID, Level: r.Level, Side: r.Side, Source: string(r.Source), URL: r.URL, Text: r.Text})
@@ -73,7 +74,11 @@ func list(args []string, stdout, stderr io.Writer) int {
 		tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
 		fmt.Fprintln(tw, "ID\tLEVEL\tSOURCE\tROLE\tTRANSPORT\tRULES\tTITLE")
 		for _, d := range all {
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", d.ID, d.Level, d.Source, d.Role, d.Transport, strings.Join(d.Rules, ","), d.Title)
+			title := d.Title
+			if d.Fuzz {
+				title = "[" + check.FuzzLabel + "] " + title // off by default: --fuzz runs it
+			}
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", d.ID, d.Level, d.Source, d.Role, d.Transport, strings.Join(d.Rules, ","), title)
 		}
 		tw.Flush()
 		fmt.Fprintf(stdout, "%d checks\n", len(all))

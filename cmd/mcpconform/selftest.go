@@ -303,6 +303,11 @@ func (j job) label() string {
 	return string(j.name)
 }
 
+// fuzzArgs run the client fuzz checks in every client run of the
+// self-test, with enough cases that consecutive seeds cover each focus of
+// their generators (9 for stdio).
+var fuzzArgs = []string{"--fuzz", "--fuzz-cases", "9"}
+
 // runMutant runs `mcpconform client` or `mcpconform server` in a child
 // process against the reference (or its mutant), and returns each check's
 // outcome. A mutant server is served from this process.
@@ -330,8 +335,12 @@ func runMutant(dir string, j job, seed int64, verbose bool, stderr io.Writer) (m
 			args = append(args, run.ReferenceServerCommand(j.name)...)
 		}
 	case j.role == check.Client && j.name != "":
+		args = append(args, fuzzArgs...)
 		args = append(args, "--")
 		args = append(args, run.ReferenceAdapter(j.name)...)
+	}
+	if j.role == check.Client && j.name == "" {
+		args = append(args, fuzzArgs...)
 	}
 	argv := selfexec.Command(string(j.role), args...)
 	if verbose {

@@ -66,6 +66,9 @@ type Descriptor struct {
 	Capability string    // the capability that gates it, if any
 	KilledBy   []string  // mutants of the reference implementation this check must kill
 	Property   bool      // a gopter property check (seeded)
+	// Fuzz marks a fuzz check (seeded random cases, kind:fuzz): it runs
+	// only when the run asks for fuzzing (mcpconform client --fuzz).
+	Fuzz bool
 }
 
 // Labels returns the Ginkgo labels that carry the descriptor.
@@ -80,8 +83,14 @@ func (d Descriptor) Labels() []string {
 	if d.Property {
 		ls = append(ls, "kind:property")
 	}
+	if d.Fuzz {
+		ls = append(ls, FuzzLabel)
+	}
 	return ls
 }
+
+// FuzzLabel is the label of the fuzz checks.
+const FuzzLabel = "kind:fuzz"
 
 // EraList returns the eras, defaulting to legacy.
 func (d Descriptor) EraList() []Era {

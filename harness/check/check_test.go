@@ -39,9 +39,9 @@ func TestValidateNamesWhatIsWrong(t *testing.T) {
 
 func TestLabelsCarryTheDescriptor(t *testing.T) {
 	d := valid()
-	d.Property = true
+	d.Property, d.Fuzz = true, true
 	got := d.Labels()
-	for _, want := range []string{"id:test.client.some-rule", "level:MUST", "role:client", "transport:stdio", "rule:NG-01", "era:legacy", "kind:property"} {
+	for _, want := range []string{"id:test.client.some-rule", "level:MUST", "role:client", "transport:stdio", "rule:NG-01", "era:legacy", "kind:property", "kind:fuzz"} {
 		if !slices.Contains(got, want) {
 			t.Errorf("labels %v lack %q", got, want)
 		}

@@ -59,6 +59,10 @@ type Config struct {
 	CheckDeadline time.Duration
 	// PropertySamples is how many cases each property check runs.
 	PropertySamples int
+	// Fuzz selects the fuzz checks (kind:fuzz); without it they are not
+	// in the run at all. FuzzCases is how many cases each one runs.
+	Fuzz      bool
+	FuzzCases int
 }
 
 // Fixture is a tool of the server under test and the arguments that make
@@ -75,6 +79,7 @@ const (
 	DefaultCheckDeadline   = 30 * time.Second
 	DefaultProbeTimeout    = 5 * time.Second
 	DefaultPropertySamples = 8
+	DefaultFuzzCases       = 20
 )
 
 // ReferenceSettings are the reference adapter's settings when it is the
@@ -130,6 +135,9 @@ func Configure(c Config) {
 	}
 	if c.PropertySamples <= 0 {
 		c.PropertySamples = DefaultPropertySamples
+	}
+	if c.FuzzCases <= 0 {
+		c.FuzzCases = DefaultFuzzCases
 	}
 	cfgMu.Lock()
 	cfg = c

@@ -26,12 +26,14 @@ func resetResults() {
 
 // Results returns the result of every catalogued check in the given roles:
 // the ones that ran, and SKIPPED for the ones the selection filtered out.
+// A run without fuzzing leaves the fuzz checks out altogether.
 func Results(roles ...check.Role) []check.Result {
+	fuzz := Current().Fuzz
 	resMu.Lock()
 	defer resMu.Unlock()
 	var out []check.Result
 	for _, d := range check.All() {
-		if len(roles) > 0 && !hasRole(roles, d.Role) {
+		if len(roles) > 0 && !hasRole(roles, d.Role) || d.Fuzz && !fuzz {
 			continue
 		}
 		r, ok := results[d.ID]

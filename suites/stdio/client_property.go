@@ -48,6 +48,7 @@ func fatalLine() gopter.Gen {
 	return gen.OneGenOf(
 		gen.AlphaString().Map(func(s string) string { return `{"jsonrpc":"2.0","id":` + s }),
 		gen.AlphaString().Map(func(s string) string { return "[{" + s }),
+		gen.AlphaString().Map(func(s string) string { return `{"id":1,"` + s }),
 		gen.AlphaString().Map(func(s string) string { return s + " jsonrpc " + s }),
 		gen.AlphaString().Map(func(s string) string { return "2026-01-01 12:00:00 jsonrpc " + s }),
 		gen.IntRange(1, 40).Map(func(n int) string {
@@ -61,32 +62,6 @@ func fatalLine() gopter.Gen {
 		c := jsonrpc.ClassifyLine([]byte(s))
 		return c == jsonrpc.ClassDamaged || c == jsonrpc.ClassNonObject
 	})
-}
-
-// expectedOK returns how many of the script's calls succeed for a client
-// with these text budgets (NG-03): every line is text, and the first one
-// past either budget ends the session, so the call it precedes, and every
-// later one, fails.
-func expectedOK(s fakeservers.Script, l run.Limits) int {
-	var lines, bytes int64
-	over := func(text []string) bool {
-		for _, t := range text {
-			lines, bytes = lines+1, bytes+int64(len(t))+1
-			if lines > l.StdoutTextLines || bytes > l.StdoutTextBytes {
-				return true
-			}
-		}
-		return false
-	}
-	for i, call := range s.Calls {
-		if over(call.Before) {
-			return i
-		}
-		if over(call.After) {
-			return i + 1
-		}
-	}
-	return len(s.Calls)
 }
 
 // propertyCheck runs body over generated scripts until one fails or the
@@ -161,7 +136,7 @@ var _ = clientCheck(check.Descriptor{
 		return s
 	})
 	propertyCheck(c, g, func(s fakeservers.Script) (bool, string) {
-		want := expectedOK(s, l)
+		want := expectStdio(s, l).OK
 		return runScript(c, s, func(r *run.ClientRun) {
 			if want == len(s.Tools) {
 				wantAllCallsOK(c, r, len(s.Tools))
