@@ -137,6 +137,14 @@ func NewServer(opts ServerOptions) (*Server, error) {
 // after Handle returned.
 func (s *Server) Handle(ctx context.Context, info SessionInfo, m *jsonrpc.Message, out func(*jsonrpc.Message) error) *jsonrpc.Message {
 	sess := s.session(ctx, info)
+	if s.opts.Mutant == mutant.PlantedWedgeAfterUnknownCancel {
+		return sess.wedge(m, func() *jsonrpc.Message { return s.handle(ctx, sess, m, out) })
+	}
+	return s.handle(ctx, sess, m, out)
+}
+
+// handle is Handle once the session is found.
+func (s *Server) handle(ctx context.Context, sess *serverSession, m *jsonrpc.Message, out func(*jsonrpc.Message) error) *jsonrpc.Message {
 	switch m.Kind() {
 	case jsonrpc.KindResult, jsonrpc.KindError:
 		sess.deliver(m)

@@ -51,7 +51,11 @@ func (s *Server) callTool(rc *RequestContext, params json.RawMessage) (any, *jso
 		Name      string          `json:"name"`
 		Arguments json.RawMessage `json:"arguments"`
 	}
-	if err := DecodeParams(params, &p); err != nil || p.Name == "" {
+	err := DecodeParams(params, &p)
+	if s.opts.Mutant == mutant.PlantedCrashOnString && err == nil {
+		plantedCrash(p.Arguments)
+	}
+	if err != nil || p.Name == "" {
 		return nil, InvalidParams("tools/call needs params with a tool name")
 	}
 	if a := bytes.TrimSpace(p.Arguments); len(a) > 0 && a[0] != '{' && !bytes.Equal(a, []byte("null")) {
@@ -64,6 +68,9 @@ func (s *Server) callTool(rc *RequestContext, params json.RawMessage) (any, *jso
 			return ErrorResult(msg), nil
 		}
 		return nil, InvalidParams(msg)
+	}
+	if s.opts.Mutant == mutant.PlantedLeak && t.Name == "test_simple_text" {
+		plantedLeak()
 	}
 	res, err := t.run(rc, p.Arguments)
 	if err != nil {

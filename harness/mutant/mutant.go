@@ -198,8 +198,9 @@ func All() []Mutant {
 	return out
 }
 
-// ForRole returns the mutants of one reference implementation.
-func ForRole(role string) []Mutant { return ofRole(All(), role) }
+// ForRole returns the mutants of one reference implementation that some
+// check kills, the self-test's matrix: planted bugs (Planted) are left out.
+func ForRole(role string) []Mutant { return ofRole(ofPlanted(All(), false), role) }
 
 func (m Mutant) role() string { return m.Role }
 
@@ -221,7 +222,7 @@ func Parse(role, s string) (Name, error) {
 		return "", nil
 	}
 	var names, vnames []string
-	for _, m := range ForRole(role) {
+	for _, m := range ofRole(All(), role) {
 		if string(m.Name) == s {
 			return m.Name, nil
 		}

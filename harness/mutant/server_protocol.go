@@ -1,5 +1,7 @@
 package mutant
 
+import "slices"
+
 // Mutants of the reference MCP server (package mcp), its stdio server
 // transport and the serve command (mcpconform serve --mutant NAME, either
 // transport). Each breaks the one rule its description names.
@@ -84,7 +86,7 @@ func init() { catalogue = append(catalogue, serverProtocol...) }
 // server, its stdio transport or the serve command; the other server
 // mutants and variants change the streamable HTTP server transport.
 func OfServerProtocol(n Name) bool {
-	for _, m := range append(append(serverProtocol[:len(serverProtocol):len(serverProtocol)], modernProtocol...), wireProtocol...) {
+	for _, m := range slices.Concat(serverProtocol, modernProtocol, wireProtocol, planted) {
 		if m.Name == n {
 			return true
 		}

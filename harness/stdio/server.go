@@ -93,6 +93,9 @@ type lineServer struct {
 	w    *lineWriter
 	sess *stdioSession
 	wg   sync.WaitGroup // requests being handled
+	// requests counts the requests read, for mutant PlantedStdoutLog; only
+	// the read loop touches it.
+	requests int
 }
 
 // stdinLine is one line of stdin, or why there are no more.
@@ -198,10 +201,11 @@ func (srv *lineServer) refuse(id jsonrpc.ID, code int64, message string) {
 // notifications/initialized behind it (LC-02, LC-05). Whatever the handler
 // answers is written.
 func (srv *lineServer) message(m *jsonrpc.Message) {
+	if m.Kind() == jsonrpc.KindRequest {
+		srv.received()
+	}
 	if m.Method == "initialize" && m.Kind() == jsonrpc.KindRequest {
-		if resp := srv.request(m); resp != nil {
-			srv.w.write(resp)
-		}
+		srv.reply(m, srv.request(m))
 		return
 	}
 	if m.Kind() != jsonrpc.KindRequest {
@@ -210,11 +214,7 @@ func (srv *lineServer) message(m *jsonrpc.Message) {
 		}
 		return
 	}
-	srv.wg.Go(func() {
-		if resp := srv.request(m); resp != nil {
-			srv.w.write(resp)
-		}
-	})
+	srv.wg.Go(func() { srv.reply(m, srv.request(m)) })
 }
 
 // request handles one request and notes the version initialize negotiated.
@@ -262,6 +262,7 @@ func (srv *lineServer) batch(t []byte) {
 	var requests sync.WaitGroup
 	for i, m := range msgs {
 		if m.Kind() == jsonrpc.KindRequest {
+			srv.received()
 			requests.Go(func() { resps[i] = srv.request(m) })
 			continue
 		}

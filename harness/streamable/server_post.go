@@ -209,6 +209,9 @@ func (s *Server) runRequests(sess *ServerSession, st *serverStream, requests []*
 		}
 		if resps[i] != nil {
 			s.respond(sess, st, resps[i])
+			if s.cfg.Mutant == mutant.PlantedDuplicateReply && mcp.PlantedDuplicateTrigger(req) {
+				s.respond(sess, st, resps[i])
+			}
 		}
 	}
 	if s.cfg.Mutant != mutant.StreamStaysOpen {
