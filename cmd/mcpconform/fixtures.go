@@ -21,13 +21,39 @@ var fixtureRoles = []string{"elicitation", "failing", "logging", "progress", "ro
 // loadFixtures reads a fixtures file: each role names a tool and its
 // arguments. An empty path means no file.
 func loadFixtures(path string) (map[string]run.Fixture, error) {
+	f, _, err := loadFixturesFile(path)
+	return f, err
+}
+
+// loadFixturesFile reads a fixtures file with its list of unsafe tools
+// (`unsafe: [NAME, …]`, tools that write or delete: the fuzzer never calls
+// them).
+func loadFixturesFile(path string) (map[string]run.Fixture, []string, error) {
 	if path == "" {
-		return nil, nil
+		return nil, nil, nil
 	}
 	b, err := os.ReadFile(path)
 	if err != nil {
-		return nil, fmt.Errorf("--fixtures: %v", err)
+		return nil, nil, fmt.Errorf("--fixtures: %v", err)
 	}
+	var nodes map[string]yaml.Node
+	if err := yaml.Unmarshal(b, &nodes); err != nil {
+		return nil, nil, fmt.Errorf("--fixtures %s: %v; the file maps roles to {tool: NAME, arguments: {…}}", path, err)
+	}
+	var unsafe []string
+	if n, ok := nodes["unsafe"]; ok {
+		if err := n.Decode(&unsafe); err != nil {
+			return nil, nil, fmt.Errorf("--fixtures %s: unsafe: %v; write unsafe: [TOOL, …]", path, err)
+		}
+		delete(nodes, "unsafe")
+		b, _ = yaml.Marshal(nodes)
+	}
+	f, err := decodeFixtures(path, b)
+	return f, unsafe, err
+}
+
+// decodeFixtures reads the role mappings strictly.
+func decodeFixtures(path string, b []byte) (map[string]run.Fixture, error) {
 	var f map[string]run.Fixture
 	dec := yaml.NewDecoder(bytes.NewReader(b))
 	dec.KnownFields(true)

@@ -32,6 +32,10 @@ Usage:
                                       certify a server over streamable HTTP and/or stdio (default: the reference, both)
   mcpconform serve [--mutant M]       the reference server over streamable HTTP (prints its URL)
   mcpconform selftest [flags]         run the reference and every mutant; report the kill matrix
+  mcpconform fuzz [flags] [--url U | -- CMD…]
+                                      fuzz a server (default: the reference, both transports); see fuzz -h
+  mcpconform replay FILE… [--url U | -- CMD…]
+                                      run corpus cases again; exit 1 when an invariant breaks
   mcpconform list [--format table|json]
   mcpconform adapter [--mutant M]     the reference client, speaking the adapter contract
   mcpconform fakeserver --case ID …   one fake stdio server (what client adapters spawn)
@@ -61,6 +65,10 @@ func dispatch(args []string, stdout, stderr io.Writer) int {
 		return selftest(args[1:], stdout, stderr)
 	case "list":
 		return list(args[1:], stdout, stderr)
+	case "fuzz":
+		return fuzzCommand(args[1:], stdout, stderr)
+	case "replay":
+		return replayCommand(args[1:], stdout, stderr)
 	case "adapter":
 		return adapter.Main(args[1:])
 	case "fakeserver":

@@ -172,26 +172,87 @@ func (c *httpConn) send(f Frame) (refused bool, err error) {
 	}
 	defer resp.Body.Close()
 	b, _ := io.ReadAll(io.LimitReader(resp.Body, 4<<20))
-	ms := jsonrpc.DecodeAny(bytes.TrimSpace(b))
-	for _, m := range ms {
+	// An HTTP error whose body answers no id (none, or an error with a null
+	// id) refuses the whole frame (HT-16).
+	refused = resp.StatusCode >= 400
+	for _, m := range jsonrpc.DecodeAny(bytes.TrimSpace(b)) {
+		refused = refused && m.ID.IsZero()
 		c.deliver(m)
 	}
-	return len(ms) == 0 && resp.StatusCode >= 400, nil
+	return refused, nil
 }
 
+// readEvents reads one SSE stream. When it ends after an event that had
+// an id and before the stream's response came, it resumes it: a GET with
+// Last-Event-ID, after the retry delay the server asked for (HT-60s;
+// bounded), at most maxResumes times.
 func (c *httpConn) readEvents(body io.ReadCloser) {
 	defer c.wg.Done()
-	defer body.Close()
-	r := streamable.NewSSEReader(body, 4<<20)
-	for {
-		ev, err := r.Next()
-		if err != nil {
+	lastID, retry := "", time.Duration(0)
+	for resumes := 0; ; resumes++ {
+		answered := false
+		r := streamable.NewSSEReader(body, 4<<20)
+		for {
+			ev, err := r.Next()
+			if err != nil {
+				break
+			}
+			if ev.ID != "" {
+				lastID = ev.ID
+			}
+			if ev.HasRetry {
+				retry = min(ev.Retry, time.Second)
+			}
+			if m, err := jsonrpc.Decode([]byte(ev.Data)); err == nil {
+				answered = answered || m.Kind() == jsonrpc.KindResult || m.Kind() == jsonrpc.KindError
+				c.deliver(m)
+			}
+		}
+		body.Close()
+		if answered || lastID == "" || resumes >= maxResumes || c.ctx.Err() != nil {
 			return
 		}
-		if m, err := jsonrpc.Decode([]byte(ev.Data)); err == nil {
-			c.deliver(m)
+		select {
+		case <-time.After(retry):
+		case <-c.ctx.Done():
+			return
+		}
+		if body = c.resume(lastID); body == nil {
+			return
 		}
 	}
+}
+
+// maxResumes bounds the resumptions of one stream.
+const maxResumes = 3
+
+// resume opens the GET stream that continues after lastID; nil when the
+// server offers none.
+func (c *httpConn) resume(lastID string) io.ReadCloser {
+	req, err := nethttp.NewRequestWithContext(c.ctx, nethttp.MethodGet, c.url, nil)
+	if err != nil {
+		return nil
+	}
+	c.mu.Lock()
+	session, version := c.session, c.version
+	c.mu.Unlock()
+	req.Header.Set("Accept", "text/event-stream")
+	req.Header.Set("Last-Event-ID", lastID)
+	if session != "" {
+		req.Header.Set(streamable.HeaderSessionID, session)
+	}
+	if version != "" {
+		req.Header.Set(streamable.HeaderProtocolVersion, version)
+	}
+	resp, err := c.client.Do(req)
+	if err != nil {
+		return nil
+	}
+	if resp.StatusCode != nethttp.StatusOK || !strings.HasPrefix(resp.Header.Get("Content-Type"), "text/event-stream") {
+		resp.Body.Close()
+		return nil
+	}
+	return resp.Body
 }
 
 func (c *httpConn) deliver(m *jsonrpc.Message) {

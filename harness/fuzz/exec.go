@@ -413,7 +413,9 @@ func (r *run) receive(m *jsonrpc.Message) bool {
 		return false
 	}
 	if m.ID.IsZero() {
-		if m.Error != nil && !standardCode(m.Error.Code) {
+		// Over HTTP a transport error rides in the body with the status
+		// (-32000 by the spec's own examples); only stdio is judged.
+		if r.transport == "stdio" && m.Error != nil && !standardCode(m.Error.Code) {
 			r.warn(ErrorReply, fmt.Sprintf("an unreadable frame was answered with error code %d; JSON-RPC says -32700 (parse error) or -32600 (invalid request)", m.Error.Code))
 		}
 		return false

@@ -123,3 +123,22 @@ func describe(b []byte) string {
 	}
 	return fmt.Sprintf("%s frame of %d bytes", jsonrpc.ClassifyLine(b), len(b))
 }
+
+// Invariants lists every invariant, in order.
+func Invariants() []Invariant {
+	out := make([]Invariant, len(invariants))
+	for i, inv := range invariants {
+		out[i] = inv.Name
+	}
+	return out
+}
+
+// Rules are the rule IDs the invariant keeps.
+func Rules(i Invariant) []string {
+	for _, inv := range invariants {
+		if inv.Name == i {
+			return append([]string{}, inv.Rules...)
+		}
+	}
+	return nil
+}

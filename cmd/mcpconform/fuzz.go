@@ -1,0 +1,440 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"encoding/xml"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/mcpconform/mcpconform/harness/fuzz"
+	"github.com/mcpconform/mcpconform/harness/report"
+	"github.com/mcpconform/mcpconform/harness/selfexec"
+	"github.com/mcpconform/mcpconform/harness/serve"
+)
+
+const fuzzUsage = `Usage: mcpconform fuzz [--seed N] [--duration D | --iterations N] [--workers N]
+                       [--max-rss BYTES] [--timeout D] [--fixtures F] [--tools A,B]
+                       [--corpus DIR] [--json F] [--junit F] [(-- CMD… | --url U)]
+
+Fuzzes an MCP server: gopter's stateful commands drive a model of the
+session (initialize, list, call, ping, cancel, set level, progress,
+subscriptions; over HTTP also DELETE and wrong headers) interleaved with
+damaged frames, and check the invariants after every frame. A failure is
+shrunk to a minimal case, printed with the seed, and saved under --corpus.
+Without a target it fuzzes the built-in reference server over stdio, then
+over streamable HTTP, half the duration each.
+
+Exit status: 0 no finding; 1 an invariant broke; 2 usage or harness error.
+`
+
+// fuzzOptions are the flags of mcpconform fuzz.
+type fuzzOptions struct {
+	seed       int64
+	duration   time.Duration
+	iterations int
+	workers    int
+	maxRSS     int64
+	timeout    time.Duration
+	fixtures   string
+	tools      string
+	corpus     string
+	jsonPath   string
+	junitPath  string
+	url        string
+	command    []string
+}
+
+func parseFuzzFlags(args []string, stderr io.Writer) (*fuzzOptions, error) {
+	o := &fuzzOptions{}
+	fs := flag.NewFlagSet("fuzz", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() { fmt.Fprint(stderr, fuzzUsage); fs.PrintDefaults() }
+	fs.Int64Var(&o.seed, "seed", 0, "the seed (0: one from the clock, printed)")
+	fs.DurationVar(&o.duration, "duration", time.Minute, "how long to search (0: no bound by time)")
+	fs.IntVar(&o.iterations, "iterations", 0, "how many sequences to run (0: no bound by count)")
+	fs.IntVar(&o.workers, "workers", 1, "sequences run side by side, each on its own connection")
+	rss := fs.String("max-rss", "256MiB", "the most resident memory the server's process group may hold (stdio); 0 turns the check off")
+	fs.DurationVar(&o.timeout, "timeout", fuzz.DefaultTimeout, "how long a request's answer may take")
+	fs.StringVar(&o.fixtures, "fixtures", "", "YAML `FILE`: its slow role names the tool called only with its cancel; unsafe: [TOOL, …] are never called")
+	fs.StringVar(&o.tools, "tools", "", "fuzz only these comma-separated tools")
+	fs.StringVar(&o.corpus, "corpus", "corpus", "the directory a finding's minimal case is saved to")
+	fs.StringVar(&o.jsonPath, "json", "", "write the JSON report to `FILE`")
+	fs.StringVar(&o.junitPath, "junit", "", "write a JUnit report to `FILE`")
+	fs.StringVar(&o.url, "url", "", "fuzz the streamable HTTP server at `URL`")
+	rest, command := splitCommand(args)
+	if err := fs.Parse(rest); err != nil {
+		return nil, err
+	}
+	if fs.NArg() > 0 {
+		return nil, errUsage{fmt.Errorf("fuzz: unexpected argument %q; put the server command after --", fs.Arg(0))}
+	}
+	o.command = command
+	n, err := parseBytes(*rss)
+	if err != nil {
+		return nil, errUsage{fmt.Errorf("fuzz: --max-rss %q: %v; write e.g. 256MiB, 1GiB or 0", *rss, err)}
+	}
+	o.maxRSS = n
+	switch {
+	case o.url != "" && len(o.command) > 0:
+		return nil, errUsage{errors.New("fuzz: give either --url or a command after --, not both")}
+	case o.duration < 0 || o.iterations < 0 || o.workers < 1 || o.timeout <= 0:
+		return nil, errUsage{fmt.Errorf("fuzz: --duration (%s) and --iterations (%d) must not be negative, --workers (%d) and --timeout (%s) must be positive", o.duration, o.iterations, o.workers, o.timeout)}
+	case o.duration == 0 && o.iterations == 0:
+		return nil, errUsage{errors.New("fuzz: --duration 0 needs --iterations N, or the run would never end")}
+	}
+	if o.seed == 0 {
+		o.seed = time.Now().UnixNano() % 1_000_000_000
+	}
+	return o, nil
+}
+
+// splitCommand splits args at the first "--".
+func splitCommand(args []string) (flags, command []string) {
+	for i, a := range args {
+		if a == "--" {
+			return args[:i], args[i+1:]
+		}
+	}
+	return args, nil
+}
+
+// parseBytes reads 256MiB, 1GiB, 512KiB, 1000000.
+func parseBytes(s string) (int64, error) {
+	s = strings.TrimSpace(s)
+	mult := int64(1)
+	for _, u := range []struct {
+		suffix string
+		n      int64
+	}{{"GiB", 1 << 30}, {"MiB", 1 << 20}, {"KiB", 1 << 10}, {"GB", 1e9}, {"MB", 1e6}, {"KB", 1e3}, {"B", 1}} {
+		if strings.HasSuffix(s, u.suffix) {
+			s, mult = strings.TrimSpace(strings.TrimSuffix(s, u.suffix)), u.n
+			break
+		}
+	}
+	n, err := strconv.ParseInt(s, 10, 64)
+	if err != nil || n < 0 {
+		return 0, errors.New("not a size")
+	}
+	return n * mult, nil
+}
+
+// fuzzTarget is one target to fuzz and how it is named in reports.
+type fuzzTarget struct {
+	name   string
+	target fuzz.Target
+	stop   func() error
+}
+
+// targets returns what to fuzz: the command or URL given, else the
+// reference over stdio and over HTTP.
+func (o *fuzzOptions) targets() ([]fuzzTarget, error) {
+	switch {
+	case o.url != "":
+		return []fuzzTarget{{name: o.url, target: fuzz.Target{URL: o.url}}}, nil
+	case len(o.command) > 0:
+		return []fuzzTarget{{name: strings.Join(o.command, " "), target: fuzz.Target{Command: o.command}}}, nil
+	}
+	url, stop, err := serve.Start(serve.Options{})
+	if err != nil {
+		return nil, err
+	}
+	return []fuzzTarget{
+		{name: "the reference server over stdio", target: fuzz.Target{Command: selfexec.Command("serve", "--transport", "stdio")}},
+		{name: "the reference server over streamable HTTP", target: fuzz.Target{URL: url}, stop: stop},
+	}, nil
+}
+
+func fuzzCommand(args []string, stdout, stderr io.Writer) int {
+	o, err := parseFuzzFlags(args, stderr)
+	if err != nil {
+		return exitFor(err, stderr)
+	}
+	_, unsafe, err := loadFixturesFile(o.fixtures)
+	if err != nil {
+		return exitFor(err, stderr)
+	}
+	slow := []string{"slow"}
+	if f, _, _ := loadFixturesFile(o.fixtures); f != nil {
+		if s, ok := f["slow"]; ok {
+			slow = []string{s.Tool}
+		}
+	}
+	for _, p := range []string{o.jsonPath, o.junitPath} {
+		if err := checkWritable(p); err != nil {
+			return exitFor(err, stderr)
+		}
+	}
+	targets, err := o.targets()
+	if err != nil {
+		return exitFor(err, stderr)
+	}
+	defer func() {
+		for _, t := range targets {
+			if t.stop != nil {
+				_ = t.stop()
+			}
+		}
+	}()
+	ctx, cancel := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer cancel()
+	fmt.Fprintf(stdout, "mcpconform fuzz --seed %d\n", o.seed)
+	var runs []fuzzRun
+	for _, t := range targets {
+		cfg := fuzz.Config{Target: t.target, Seed: o.seed, Duration: o.duration / time.Duration(len(targets)), Iterations: o.iterations,
+			Workers: o.workers, Options: fuzz.Options{Timeout: o.timeout, MaxRSS: o.maxRSS}, Unsafe: unsafe, Slow: slow, Progress: progressPrinter(stdout)}
+		if t.target.URL != "" {
+			cfg.MaxRSS = 0
+		}
+		if o.tools != "" {
+			cfg.Only = strings.Split(o.tools, ",")
+		}
+		fmt.Fprintf(stdout, "fuzzing %s for %s\n", t.name, bound(cfg))
+		rep, err := fuzz.Run(ctx, cfg)
+		endProgress(stdout)
+		if err != nil {
+			return exitFor(fmt.Errorf("fuzz %s: %w", t.name, err), stderr)
+		}
+		runs = append(runs, fuzzRun{name: t.name, transport: t.target.Transport(), rep: rep})
+		if printRun(stdout, o, t, rep) != nil || ctx.Err() != nil {
+			break
+		}
+	}
+	if err := writeFuzzReports(o, runs); err != nil {
+		return exitFor(err, stderr)
+	}
+	for _, r := range runs {
+		if len(r.rep.Findings) > 0 {
+			return 1
+		}
+	}
+	if ctx.Err() != nil {
+		return 130
+	}
+	return 0
+}
+
+// fuzzRun is one target's report.
+type fuzzRun struct {
+	name, transport string
+	rep             *fuzz.Report
+	caseFile        string
+}
+
+func bound(cfg fuzz.Config) string {
+	switch {
+	case cfg.Duration > 0 && cfg.Iterations > 0:
+		return fmt.Sprintf("%s or %d sequences", cfg.Duration, cfg.Iterations)
+	case cfg.Duration > 0:
+		return cfg.Duration.String()
+	}
+	return fmt.Sprintf("%d sequences", cfg.Iterations)
+}
+
+// printRun prints a target's summary and finding, saving the case; it
+// returns the finding when there is one.
+func printRun(w io.Writer, o *fuzzOptions, t fuzzTarget, rep *fuzz.Report) *fuzz.Finding {
+	s := rep.Stats
+	fmt.Fprintf(w, "%d sequences, %d executions in %s: %.0f executions/s; %d tools called", s.Iterations, s.Executions, s.Elapsed.Round(time.Millisecond), s.PerSecond(), len(rep.Tools))
+	if len(rep.Skipped) > 0 {
+		fmt.Fprintf(w, ", left out: %s", strings.Join(rep.Skipped, ", "))
+	}
+	fmt.Fprintln(w)
+	for _, warn := range rep.Warnings {
+		fmt.Fprintf(w, "WARN %s (%s, SHOULD): %s\n", warn.Invariant, strings.Join(warnRules(warn.Invariant), ", "), warn.Detail)
+	}
+	if len(rep.Findings) == 0 {
+		fmt.Fprintln(w, "no finding")
+		return nil
+	}
+	f := &rep.Findings[0]
+	fmt.Fprintf(w, "FINDING %s: %s\n", f.Violation.Invariant, f.Violation.Detail)
+	fmt.Fprintf(w, "shrunk from %d frames to %d in %d runs; seed %d\n", f.Original, len(f.Case.Frames), f.Shrinks, rep.Seed)
+	text := f.Case.Format()
+	path := filepath.Join(o.corpus, fmt.Sprintf("fuzz-%s-seed%d.case", f.Violation.Invariant, rep.Seed))
+	if err := report.WriteFileAtomic(path, text); err != nil {
+		fmt.Fprintf(w, "could not save the case: %v\n", err)
+	} else {
+		fmt.Fprintf(w, "saved %s; reproduce with: mcpconform replay %s -- %s\n", path, path, strings.Join(replayTarget(t), " "))
+	}
+	fmt.Fprintf(w, "\n%s\n", text)
+	return f
+}
+
+func replayTarget(t fuzzTarget) []string {
+	if t.target.URL != "" {
+		return []string{"--url", t.target.URL}
+	}
+	return t.target.Command
+}
+
+func warnRules(inv fuzz.Invariant) []string { return fuzz.Rules(inv) }
+
+// progressPrinter prints the figures so far: one line rewritten in place
+// on a terminal, a plain line every ten seconds otherwise.
+func progressPrinter(w io.Writer) func(fuzz.Stats) {
+	tty := isTerminal(w)
+	var last time.Time
+	return func(s fuzz.Stats) {
+		line := fmt.Sprintf("%d sequences, %d executions, %.0f/s, %d findings, %s elapsed", s.Iterations, s.Executions, s.PerSecond(), s.Findings, s.Elapsed.Round(time.Second))
+		if s.Remaining >= 0 {
+			line += fmt.Sprintf(", %s remaining", s.Remaining.Round(time.Second))
+		}
+		if tty {
+			fmt.Fprintf(w, "\r\033[K%s", line)
+			return
+		}
+		if time.Since(last) >= 10*time.Second {
+			last = time.Now()
+			fmt.Fprintln(w, line)
+		}
+	}
+}
+
+func endProgress(w io.Writer) {
+	if isTerminal(w) {
+		fmt.Fprint(w, "\r\033[K")
+	}
+}
+
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	fi, err := f.Stat()
+	return err == nil && fi.Mode()&os.ModeCharDevice != 0
+}
+
+// checkWritable refuses a report path that cannot be written, before the run.
+func checkWritable(path string) error {
+	if path == "" {
+		return nil
+	}
+	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
+		return errUsage{fmt.Errorf("report path %s is a directory; name a file inside it", path)}
+	}
+	dir := filepath.Dir(path)
+	if fi, err := os.Stat(dir); err == nil && !fi.IsDir() {
+		return errUsage{fmt.Errorf("report path %s: %s is not a directory", path, dir)}
+	}
+	return nil
+}
+
+// fuzzJSON is the JSON report of mcpconform fuzz.
+type fuzzJSON struct {
+	Tool    map[string]string `json:"tool"`
+	Seed    int64             `json:"seed"`
+	Targets []fuzzTargetJSON  `json:"targets"`
+}
+
+type fuzzTargetJSON struct {
+	Target      string        `json:"target"`
+	Transport   string        `json:"transport"`
+	Iterations  int64         `json:"iterations"`
+	Executions  int64         `json:"executions"`
+	PerSecond   float64       `json:"executions_per_second"`
+	ElapsedMS   int64         `json:"elapsed_ms"`
+	Tools       []string      `json:"tools"`
+	Skipped     []string      `json:"skipped,omitempty"`
+	Interrupted bool          `json:"interrupted"`
+	Findings    []findingJSON `json:"findings"`
+	Warnings    []findingJSON `json:"warnings"`
+}
+
+type findingJSON struct {
+	Invariant      string   `json:"invariant"`
+	Level          string   `json:"level"`
+	Rules          []string `json:"rules"`
+	Detail         string   `json:"detail"`
+	Frames         int      `json:"frames,omitempty"`
+	OriginalFrames int      `json:"original_frames,omitempty"`
+	Shrinks        int      `json:"shrinks,omitempty"`
+	Case           string   `json:"case,omitempty"`
+}
+
+func writeFuzzReports(o *fuzzOptions, runs []fuzzRun) error {
+	doc := fuzzJSON{Tool: map[string]string{"name": "mcpconform", "version": Version}, Seed: o.seed}
+	for _, r := range runs {
+		t := fuzzTargetJSON{Target: r.name, Transport: r.transport, Iterations: r.rep.Stats.Iterations, Executions: r.rep.Stats.Executions,
+			PerSecond: r.rep.Stats.PerSecond(), ElapsedMS: r.rep.Stats.Elapsed.Milliseconds(), Tools: r.rep.Tools, Skipped: r.rep.Skipped,
+			Interrupted: r.rep.Interrupted, Findings: []findingJSON{}, Warnings: []findingJSON{}}
+		for _, f := range r.rep.Findings {
+			t.Findings = append(t.Findings, findingJSON{Invariant: string(f.Violation.Invariant), Level: f.Violation.Invariant.Level(), Rules: fuzz.Rules(f.Violation.Invariant),
+				Detail: f.Violation.Detail, Frames: len(f.Case.Frames), OriginalFrames: f.Original, Shrinks: f.Shrinks, Case: string(f.Case.Format())})
+		}
+		for _, w := range r.rep.Warnings {
+			t.Warnings = append(t.Warnings, findingJSON{Invariant: string(w.Invariant), Level: w.Invariant.Level(), Rules: fuzz.Rules(w.Invariant), Detail: w.Detail})
+		}
+		doc.Targets = append(doc.Targets, t)
+	}
+	if o.jsonPath != "" {
+		b, _ := json.MarshalIndent(doc, "", "  ")
+		if err := report.WriteFileAtomic(o.jsonPath, append(b, '\n')); err != nil {
+			return err
+		}
+	}
+	if o.junitPath != "" {
+		if err := report.WriteFileAtomic(o.junitPath, fuzzJUnit(doc)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// fuzzJUnit renders one testsuite per target and one testcase per
+// invariant: failed when a finding broke it.
+func fuzzJUnit(doc fuzzJSON) []byte {
+	type failure struct {
+		Message string `xml:"message,attr"`
+		Text    string `xml:",chardata"`
+	}
+	type testcase struct {
+		Name      string   `xml:"name,attr"`
+		Classname string   `xml:"classname,attr"`
+		Failure   *failure `xml:"failure,omitempty"`
+		SystemOut string   `xml:"system-out,omitempty"`
+	}
+	type testsuite struct {
+		Name     string     `xml:"name,attr"`
+		Tests    int        `xml:"tests,attr"`
+		Failures int        `xml:"failures,attr"`
+		Cases    []testcase `xml:"testcase"`
+	}
+	type testsuites struct {
+		XMLName xml.Name    `xml:"testsuites"`
+		Suites  []testsuite `xml:"testsuite"`
+	}
+	var out testsuites
+	for _, t := range doc.Targets {
+		s := testsuite{Name: "fuzz " + t.Transport + ": " + t.Target}
+		for _, inv := range fuzz.Invariants() {
+			c := testcase{Name: string(inv), Classname: "fuzz." + t.Transport}
+			for _, f := range t.Findings {
+				if f.Invariant == string(inv) {
+					c.Failure = &failure{Message: f.Detail, Text: f.Case}
+					s.Failures++
+				}
+			}
+			for _, w := range t.Warnings {
+				if w.Invariant == string(inv) {
+					c.SystemOut = "WARN (SHOULD): " + w.Detail
+				}
+			}
+			s.Cases = append(s.Cases, c)
+		}
+		s.Tests = len(s.Cases)
+		out.Suites = append(out.Suites, s)
+	}
+	b, _ := xml.MarshalIndent(out, "", "  ")
+	return append([]byte(xml.Header), append(b, '\n')...)
+}

@@ -1,0 +1,126 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/mcpconform/mcpconform/harness/fuzz"
+)
+
+const replayUsage = `Usage: mcpconform replay [--timeout D] [--max-rss BYTES] FILE… [(-- CMD… | --url U)]
+
+Runs corpus cases (see corpus/README.md) against a server: each case's
+frames in order, a probe ping after each, the fuzzer's invariants after
+every frame. Without a target, the built-in reference server over stdio and
+over streamable HTTP. A case marked for one transport is skipped on the
+other.
+
+Exit status: 0 every invariant held; 1 one broke; 2 usage or harness error.
+`
+
+func replayCommand(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("replay", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() { fmt.Fprint(stderr, replayUsage); fs.PrintDefaults() }
+	timeout := fs.Duration("timeout", fuzz.DefaultTimeout, "how long a request's answer may take")
+	rss := fs.String("max-rss", "256MiB", "the most resident memory the server's process group may hold (stdio); 0 turns the check off")
+	url := fs.String("url", "", "replay against the streamable HTTP server at `URL`")
+	rest, command := splitCommand(args)
+	if err := fs.Parse(rest); err != nil {
+		return exitFor(err, stderr)
+	}
+	maxRSS, err := parseBytes(*rss)
+	if err != nil {
+		return exitFor(errUsage{fmt.Errorf("replay: --max-rss %q: %v", *rss, err)}, stderr)
+	}
+	// Flags may follow the files: parse what remains after each file.
+	var files []string
+	for args := fs.Args(); len(args) > 0; args = fs.Args() {
+		files = append(files, args[0])
+		if err := fs.Parse(args[1:]); err != nil {
+			return exitFor(err, stderr)
+		}
+	}
+	if len(files) == 0 {
+		return exitFor(errUsage{errors.New("replay: name at least one case file, e.g. mcpconform replay corpus/*.case")}, stderr)
+	}
+	cases := make([]*fuzz.Case, len(files))
+	for i, name := range files {
+		c, err := readCase(name)
+		if err != nil {
+			return exitFor(errUsage{fmt.Errorf("replay: %v", err)}, stderr)
+		}
+		cases[i] = c
+	}
+	o := &fuzzOptions{url: *url, command: command}
+	if o.url != "" && len(command) > 0 {
+		return exitFor(errUsage{errors.New("replay: give either --url or a command after --, not both")}, stderr)
+	}
+	targets, err := o.targets()
+	if err != nil {
+		return exitFor(err, stderr)
+	}
+	defer func() {
+		for _, t := range targets {
+			if t.stop != nil {
+				_ = t.stop()
+			}
+		}
+	}()
+	broke := false
+	for _, t := range targets {
+		for i, c := range cases {
+			tr := t.target.Transport()
+			if c.Transport != "any" && c.Transport != tr {
+				fmt.Fprintf(stdout, "SKIP %s over %s: the case is for %s\n", files[i], tr, c.Transport)
+				continue
+			}
+			opt := fuzz.Options{Timeout: *timeout, MaxRSS: maxRSS}
+			if tr == "http" {
+				opt.MaxRSS = 0
+			}
+			out, err := fuzz.Execute(t.target, c.Frames, opt)
+			if err != nil {
+				return exitFor(fmt.Errorf("replay %s: %w", files[i], err), stderr)
+			}
+			switch v := out.Violation; {
+			case v == nil:
+				fmt.Fprintf(stdout, "PASS %s over %s: %s held through %d frames\n", files[i], tr, c.Invariant, len(c.Frames))
+			case v.Invariant == c.Invariant:
+				broke = true
+				fmt.Fprintf(stdout, "FAIL %s over %s: %s broke again: %s\n", files[i], tr, c.Invariant, v)
+			default:
+				broke = true
+				fmt.Fprintf(stdout, "FAIL %s over %s: %s broke (the case shows %s): %s\n", files[i], tr, v.Invariant, c.Invariant, v)
+			}
+			for _, w := range out.Warnings {
+				fmt.Fprintf(stdout, "WARN %s over %s: %s (SHOULD): %s\n", files[i], tr, w.Invariant, w.Detail)
+			}
+		}
+	}
+	if broke {
+		return 1
+	}
+	return 0
+}
+
+// readCase reads one case file, refusing what is not a regular file.
+func readCase(name string) (*fuzz.Case, error) {
+	fi, err := os.Stat(name)
+	if err != nil {
+		return nil, err
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s is not a regular file; name a .case file", name)
+	}
+	f, err := os.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return fuzz.ParseCase(strings.TrimPrefix(name, "./"), f)
+}
