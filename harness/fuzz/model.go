@@ -48,6 +48,7 @@ type state struct {
 	version string
 	weights [stepKinds]int
 	hot     int
+	focus   bool
 }
 
 // model generates sequences for one server: its tools, the transport.
@@ -66,12 +67,18 @@ func (md *model) initialState() gopter.Gen {
 		gen.SliceOfN(stepKinds, gen.IntRange(-3, 10)),
 		gen.IntRange(0, max(len(md.tools)-1, 0)),
 		gen.IntRange(0, len(versions)-1),
+		gen.IntRange(0, 3),
 	).Map(func(v []any) *state {
-		s := &state{next: 1, hot: v[1].(int), version: versions[v[2].(int)]}
+		// One sequence in four hammers its favourite tool: what a leak or
+		// a count-triggered bug needs.
+		s := &state{next: 1, hot: v[1].(int), version: versions[v[2].(int)], focus: v[3].(int) == 0}
 		for i, w := range v[0].([]int) {
 			s.weights[i] = max(w, 0)
 		}
 		s.weights[stepInitialize] = 1
+		if s.focus {
+			s.weights[stepCall] = 60
+		}
 		s.weights[stepPing] = max(s.weights[stepPing], 1)
 		if md.transport != "http" {
 			s.weights[stepHTTP] = 0
@@ -216,7 +223,7 @@ func (md *model) build(kind int, st *state, p *gopter.GenParameters, mk maker) *
 			return nil
 		}
 		t := callable[p.Rng.Intn(len(callable))]
-		if kind == stepCall && p.Rng.Intn(5) < 3 {
+		if kind == stepCall && (p.Rng.Intn(5) < 3 || st.focus && p.Rng.Intn(10) < 9) {
 			t = callable[st.hot%len(callable)]
 		}
 		args := md.args(t, kind == stepCallInvalid, p)

@@ -1,0 +1,82 @@
+package fuzz
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mcpconform/mcpconform/harness/serve"
+)
+
+// TestCorpusReplays replays every corpus case against the reference over
+// stdio and HTTP, where the case applies: every invariant holds. A
+// planted-NAME case must break its invariant against mutant NAME.
+func TestCorpusReplays(t *testing.T) {
+	files, err := filepath.Glob("../../corpus/*.case")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no corpus cases found (%v)", err)
+	}
+	url, stop, err := serve.Start(serve.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stop()
+	opt := Options{Timeout: 2 * time.Second, MaxRSS: 256 << 20}
+	for _, name := range files {
+		f, err := os.Open(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c, err := ParseCase(name, f)
+		f.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		base := strings.TrimSuffix(filepath.Base(name), ".case")
+		t.Run(base, func(t *testing.T) {
+			for _, tg := range []Target{reference(), {URL: url}} {
+				if c.Transport != "any" && c.Transport != tg.Transport() {
+					continue
+				}
+				o := opt
+				if tg.URL != "" {
+					o.MaxRSS = 0
+				}
+				out, err := Execute(tg, c.Frames, o)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if out.Violation != nil {
+					t.Errorf("over %s the reference broke %v", tg.Transport(), out.Violation)
+				}
+			}
+			if m, ok := strings.CutPrefix(base, "planted-"); ok && c.Transport != "http" {
+				out, err := Execute(reference("--mutant", "planted-"+m), c.Frames, Options{Timeout: 300 * time.Millisecond, MaxRSS: opt.MaxRSS / 2})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if out.Violation == nil || out.Violation.Invariant != c.Invariant {
+					t.Errorf("against mutant planted-%s: got %v, want %s broken", m, out.Violation, c.Invariant)
+				}
+			}
+		})
+	}
+}
+
+func TestCaseRoundTrip(t *testing.T) {
+	c := &Case{Comment: []string{"what", ""}, Invariant: OneResponse, Transport: "http", Seed: 7, Frames: []Frame{
+		{Body: []byte(`{"jsonrpc":"2.0","id":1,"method":"ping"}`)},
+		{Body: []byte("\"x\"\n\xff"), Only: "stdio"},
+		{Body: []byte(`{}`), Only: "http", Header: map[string]string{"Content-Type": "text/plain", "Mcp-Session-Id": ""}},
+		{Only: "http", Method: "DELETE"},
+	}}
+	back, err := ParseCase("t", strings.NewReader(string(c.Format())))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(back.Format()) != string(c.Format()) {
+		t.Fatalf("round trip changed the case:\n%s\nvs\n%s", c.Format(), back.Format())
+	}
+}
