@@ -102,7 +102,7 @@ func parseRunFlags(name string, args []string, stderr io.Writer) (*runOptions, e
 	if o.timeout <= 0 {
 		return nil, fmt.Errorf("%s: --timeout must be positive, got %s", name, o.timeout)
 	}
-	if o.fuzzCases < 1 {
+	if name != "server" && o.fuzzCases < 1 {
 		return nil, fmt.Errorf("%s: --fuzz-cases must be 1 or more, got %d", name, o.fuzzCases)
 	}
 	if o.profile != "" {
