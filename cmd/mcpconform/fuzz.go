@@ -20,6 +20,7 @@ import (
 	"github.com/mcpconform/mcpconform/harness/report"
 	"github.com/mcpconform/mcpconform/harness/selfexec"
 	"github.com/mcpconform/mcpconform/harness/serve"
+	"github.com/mcpconform/mcpconform/harness/transcript"
 )
 
 const fuzzUsage = `Usage: mcpconform fuzz [--seed N] [--duration D | --iterations N] [--workers N]
@@ -154,20 +155,27 @@ func (o *fuzzOptions) targets() ([]fuzzTarget, error) {
 	}, nil
 }
 
+// stopTargets stops the built-in reference servers targets started.
+func stopTargets(targets []fuzzTarget) {
+	for _, t := range targets {
+		if t.stop != nil {
+			_ = t.stop()
+		}
+	}
+}
+
 func fuzzCommand(args []string, stdout, stderr io.Writer) int {
 	o, err := parseFuzzFlags(args, stderr)
 	if err != nil {
 		return exitFor(err, stderr)
 	}
-	_, unsafe, err := loadFixturesFile(o.fixtures)
+	fixtures, unsafe, err := loadFixturesFile(o.fixtures)
 	if err != nil {
 		return exitFor(err, stderr)
 	}
 	slow := []string{"slow"}
-	if f, _, _ := loadFixturesFile(o.fixtures); f != nil {
-		if s, ok := f["slow"]; ok {
-			slow = []string{s.Tool}
-		}
+	if s, ok := fixtures["slow"]; ok {
+		slow = []string{s.Tool}
 	}
 	for _, p := range []string{o.jsonPath, o.junitPath} {
 		if err := checkWritable(p); err != nil {
@@ -178,13 +186,7 @@ func fuzzCommand(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return exitFor(err, stderr)
 	}
-	defer func() {
-		for _, t := range targets {
-			if t.stop != nil {
-				_ = t.stop()
-			}
-		}
-	}()
+	defer stopTargets(targets)
 	ctx, cancel := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer cancel()
 	fmt.Fprintf(stdout, "mcpconform fuzz --seed %d\n", o.seed)
@@ -227,7 +229,6 @@ func fuzzCommand(args []string, stdout, stderr io.Writer) int {
 type fuzzRun struct {
 	name, transport string
 	rep             *fuzz.Report
-	caseFile        string
 }
 
 func bound(cfg fuzz.Config) string {
@@ -250,7 +251,8 @@ func printRun(w io.Writer, o *fuzzOptions, t fuzzTarget, rep *fuzz.Report) *fuzz
 	}
 	fmt.Fprintln(w)
 	for _, warn := range rep.Warnings {
-		fmt.Fprintf(w, "WARN %s (%s, SHOULD): %s\n", warn.Invariant, strings.Join(warnRules(warn.Invariant), ", "), warn.Detail)
+		fmt.Fprintf(w, "WARN %s (%s, SHOULD): %s\n", warn.Invariant, strings.Join(fuzz.Rules(warn.Invariant), ", "), warn.Detail)
+		printTranscript(w, warn.Transcript)
 	}
 	if len(rep.Findings) == 0 {
 		fmt.Fprintln(w, "no finding")
@@ -267,7 +269,19 @@ func printRun(w io.Writer, o *fuzzOptions, t fuzzTarget, rep *fuzz.Report) *fuzz
 		fmt.Fprintf(w, "saved %s; reproduce with: mcpconform replay %s -- %s\n", path, path, strings.Join(replayTarget(t), " "))
 	}
 	fmt.Fprintf(w, "\n%s\n", text)
+	printTranscript(w, f.Violation.Transcript)
 	return f
+}
+
+// printTranscript prints the wire of a recording run of a case.
+func printTranscript(w io.Writer, entries []transcript.Entry) {
+	if len(entries) == 0 {
+		return
+	}
+	fmt.Fprintln(w, "transcript of a run of these frames:")
+	for _, line := range transcriptLines(entries) {
+		fmt.Fprintln(w, "  "+line)
+	}
 }
 
 func replayTarget(t fuzzTarget) []string {
@@ -276,8 +290,6 @@ func replayTarget(t fuzzTarget) []string {
 	}
 	return t.target.Command
 }
-
-func warnRules(inv fuzz.Invariant) []string { return fuzz.Rules(inv) }
 
 // progressPrinter prints the figures so far: one line rewritten in place
 // on a terminal, a plain line every ten seconds otherwise.
@@ -359,7 +371,10 @@ type findingJSON struct {
 	Frames         int      `json:"frames,omitempty"`
 	OriginalFrames int      `json:"original_frames,omitempty"`
 	Shrinks        int      `json:"shrinks,omitempty"`
-	Case           string   `json:"case,omitempty"`
+	// Case is the frames in the corpus format; Transcript the wire of a
+	// run of them.
+	Case       string   `json:"case"`
+	Transcript []string `json:"transcript"`
 }
 
 func writeFuzzReports(o *fuzzOptions, runs []fuzzRun) error {
@@ -370,10 +385,12 @@ func writeFuzzReports(o *fuzzOptions, runs []fuzzRun) error {
 			Interrupted: r.rep.Interrupted, Findings: []findingJSON{}, Warnings: []findingJSON{}}
 		for _, f := range r.rep.Findings {
 			t.Findings = append(t.Findings, findingJSON{Invariant: string(f.Violation.Invariant), Level: f.Violation.Invariant.Level(), Rules: fuzz.Rules(f.Violation.Invariant),
-				Detail: f.Violation.Detail, Frames: len(f.Case.Frames), OriginalFrames: f.Original, Shrinks: f.Shrinks, Case: string(f.Case.Format())})
+				Detail: f.Violation.Detail, Frames: len(f.Case.Frames), OriginalFrames: f.Original, Shrinks: f.Shrinks, Case: string(f.Case.Format()), Transcript: transcriptLines(f.Violation.Transcript)})
 		}
 		for _, w := range r.rep.Warnings {
-			t.Warnings = append(t.Warnings, findingJSON{Invariant: string(w.Invariant), Level: w.Invariant.Level(), Rules: fuzz.Rules(w.Invariant), Detail: w.Detail})
+			c := &fuzz.Case{Invariant: w.Invariant, Transport: r.transport, Seed: o.seed, Frames: w.Frames}
+			t.Warnings = append(t.Warnings, findingJSON{Invariant: string(w.Invariant), Level: w.Invariant.Level(), Rules: fuzz.Rules(w.Invariant), Detail: w.Detail,
+				Frames: len(w.Frames), Case: string(c.Format()), Transcript: transcriptLines(w.Transcript)})
 		}
 		doc.Targets = append(doc.Targets, t)
 	}
@@ -389,6 +406,16 @@ func writeFuzzReports(o *fuzzOptions, runs []fuzzRun) error {
 		}
 	}
 	return nil
+}
+
+// transcriptLines renders a transcript as the check reports do: one line
+// per entry, its direction first.
+func transcriptLines(entries []transcript.Entry) []string {
+	lines := make([]string, len(entries))
+	for i, e := range entries {
+		lines[i] = e.Dir + " " + e.Line
+	}
+	return lines
 }
 
 // fuzzJUnit renders one testsuite per target and one testcase per
@@ -421,13 +448,13 @@ func fuzzJUnit(doc fuzzJSON) []byte {
 			c := testcase{Name: string(inv), Classname: "fuzz." + t.Transport}
 			for _, f := range t.Findings {
 				if f.Invariant == string(inv) {
-					c.Failure = &failure{Message: f.Detail, Text: f.Case}
+					c.Failure = &failure{Message: f.Detail, Text: f.Case + "\n" + strings.Join(f.Transcript, "\n")}
 					s.Failures++
 				}
 			}
 			for _, w := range t.Warnings {
 				if w.Invariant == string(inv) {
-					c.SystemOut = "WARN (SHOULD): " + w.Detail
+					c.SystemOut = "WARN (SHOULD): " + w.Detail + "\n" + w.Case + "\n" + strings.Join(w.Transcript, "\n")
 				}
 			}
 			s.Cases = append(s.Cases, c)

@@ -64,13 +64,7 @@ func replayCommand(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return exitFor(err, stderr)
 	}
-	defer func() {
-		for _, t := range targets {
-			if t.stop != nil {
-				_ = t.stop()
-			}
-		}
-	}()
+	defer stopTargets(targets)
 	broke := false
 	for _, t := range targets {
 		for i, c := range cases {

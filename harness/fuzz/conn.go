@@ -14,6 +14,7 @@ import (
 	"github.com/mcpconform/mcpconform/harness/jsonrpc"
 	"github.com/mcpconform/mcpconform/harness/streamable"
 	"github.com/mcpconform/mcpconform/harness/target"
+	"github.com/mcpconform/mcpconform/harness/transcript"
 )
 
 // Target opens fresh connections to the server under test: over stdio a
@@ -49,11 +50,12 @@ type conn interface {
 	close()
 }
 
-func (t Target) open() (conn, error) {
+// open connects; log, when set, records the wire.
+func (t Target) open(log *transcript.Log) (conn, error) {
 	if t.URL != "" {
-		return newHTTPConn(t.URL), nil
+		return newHTTPConn(t.URL, log), nil
 	}
-	s, err := target.StartStdioServer(t.Command, target.StdioOptions{})
+	s, err := target.StartStdioServer(t.Command, target.StdioOptions{Log: log})
 	if err != nil {
 		return nil, err
 	}
@@ -107,9 +109,12 @@ type httpConn struct {
 // httpTimeout bounds one HTTP exchange's headers.
 const httpTimeout = 10 * time.Second
 
-func newHTTPConn(url string) *httpConn {
+func newHTTPConn(url string, log *transcript.Log) *httpConn {
 	ctx, cancel := context.WithCancel(context.Background())
-	tr := &nethttp.Transport{ResponseHeaderTimeout: httpTimeout, MaxIdleConnsPerHost: 4}
+	var tr nethttp.RoundTripper = &nethttp.Transport{ResponseHeaderTimeout: httpTimeout, MaxIdleConnsPerHost: 4}
+	if log != nil {
+		tr = &transcript.HTTPRecorder{Next: tr, Log: log}
+	}
 	return &httpConn{url: url, client: &nethttp.Client{Transport: tr}, ctx: ctx, cancel: cancel, in: make(chan *jsonrpc.Message, 1024)}
 }
 

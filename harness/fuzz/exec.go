@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/mcpconform/mcpconform/harness/jsonrpc"
+	"github.com/mcpconform/mcpconform/harness/transcript"
 )
 
 // Options configure the executor.
@@ -20,6 +21,8 @@ type Options struct {
 	// MaxRSS bounds the resident memory of a stdio server's process group;
 	// zero is not measured.
 	MaxRSS int64
+	// Log, when set, records the wire of Execute (never stderr's bytes).
+	Log *transcript.Log
 }
 
 // DefaultTimeout is how long the executor waits for an answer.
@@ -41,6 +44,19 @@ type Outcome struct {
 	// Sent counts the frames and probes sent; Peak is the highest RSS seen.
 	Sent int
 	Peak int64
+}
+
+// shows reports whether the outcome broke what v broke.
+func (o Outcome) shows(v *Violation) bool {
+	if v.Invariant.Level() == "SHOULD" {
+		for _, w := range o.Warnings {
+			if w.Invariant == v.Invariant {
+				return true
+			}
+		}
+		return false
+	}
+	return o.Violation != nil && o.Violation.Invariant == v.Invariant && o.Violation.Kind == v.Kind
 }
 
 // account is what the executor expects for one request id: between min
@@ -73,7 +89,7 @@ type run struct {
 // unreadable frame and after the last one. It stops at the first MUST-level
 // break.
 func Execute(t Target, frames []Frame, opt Options) (Outcome, error) {
-	c, err := t.open()
+	c, err := t.open(opt.Log)
 	if err != nil {
 		return Outcome{}, err
 	}
@@ -191,15 +207,16 @@ func (r *run) expect(f Frame) (wait []string) {
 		r.optional(body)
 		return nil
 	}
-	switch jsonrpc.ClassifyLine(body) {
-	case jsonrpc.ClassMessage:
+	// body is valid JSON: its first byte tells an object from an array.
+	switch bytes.TrimLeft(body, " \t\r\n")[0] {
+	case '{':
 		m, err := jsonrpc.Decode(body)
 		if err != nil {
 			r.optional(body)
 			return nil
 		}
 		return r.expectMessage(m, true)
-	case jsonrpc.ClassBatch:
+	case '[':
 		ms, err := jsonrpc.DecodeBatch(body)
 		if err != nil {
 			r.optional(body)
@@ -249,12 +266,7 @@ func depth(b []byte) int {
 // optional lets the ids that appear in an unreadable frame be answered once.
 func (r *run) optional(body []byte) {
 	for _, m := range idPattern.FindAllSubmatch(body, 8) {
-		key := string(m[1])
-		if a := r.acct[key]; a != nil {
-			a.max++
-			continue
-		}
-		r.acct[key] = &account{max: 1, what: "an unreadable frame naming id " + key}
+		r.allowOnce(string(m[1]), "an unreadable frame naming id "+string(m[1]))
 	}
 }
 
@@ -262,12 +274,7 @@ func (r *run) optional(body []byte) {
 func (r *run) expectMessage(m *jsonrpc.Message, required bool) (wait []string) {
 	switch m.Kind() {
 	case jsonrpc.KindNotification:
-		if m.Method == "notifications/cancelled" {
-			var p struct {
-				RequestID json.RawMessage `json:"requestId"`
-			}
-			_ = json.Unmarshal(m.Params, &p)
-			key := string(bytes.TrimSpace(p.RequestID))
+		if key, ok := cancelTarget(m); ok {
 			if a := r.acct[key]; a != nil {
 				a.min = 0 // a cancelled request may go unanswered (CN-04)
 			}
@@ -321,19 +328,28 @@ func (r *run) cancelledLater(key string) bool {
 		if !f.For(r.transport) || f.Method != "" || !bytes.Contains(f.Body, []byte("notifications/cancelled")) {
 			continue
 		}
-		m, err := jsonrpc.Decode(f.Body)
-		if err != nil || m.Method != "notifications/cancelled" {
-			continue
-		}
-		var p struct {
-			RequestID json.RawMessage `json:"requestId"`
-		}
-		if json.Unmarshal(m.Params, &p) == nil {
-			r.cancelAt[string(bytes.TrimSpace(p.RequestID))] = r.indexed
+		if m, err := jsonrpc.Decode(f.Body); err == nil {
+			if target, ok := cancelTarget(m); ok {
+				r.cancelAt[target] = r.indexed
+			}
 		}
 	}
 	at, ok := r.cancelAt[key]
 	return ok && at > r.step
+}
+
+// cancelTarget is the id key a notifications/cancelled names.
+func cancelTarget(m *jsonrpc.Message) (string, bool) {
+	if m.Kind() != jsonrpc.KindNotification || m.Method != "notifications/cancelled" {
+		return "", false
+	}
+	var p struct {
+		RequestID json.RawMessage `json:"requestId"`
+	}
+	if json.Unmarshal(m.Params, &p) != nil {
+		return "", false
+	}
+	return string(bytes.TrimSpace(p.RequestID)), true
 }
 
 // await waits for the answer to the request id key; a missing one breaks
@@ -349,16 +365,13 @@ func (r *run) await(key string, inv Invariant, kind string) bool {
 				r.fail(Alive, "exit", fmt.Sprintf("the server's output ended before it answered %s%s", a.what, r.why()))
 				return true
 			}
-			if r.receive(m) {
+			// Noise on stdout is noted before the message after it is
+			// delivered, so each message is the moment to look.
+			if r.receive(m) || r.broken() {
 				return true
 			}
 		case <-deadline.C:
-			if noise := r.c.stdoutNoise(); noise != "" {
-				r.fail(StdoutJSON, "noise", noise)
-				return true
-			}
-			if e := r.c.exited(); e != "" {
-				r.fail(Alive, "exit", e)
+			if r.broken() {
 				return true
 			}
 			r.fail(inv, kind, fmt.Sprintf("no answer to %s within %s", a.what, r.opt.timeout()))
@@ -383,12 +396,7 @@ func (r *run) settle() bool {
 			drained = true
 		}
 	}
-	if noise := r.c.stdoutNoise(); noise != "" {
-		r.fail(StdoutJSON, "noise", noise)
-		return true
-	}
-	if e := r.c.exited(); e != "" {
-		r.fail(Alive, "exit", e)
+	if r.broken() {
 		return true
 	}
 	if r.opt.MaxRSS > 0 {
@@ -399,6 +407,20 @@ func (r *run) settle() bool {
 				return true
 			}
 		}
+	}
+	return false
+}
+
+// broken checks what needs no message: stdout carried only JSON-RPC, the
+// process lives. true means one broke.
+func (r *run) broken() bool {
+	if noise := r.c.stdoutNoise(); noise != "" {
+		r.fail(StdoutJSON, "noise", noise)
+		return true
+	}
+	if e := r.c.exited(); e != "" {
+		r.fail(Alive, "exit", e)
+		return true
 	}
 	return false
 }
@@ -467,7 +489,8 @@ func (r *run) fail(inv Invariant, kind, detail string) {
 func (r *run) warn(inv Invariant, detail string) {
 	if !r.warned[inv] {
 		r.warned[inv] = true
-		r.out.Warnings = append(r.out.Warnings, &Violation{Invariant: inv, Step: r.step, Detail: detail})
+		frames := append([]Frame(nil), r.frames[:min(r.step+1, len(r.frames))]...)
+		r.out.Warnings = append(r.out.Warnings, &Violation{Invariant: inv, Step: r.step, Detail: detail, Frames: frames})
 	}
 }
 

@@ -57,7 +57,7 @@ func TestExecuteSeesStdoutNoise(t *testing.T) {
 }
 
 func BenchmarkPingCeiling(b *testing.B) {
-	c, err := reference().open()
+	c, err := reference().open(nil)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -74,7 +74,7 @@ func BenchmarkPingCeiling(b *testing.B) {
 
 func BenchmarkStart(b *testing.B) {
 	for i := 0; i < b.N; i++ {
-		c, err := reference().open()
+		c, err := reference().open(nil)
 		if err != nil {
 			b.Fatal(err)
 		}

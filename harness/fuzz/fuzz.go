@@ -6,12 +6,15 @@ import (
 	"fmt"
 	"math/rand"
 	"sort"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
 
 	"github.com/leanovate/gopter"
 	"github.com/leanovate/gopter/commands"
+
+	"github.com/mcpconform/mcpconform/harness/transcript"
 )
 
 // Config is one fuzzing run.
@@ -136,10 +139,34 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	sort.Slice(rep.Findings, func(i, j int) bool { return rep.Findings[i].Iteration < rep.Findings[j].Iteration })
 	rep.Warnings = f.warnings
 	rep.Interrupted = ctx.Err() != nil
+	if ctx.Err() == nil {
+		for i := range rep.Findings {
+			record(cfg, rep.Findings[i].Case.Frames, rep.Findings[i].Violation)
+		}
+		for _, w := range rep.Warnings {
+			record(cfg, w.Frames, w)
+		}
+	}
 	if f.err != nil {
 		return rep, fmt.Errorf("the fuzzer failed (a defect of mcpconform; please report it with the seed): %w", f.err)
 	}
 	return rep, nil
+}
+
+// record runs frames once more with the wire recorded, so that v carries
+// the transcript of what the server did with them.
+func record(cfg Config, frames []Frame, v *Violation) {
+	log := &transcript.Log{}
+	opt := cfg.Options
+	opt.Log = log
+	out, err := Execute(cfg.Target, frames, opt)
+	switch {
+	case err != nil:
+		log.Notef("the recording run could not start: %v", err)
+	case !out.shows(v):
+		log.Notef("this recording run did not break %s again: the break depends on timing", v.Invariant)
+	}
+	v.Transcript = log.Entries()
 }
 
 // fuzzer is the state the workers share.
@@ -223,7 +250,7 @@ func (f *fuzzer) iterate(i int64) {
 		fmt.Sprintf("Found by mcpconform fuzz --seed %d (sequence %d of %d steps), shrunk to %d frames in %d runs.", f.cfg.Seed, i, h.original, len(h.best), h.shrinks),
 		fmt.Sprintf("Breaks %s: %s.", h.want.Invariant, h.want.Invariant.Text()),
 		"Seen: " + h.bestViolation.Detail,
-		"Steps: " + describeSteps(h.bestSteps),
+		"Steps: " + strings.Join(h.bestSteps, ", "),
 	}
 	f.mu.Lock()
 	f.findings = append(f.findings, Finding{Case: c, Violation: h.bestViolation, Iteration: i, Original: h.original, Shrinks: h.shrinks, Steps: h.bestSteps})
@@ -286,7 +313,7 @@ func (h *hunt) runStep(s commands.SystemUnderTest, st *step) commands.Result {
 		return nil
 	}
 	if u.r == nil {
-		c, err := h.f.cfg.Target.open()
+		c, err := h.f.cfg.Target.open(nil)
 		if err != nil {
 			u.err = err
 			return &Violation{Invariant: Alive, Kind: "start", Detail: fmt.Sprintf("the server did not start: %v", err)}
@@ -320,11 +347,16 @@ func (h *hunt) runStep(s commands.SystemUnderTest, st *step) commands.Result {
 // judge fails a step whose run broke the invariant hunted (any MUST-level
 // one until the first failure).
 func (h *hunt) judge(result commands.Result) *gopter.PropResult {
-	v, _ := result.(*Violation)
-	if v == nil || (h.want != nil && (v.Invariant != h.want.Invariant || v.Kind != h.want.Kind)) {
-		return &gopter.PropResult{Status: gopter.PropTrue}
+	if v, _ := result.(*Violation); h.hunted(v) {
+		return &gopter.PropResult{Status: gopter.PropFalse}
 	}
-	return &gopter.PropResult{Status: gopter.PropFalse}
+	return &gopter.PropResult{Status: gopter.PropTrue}
+}
+
+// hunted reports whether v is the break this hunt is after: any until the
+// first, then one of the same invariant and kind.
+func (h *hunt) hunted(v *Violation) bool {
+	return v != nil && (h.want == nil || Outcome{Violation: v}.shows(h.want))
 }
 
 // finish closes a sequence's connection and keeps what it showed.
@@ -337,17 +369,15 @@ func (h *hunt) finish(u *sut) {
 	if len(u.r.out.Warnings) > 0 {
 		h.f.warn(u.r.out.Warnings)
 	}
-	if v == nil || (h.want != nil && (v.Invariant != h.want.Invariant || v.Kind != h.want.Kind)) {
-		if h.want != nil {
-			h.shrinks++
-		}
+	if h.want != nil {
+		h.shrinks++
+	}
+	if !h.hunted(v) {
 		return
 	}
 	frames := u.r.frames[:min(v.Step+1, len(u.r.frames))]
 	if h.want == nil {
 		h.want, h.original, h.shrinkStart = v, len(frames), time.Now()
-	} else {
-		h.shrinks++
 	}
 	if h.best == nil || len(frames) <= len(h.best) {
 		h.best, h.bestSteps, h.bestViolation = append([]Frame(nil), frames...), append([]string(nil), u.steps...), v
@@ -390,7 +420,7 @@ func (f *fuzzer) warn(ws []*Violation) {
 // discover asks the server for its tools (every page) over a fresh
 // connection, and keeps those the configuration allows.
 func discover(cfg Config) (tools []Tool, skipped []string, err error) {
-	c, err := cfg.Target.open()
+	c, err := cfg.Target.open(nil)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -19,3 +19,36 @@ func TestFuzzReferenceStdioHolds(t *testing.T) {
 		t.Logf("warning: %v", w)
 	}
 }
+
+// TestFuzzFindsPlantedBugs is the fuzzer's kill matrix on a short budget:
+// each planted bug of the reference is found, shrunk to at most five
+// frames, and the finding carries a transcript of a run that shows it.
+func TestFuzzFindsPlantedBugs(t *testing.T) {
+	for _, tc := range []struct {
+		mutant string
+		want   Invariant
+		only   []string
+	}{
+		{"planted-duplicate-reply", OneResponse, nil},
+		{"planted-wedge-after-unknown-cancel", AnswersPing, nil},
+		{"planted-crash-on-string", Alive, []string{"test_sampling", "test_elicitation"}},
+	} {
+		t.Run(tc.mutant, func(t *testing.T) {
+			rep, err := Run(context.Background(), Config{Target: reference("--mutant", tc.mutant), Seed: 1, Duration: 30 * time.Second,
+				Slow: []string{"slow"}, Only: tc.only, Options: Options{Timeout: 300 * time.Millisecond}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(rep.Findings) == 0 {
+				t.Fatalf("no finding in %d sequences", rep.Stats.Iterations)
+			}
+			f := rep.Findings[0]
+			if f.Violation.Invariant != tc.want || len(f.Case.Frames) > 5 {
+				t.Errorf("found %v in %d frames, want %s in at most 5:\n%s", f.Violation, len(f.Case.Frames), tc.want, f.Case.Format())
+			}
+			if len(f.Violation.Transcript) == 0 {
+				t.Error("the finding carries no transcript")
+			}
+		})
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/mcpconform/mcpconform/harness/jsonrpc"
+	"github.com/mcpconform/mcpconform/harness/transcript"
 )
 
 // Invariant names one property the executor checks after every step. The
@@ -100,6 +101,12 @@ type Violation struct {
 	Step int
 	// Detail says what was seen, for the report.
 	Detail string
+	// Frames, on a warning, are the frames sent up to it (a finding's are
+	// its shrunk Case).
+	Frames []Frame
+	// Transcript is the wire of a run of those frames, recorded once the
+	// search is over: what the server answered.
+	Transcript []transcript.Entry
 }
 
 func (v *Violation) Error() string {

@@ -3,7 +3,6 @@ package fuzz
 import (
 	"encoding/json"
 	"fmt"
-	"strings"
 
 	"github.com/leanovate/gopter"
 	"github.com/leanovate/gopter/commands"
@@ -304,6 +303,3 @@ func httpStep(id any, key string, p *gopter.GenParameters, mk maker) *step {
 	v := pick(p, variants...)
 	return mk("ping with "+v.name, []Frame{{Body: message(id, "ping", nil), Only: "http", Header: map[string]string{v.header: v.value}}}, []string{key})
 }
-
-// names the steps in a shrunk case's comment.
-func describeSteps(steps []string) string { return strings.Join(steps, ", ") }
