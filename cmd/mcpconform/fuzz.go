@@ -25,7 +25,7 @@ import (
 
 const fuzzUsage = `Usage: mcpconform fuzz [--seed N] [--duration D | --iterations N] [--workers N]
                        [--max-rss BYTES] [--timeout D] [--fixtures F] [--tools A,B]
-                       [--corpus DIR] [--json F] [--junit F] [(-- CMD… | --url U)]
+                       [--corpus DIR] [--json F] [--junit F] [--bench] [(-- CMD… | --url U)]
 
 Fuzzes an MCP server: gopter's stateful commands drive a model of the
 session (initialize, list, call, ping, cancel, set level, progress,
@@ -34,6 +34,11 @@ damaged frames, and check the invariants after every frame. A failure is
 shrunk to a minimal case, printed with the seed, and saved under --corpus.
 Without a target it fuzzes the built-in reference server over stdio, then
 over streamable HTTP, half the duration each.
+
+--bench measures instead: per target, four phases of a quarter of the
+duration each (a ping round-trip loop on one connection, the fuzzer with
+one worker, the loop on two connections, the fuzzer with two workers),
+and prints executions per second beside the ceiling.
 
 Exit status: 0 no finding; 1 an invariant broke; 2 usage or harness error.
 `
@@ -53,6 +58,7 @@ type fuzzOptions struct {
 	junitPath  string
 	url        string
 	command    []string
+	bench      bool
 }
 
 func parseFuzzFlags(args []string, stderr io.Writer) (*fuzzOptions, error) {
@@ -72,6 +78,7 @@ func parseFuzzFlags(args []string, stderr io.Writer) (*fuzzOptions, error) {
 	fs.StringVar(&o.jsonPath, "json", "", "write the JSON report to `FILE`")
 	fs.StringVar(&o.junitPath, "junit", "", "write a JUnit report to `FILE`")
 	fs.StringVar(&o.url, "url", "", "fuzz the streamable HTTP server at `URL`")
+	fs.BoolVar(&o.bench, "bench", false, "measure instead of hunting: the ping ceiling and the fuzzer's executions/s with 1 and 2 workers, a quarter of --duration each")
 	rest, command := splitCommand(args)
 	if err := fs.Parse(rest); err != nil {
 		return nil, err
@@ -190,6 +197,9 @@ func fuzzCommand(args []string, stdout, stderr io.Writer) int {
 	ctx, cancel := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer cancel()
 	fmt.Fprintf(stdout, "mcpconform fuzz --seed %d\n", o.seed)
+	if o.bench {
+		return fuzzBench(ctx, o, targets, stdout, stderr)
+	}
 	var runs []fuzzRun
 	for _, t := range targets {
 		cfg := fuzz.Config{Target: t.target, Seed: o.seed, Duration: o.duration / time.Duration(len(targets)), Iterations: o.iterations,

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -37,6 +38,10 @@ type killMatrix struct {
 	Variants []variantResult `json:"variants"`
 	// Unused are mutants no check names; they were not run.
 	Unused []string `json:"unused,omitempty"`
+	// Fuzz is the fuzzer's kill matrix: each planted bug of the reference
+	// server and the invariant the fuzzer found broken, and the reference
+	// itself over each transport, where it finds nothing.
+	Fuzz []fuzzKill `json:"fuzz"`
 }
 
 type checkKills struct {
@@ -78,11 +83,12 @@ func selftest(args []string, stdout, stderr io.Writer) int {
 	parallel := fs.Int("parallel", 3, "mutant runs at once")
 	seed := fs.Int64("seed", 1, "seed of the property checks")
 	verbose := fs.Bool("v", false, "print each run's command")
+	withFuzz := fs.Bool("fuzz", true, "also run the fuzzer's kill matrix: each planted bug found, the reference holding")
 	if err := fs.Parse(args); err != nil {
 		return exitFor(err, stderr)
 	}
 	if fs.NArg() > 0 || *parallel < 1 {
-		return exitFor(fmt.Errorf("selftest: unexpected argument %q or --parallel below 1; usage: mcpconform selftest [--json F] [--matrix]", strings.Join(fs.Args(), " ")), stderr)
+		return exitFor(fmt.Errorf("selftest: unexpected argument %q or --parallel below 1; usage: mcpconform selftest [--json F] [--matrix] [--fuzz=false]", strings.Join(fs.Args(), " ")), stderr)
 	}
 	dir, err := os.MkdirTemp("", "mcpconform-selftest-")
 	if err != nil {
@@ -96,6 +102,12 @@ func selftest(args []string, stdout, stderr io.Writer) int {
 		return exitFor(err, stderr)
 	}
 	km := tally(jobs, results)
+	km.Fuzz = []fuzzKill{}
+	if *withFuzz {
+		if km.Fuzz, err = fuzzMatrix(context.Background(), *seed, stdout); err != nil {
+			return exitFor(err, stderr)
+		}
+	}
 	if *jsonPath != "" {
 		b, err := json.MarshalIndent(km, "", "  ")
 		if err == nil {
@@ -390,6 +402,9 @@ func printKillMatrix(w io.Writer, km killMatrix) int {
 		}
 	}
 	if printVariants(w, km.Variants) {
+		bad = true
+	}
+	if printFuzzMatrix(w, km.Fuzz) {
 		bad = true
 	}
 	fmt.Fprintf(w, "\n%d checks, %d mutants and %d permitted variants run; unkilled checks: %d; reference failures: %d\n",

@@ -36,8 +36,9 @@ type Config struct {
 	Only, Unsafe, Slow []string
 	// MaxSteps bounds a sequence's length; zero is DefaultMaxSteps.
 	MaxSteps int
-	// ShrinkBudget bounds the time spent shrinking a finding; zero is
-	// DefaultShrinkBudget.
+	// ShrinkBudget bounds the time spent shrinking a finding with gopter;
+	// zero is DefaultShrinkBudget. The last pass, which drops single
+	// frames, gets what is left of it and at least a quarter of it.
 	ShrinkBudget time.Duration
 	// Progress, when set, is called about every ProgressEvery with the
 	// figures so far.
@@ -50,6 +51,13 @@ const (
 	DefaultMaxSteps     = 200
 	DefaultShrinkBudget = 40 * time.Second
 )
+
+func (c Config) shrinkBudget() time.Duration {
+	if c.ShrinkBudget <= 0 {
+		return DefaultShrinkBudget
+	}
+	return c.ShrinkBudget
+}
 
 // Stats are a run's figures so far.
 type Stats struct {
@@ -242,6 +250,15 @@ func (f *fuzzer) iterate(i int64) {
 	if f.found.Swap(true) {
 		return // another worker found one first
 	}
+	// The frame pass gets what is left of the budget, and at least a
+	// quarter of it.
+	budget := f.cfg.shrinkBudget()
+	if h.minimise(time.Now().Add(max(time.Until(h.shrinkStart.Add(budget)), budget/4))) {
+		h.bestSteps = h.bestSteps[:0]
+		for _, fr := range h.best {
+			h.bestSteps = append(h.bestSteps, fr.String())
+		}
+	}
 	c := &Case{Invariant: h.want.Invariant, Transport: f.md.transport, Seed: f.cfg.Seed, Frames: h.best}
 	if !h.transportSpecific() {
 		c.Transport = "any"
@@ -300,11 +317,7 @@ func (h *hunt) aborted() bool {
 	if h.f.ctx.Err() != nil {
 		return true
 	}
-	budget := h.f.cfg.ShrinkBudget
-	if budget <= 0 {
-		budget = DefaultShrinkBudget
-	}
-	return h.want != nil && time.Since(h.shrinkStart) > budget
+	return h.want != nil && time.Since(h.shrinkStart) > h.f.cfg.shrinkBudget()
 }
 
 func (h *hunt) runStep(s commands.SystemUnderTest, st *step) commands.Result {

@@ -1,0 +1,108 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/mcpconform/mcpconform/harness/mutant"
+	"github.com/mcpconform/mcpconform/harness/selfexec"
+)
+
+func TestEveryPlantedBugHasItsInvariant(t *testing.T) {
+	for _, m := range mutant.Planted() {
+		if _, ok := plantedBreaks[m.Name]; !ok {
+			t.Errorf("planted bug %s is not in plantedBreaks: the self-test could not judge the fuzzer on it", m.Name)
+		}
+	}
+	if len(plantedBreaks) != len(mutant.Planted()) {
+		t.Errorf("plantedBreaks names %d bugs, mutant.Planted %d", len(plantedBreaks), len(mutant.Planted()))
+	}
+}
+
+func TestFuzzUsageErrors(t *testing.T) {
+	dir := t.TempDir()
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"fuzz", "--max-rss", "lots"}, "write e.g. 256MiB"},
+		{[]string{"fuzz", "--duration", "0"}, "needs --iterations"},
+		{[]string{"fuzz", "--bench", "--duration", "0", "--iterations", "3"}, "--bench needs a --duration"},
+		{[]string{"fuzz", "--url", "http://127.0.0.1:1/mcp", "--", "true"}, "not both"},
+		{[]string{"fuzz", "--json", dir}, "is a directory"},
+		{[]string{"replay"}, "name at least one case file"},
+		{[]string{"replay", dir}, "not a regular file"},
+	} {
+		var stdout, stderr bytes.Buffer
+		if code := dispatch(tc.args, &stdout, &stderr); code != 2 {
+			t.Errorf("%v: exit %d, want 2 (stderr %q)", tc.args, code, stderr.String())
+		}
+		if !strings.Contains(stderr.String(), tc.want) {
+			t.Errorf("%v: stderr %q does not say %q", tc.args, stderr.String(), tc.want)
+		}
+	}
+}
+
+// TestFuzzFindsSavesAndReplays walks the command as a user does: fuzz a
+// planted bug (exit 1, case saved, JSON written), replay the case against
+// the mutant (exit 1) and against the reference (exit 0).
+func TestFuzzFindsSavesAndReplays(t *testing.T) {
+	dir := t.TempDir()
+	mutantCmd := selfexec.Command("serve", "--transport", "stdio", "--mutant", string(mutant.PlantedDuplicateReply))
+	report := filepath.Join(dir, "f.json")
+	var stdout, stderr bytes.Buffer
+	args := append([]string{"fuzz", "--seed", "1", "--duration", "30s", "--timeout", "500ms", "--corpus", dir, "--json", report, "--"}, mutantCmd...)
+	if code := dispatch(args, &stdout, &stderr); code != 1 {
+		t.Fatalf("fuzz exited %d, want 1\nstdout:\n%s\nstderr:\n%s", code, stdout.String(), stderr.String())
+	}
+	saved := filepath.Join(dir, "fuzz-one-response-seed1.case")
+	if _, err := os.Stat(saved); err != nil {
+		t.Fatalf("the minimal case was not saved: %v\n%s", err, stdout.String())
+	}
+	var doc fuzzJSON
+	b, err := os.ReadFile(report)
+	if err == nil {
+		err = json.Unmarshal(b, &doc)
+	}
+	if err != nil || len(doc.Targets) != 1 || len(doc.Targets[0].Findings) != 1 || doc.Targets[0].Findings[0].Invariant != "one-response" {
+		t.Fatalf("JSON report %s (%v)", b, err)
+	}
+	for _, tc := range []struct {
+		server []string
+		want   int
+	}{{mutantCmd, 1}, {selfexec.Command("serve", "--transport", "stdio"), 0}} {
+		stdout.Reset()
+		if code := dispatch(append([]string{"replay", saved, "--timeout", "500ms", "--"}, tc.server...), &stdout, &stderr); code != tc.want {
+			t.Errorf("replay against %v exited %d, want %d:\n%s", tc.server, code, tc.want, stdout.String())
+		}
+	}
+}
+
+func TestFuzzBenchReportsRatios(t *testing.T) {
+	report := filepath.Join(t.TempDir(), "bench.json")
+	var stdout, stderr bytes.Buffer
+	args := append([]string{"fuzz", "--bench", "--seed", "1", "--duration", "2s", "--json", report, "--"}, selfexec.Command("serve", "--transport", "stdio")...)
+	if code := dispatch(args, &stdout, &stderr); code != 0 {
+		t.Fatalf("fuzz --bench exited %d\nstdout:\n%s\nstderr:\n%s", code, stdout.String(), stderr.String())
+	}
+	var doc struct {
+		Bench []benchJSON `json:"bench"`
+	}
+	b, err := os.ReadFile(report)
+	if err == nil {
+		err = json.Unmarshal(b, &doc)
+	}
+	if err != nil || len(doc.Bench) != 1 {
+		t.Fatalf("bench JSON %s (%v)", b, err)
+	}
+	if r := doc.Bench[0]; r.Ceiling1 <= 0 || r.Fuzz1 <= 0 || r.Ceiling2 <= 0 || r.Fuzz2 <= 0 {
+		t.Errorf("a phase measured nothing: %+v", r)
+	}
+	if !strings.Contains(stdout.String(), "of the ceiling") {
+		t.Errorf("no ratio printed:\n%s", stdout.String())
+	}
+}

@@ -1,0 +1,90 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/mcpconform/mcpconform/harness/fuzz"
+	"github.com/mcpconform/mcpconform/harness/report"
+)
+
+// benchJSON is one target's figures from mcpconform fuzz --bench; the
+// field names are a public contract.
+type benchJSON struct {
+	Target    string  `json:"target"`
+	Transport string  `json:"transport"`
+	PhaseMS   int64   `json:"phase_ms"`
+	Ceiling1  float64 `json:"ceiling_1_per_second"`
+	Fuzz1     float64 `json:"fuzz_1_per_second"`
+	Ceiling2  float64 `json:"ceiling_2_per_second"`
+	Fuzz2     float64 `json:"fuzz_2_per_second"`
+	// Ratio1 is Fuzz1/Ceiling1, Ratio2 Fuzz2/Ceiling2, Speedup Fuzz2/Fuzz1.
+	Ratio1  float64 `json:"ratio_1"`
+	Ratio2  float64 `json:"ratio_2"`
+	Speedup float64 `json:"workers_2_speedup"`
+}
+
+// fuzzBench measures each target in four phases of equal length, one
+// after the other in this run: the ping ceiling on one connection, the
+// fuzzer with one worker, the ceiling on two connections, the fuzzer with
+// two workers. It prints the ratios; a finding on the way exits 1.
+func fuzzBench(ctx context.Context, o *fuzzOptions, targets []fuzzTarget, stdout, stderr io.Writer) int {
+	phase := o.duration / time.Duration(4*len(targets))
+	if phase <= 0 {
+		return exitFor(errUsage{fmt.Errorf("fuzz --bench needs a --duration (it has four phases per target), not %s", o.duration)}, stderr)
+	}
+	opt := fuzz.Options{Timeout: o.timeout}
+	var out []benchJSON
+	found := false
+	for _, t := range targets {
+		fmt.Fprintf(stdout, "bench %s: four phases of %s\n", t.name, phase)
+		b := benchJSON{Target: t.name, Transport: t.target.Transport(), PhaseMS: phase.Milliseconds()}
+		for _, workers := range []int{1, 2} {
+			s, err := fuzz.PingCeiling(ctx, t.target, phase, workers, opt)
+			if err != nil {
+				return exitFor(fmt.Errorf("fuzz --bench %s: the ping ceiling: %w", t.name, err), stderr)
+			}
+			ceiling := s.PerSecond()
+			fmt.Fprintf(stdout, "  ping ceiling, %d connection(s): %8.0f round trips/s\n", workers, ceiling)
+			rep, err := fuzz.Run(ctx, fuzz.Config{Target: t.target, Seed: o.seed, Duration: phase, Workers: workers, Options: opt, Slow: []string{"slow"}})
+			if err != nil {
+				return exitFor(fmt.Errorf("fuzz --bench %s: %w", t.name, err), stderr)
+			}
+			rate := rep.Stats.PerSecond()
+			fmt.Fprintf(stdout, "  fuzz, %d worker(s):             %8.0f executions/s, %.2f of the ceiling", workers, rate, rate/ceiling)
+			if workers == 1 {
+				b.Ceiling1, b.Fuzz1, b.Ratio1 = ceiling, rate, rate/ceiling
+			} else {
+				b.Ceiling2, b.Fuzz2, b.Ratio2, b.Speedup = ceiling, rate, rate/ceiling, rate/b.Fuzz1
+				fmt.Fprintf(stdout, ", %.2f× one worker", b.Speedup)
+			}
+			fmt.Fprintln(stdout)
+			for _, f := range rep.Findings {
+				found = true
+				fmt.Fprintf(stdout, "  FINDING %s: %s (run mcpconform fuzz --seed %d on this target for the case)\n", f.Violation.Invariant, f.Violation.Detail, o.seed)
+			}
+			if ctx.Err() != nil {
+				return 130
+			}
+		}
+		out = append(out, b)
+	}
+	if o.jsonPath != "" {
+		doc := struct {
+			Tool  map[string]string `json:"tool"`
+			Seed  int64             `json:"seed"`
+			Bench []benchJSON       `json:"bench"`
+		}{map[string]string{"name": "mcpconform", "version": Version}, o.seed, out}
+		b, _ := json.MarshalIndent(doc, "", "  ")
+		if err := report.WriteFileAtomic(o.jsonPath, append(b, '\n')); err != nil {
+			return exitFor(err, stderr)
+		}
+	}
+	if found {
+		return 1
+	}
+	return 0
+}

@@ -1,0 +1,138 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/mcpconform/mcpconform/harness/fuzz"
+	"github.com/mcpconform/mcpconform/harness/mutant"
+	"github.com/mcpconform/mcpconform/harness/selfexec"
+	"github.com/mcpconform/mcpconform/harness/serve"
+)
+
+// plantedBreaks is the invariant each planted bug of the reference
+// server breaks: the fuzzer kills it when it finds that invariant broken.
+var plantedBreaks = map[mutant.Name]fuzz.Invariant{
+	mutant.PlantedCrashOnString:           fuzz.Alive,
+	mutant.PlantedDuplicateReply:          fuzz.OneResponse,
+	mutant.PlantedStdoutLog:               fuzz.StdoutJSON,
+	mutant.PlantedWedgeAfterUnknownCancel: fuzz.AnswersPing,
+	mutant.PlantedLeak:                    fuzz.MaxRSS,
+}
+
+// The fuzzer's kill matrix runs on a small budget: the answers of the
+// reference come in microseconds, so a short timeout is safe, and a low
+// memory ceiling lets the leak cross it after a few calls.
+const (
+	selftestFuzzTimeout   = 500 * time.Millisecond
+	selftestFuzzMaxRSS    = 96 << 20
+	selftestFuzzBudget    = 60 * time.Second // per planted bug; each is found in seconds
+	selftestFuzzReference = 3 * time.Second  // per transport, finding nothing
+	selftestFuzzShrink    = 15 * time.Second
+)
+
+// fuzzKill is one row of the fuzzer's kill matrix (selftest --json,
+// "fuzz"): a planted bug and what the fuzzer found against it, or the
+// reference over one transport, where it must find nothing.
+type fuzzKill struct {
+	Target    string  `json:"target"`
+	Transport string  `json:"transport"`
+	Want      string  `json:"want"` // the invariant it must break; "" for the reference
+	Found     string  `json:"found"`
+	Detail    string  `json:"detail,omitempty"`
+	Frames    int     `json:"frames,omitempty"`
+	Seconds   float64 `json:"seconds"`
+	OK        bool    `json:"ok"`
+}
+
+// fuzzMatrix runs the fuzzer with the seed against each planted bug over
+// stdio, and against the reference over stdio and HTTP.
+func fuzzMatrix(ctx context.Context, seed int64, stdout io.Writer) ([]fuzzKill, error) {
+	var rows []fuzzKill
+	base := fuzz.Config{Seed: seed, Slow: []string{"slow"}, ShrinkBudget: selftestFuzzShrink,
+		Options: fuzz.Options{Timeout: selftestFuzzTimeout, MaxRSS: selftestFuzzMaxRSS}}
+	stdio := func(args ...string) fuzz.Target {
+		return fuzz.Target{Command: selfexec.Command("serve", append([]string{"--transport", "stdio"}, args...)...)}
+	}
+	for _, m := range mutant.Planted() {
+		want, ok := plantedBreaks[m.Name]
+		if !ok {
+			return nil, fmt.Errorf("planted bug %s has no invariant in the self-test's table", m.Name)
+		}
+		cfg := base
+		cfg.Target, cfg.Duration = stdio("--mutant", string(m.Name)), selftestFuzzBudget
+		row, err := fuzzRow(ctx, string(m.Name), cfg, want)
+		if err != nil {
+			return nil, err
+		}
+		rows = append(rows, row)
+		fmt.Fprintf(stdout, "selftest: %-40s done\n", "fuzz "+m.Name)
+	}
+	url, stop, err := serve.Start(serve.Options{})
+	if err != nil {
+		return nil, err
+	}
+	defer stop()
+	for _, t := range []fuzz.Target{stdio(), {URL: url}} {
+		cfg := base
+		cfg.Target, cfg.Duration = t, selftestFuzzReference
+		if t.URL != "" {
+			cfg.MaxRSS = 0
+		}
+		row, err := fuzzRow(ctx, "reference", cfg, "")
+		if err != nil {
+			return nil, err
+		}
+		rows = append(rows, row)
+		fmt.Fprintf(stdout, "selftest: %-40s done\n", "fuzz reference "+t.Transport())
+	}
+	return rows, nil
+}
+
+// fuzzRow runs one fuzzing and judges it: a planted bug is killed when the
+// first finding breaks want; the reference holds when nothing is found.
+func fuzzRow(ctx context.Context, name string, cfg fuzz.Config, want fuzz.Invariant) (fuzzKill, error) {
+	rep, err := fuzz.Run(ctx, cfg)
+	if err != nil {
+		return fuzzKill{}, fmt.Errorf("selftest: fuzz %s: %w", name, err)
+	}
+	row := fuzzKill{Target: name, Transport: cfg.Target.Transport(), Want: string(want), Seconds: rep.Stats.Elapsed.Seconds()}
+	if len(rep.Findings) > 0 {
+		f := rep.Findings[0]
+		row.Found, row.Detail, row.Frames = string(f.Violation.Invariant), f.Violation.Detail, len(f.Case.Frames)
+	}
+	row.OK = row.Found == string(want)
+	return row, nil
+}
+
+// printFuzzMatrix prints the fuzzer's kill matrix; it reports whether a
+// planted bug survived or the reference broke an invariant.
+func printFuzzMatrix(w io.Writer, rows []fuzzKill) (bad bool) {
+	if len(rows) == 0 {
+		return false
+	}
+	fmt.Fprintln(w, "\nfuzzer (seed as above)              transport  result")
+	for _, r := range rows {
+		var status string
+		switch {
+		case r.Want == "" && r.OK:
+			status = fmt.Sprintf("holds: no finding in %.1fs", r.Seconds)
+		case r.Want == "":
+			status = fmt.Sprintf("BROKE %s: %s", r.Found, r.Detail)
+		case r.OK:
+			status = fmt.Sprintf("killed: %s broken, shrunk to %d frames, %.1fs", r.Found, r.Frames, r.Seconds)
+		case r.Found == "":
+			status = fmt.Sprintf("SURVIVED: %s not broken in %.1fs", r.Want, r.Seconds)
+		default:
+			status = fmt.Sprintf("SURVIVED: found %s (%s), not %s", r.Found, r.Detail, r.Want)
+		}
+		if !r.OK {
+			bad = true
+		}
+		fmt.Fprintf(w, "%-36s %-10s %s\n", r.Target, r.Transport, strings.TrimSpace(status))
+	}
+	return bad
+}
