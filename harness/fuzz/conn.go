@@ -9,6 +9,7 @@ import (
 	nethttp "net/http"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/mcpconform/mcpconform/harness/jsonrpc"
@@ -47,6 +48,10 @@ type conn interface {
 	stdoutNoise() string
 	// rss is the process group's resident bytes; ok false when unknown.
 	rss(force bool) (int64, bool)
+	// paused is how long the connection has waited, in all, because the
+	// server asked it to (an SSE retry delay before resuming a stream):
+	// time that does not count against the server's answer.
+	paused() time.Duration
 	close()
 }
 
@@ -70,6 +75,7 @@ type stdioConn struct {
 func (c *stdioConn) send(f Frame) (bool, error)        { return false, c.s.Send(f.Body) }
 func (c *stdioConn) messages() <-chan *jsonrpc.Message { return c.s.Messages() }
 func (c *stdioConn) rss(force bool) (int64, bool)      { return c.mem.bytes(force) }
+func (c *stdioConn) paused() time.Duration             { return 0 }
 func (c *stdioConn) close()                            { c.s.Kill(); c.mem.close() }
 func (c *stdioConn) exited() string {
 	if !c.s.Exited() {
@@ -99,6 +105,8 @@ type httpConn struct {
 	cancel context.CancelFunc
 	in     chan *jsonrpc.Message
 	wg     sync.WaitGroup
+
+	waited atomic.Int64 // nanoseconds spent in the server's retry delays
 
 	mu      sync.Mutex
 	session string
@@ -217,6 +225,7 @@ func (c *httpConn) readEvents(body io.ReadCloser) {
 		if answered || lastID == "" || resumes >= maxResumes || c.ctx.Err() != nil {
 			return
 		}
+		c.waited.Add(int64(retry))
 		select {
 		case <-time.After(retry):
 		case <-c.ctx.Done():
@@ -282,6 +291,7 @@ func (c *httpConn) deliver(m *jsonrpc.Message) {
 
 func (c *httpConn) messages() <-chan *jsonrpc.Message { return c.in }
 func (c *httpConn) rss(bool) (int64, bool)            { return 0, false }
+func (c *httpConn) paused() time.Duration             { return time.Duration(c.waited.Load()) }
 func (c *httpConn) stdoutNoise() string               { return "" }
 
 func (c *httpConn) exited() string {

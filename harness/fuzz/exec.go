@@ -358,6 +358,7 @@ func (r *run) await(key string, inv Invariant, kind string) bool {
 	a := r.acct[key]
 	deadline := time.NewTimer(r.opt.timeout())
 	defer deadline.Stop()
+	paused := r.c.paused()
 	for a.got < 1 {
 		select {
 		case m, ok := <-r.c.messages():
@@ -373,6 +374,13 @@ func (r *run) await(key string, inv Invariant, kind string) bool {
 		case <-deadline.C:
 			if r.broken() {
 				return true
+			}
+			// The retry delays the server asked for are its own time,
+			// not the answer's.
+			if now := r.c.paused(); now > paused {
+				deadline.Reset(now - paused)
+				paused = now
+				continue
 			}
 			r.fail(inv, kind, fmt.Sprintf("no answer to %s within %s", a.what, r.opt.timeout()))
 			return true

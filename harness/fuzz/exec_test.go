@@ -1,6 +1,7 @@
 package fuzz
 
 import (
+	"context"
 	"fmt"
 	"testing"
 	"time"
@@ -82,4 +83,21 @@ func BenchmarkStart(b *testing.B) {
 		<-c.messages()
 		c.close()
 	}
+}
+
+// BenchmarkFuzzRun is the whole fuzzer against the reference for a
+// second per iteration of the benchmark: executions per second, to read
+// beside BenchmarkPingCeiling (mcpconform fuzz --bench runs both in one
+// command).
+func BenchmarkFuzzRun(b *testing.B) {
+	var execs int64
+	var elapsed time.Duration
+	for i := 0; i < b.N; i++ {
+		rep, err := Run(context.Background(), Config{Target: reference(), Seed: int64(i + 1), Duration: time.Second, Slow: []string{"slow"}})
+		if err != nil {
+			b.Fatal(err)
+		}
+		execs, elapsed = execs+rep.Stats.Executions, elapsed+rep.Stats.Elapsed
+	}
+	b.ReportMetric(float64(execs)/elapsed.Seconds(), "execs/s")
 }

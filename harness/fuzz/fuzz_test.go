@@ -4,6 +4,8 @@ import (
 	"context"
 	"testing"
 	"time"
+
+	"github.com/mcpconform/mcpconform/harness/serve"
 )
 
 func TestFuzzReferenceStdioHolds(t *testing.T) {
@@ -50,5 +52,26 @@ func TestFuzzFindsPlantedBugs(t *testing.T) {
 				t.Error("the finding carries no transcript")
 			}
 		})
+	}
+}
+
+// TestRetryDelayIsNotTheServersTime: the reference's test_reconnection
+// ends its stream and asks for a 500 ms retry before the answer, which a
+// 300 ms timeout must not count against it.
+func TestRetryDelayIsNotTheServersTime(t *testing.T) {
+	url, stop, err := serve.Start(serve.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stop()
+	out, err := Execute(Target{URL: url}, frames(initFrame,
+		`{"jsonrpc":"2.0","method":"notifications/initialized"}`,
+		`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"test_reconnection","arguments":{}}}`,
+	), Options{Timeout: 300 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out.Violation != nil {
+		t.Fatalf("the reference broke %v", out.Violation)
 	}
 }
