@@ -23,30 +23,6 @@ func TestEveryPlantedBugHasItsInvariant(t *testing.T) {
 	}
 }
 
-func TestFuzzUsageErrors(t *testing.T) {
-	dir := t.TempDir()
-	for _, tc := range []struct {
-		args []string
-		want string
-	}{
-		{[]string{"fuzz", "--max-rss", "lots"}, "write e.g. 256MiB"},
-		{[]string{"fuzz", "--duration", "0"}, "needs --iterations"},
-		{[]string{"fuzz", "--bench", "--duration", "0", "--iterations", "3"}, "--bench needs a --duration"},
-		{[]string{"fuzz", "--url", "http://127.0.0.1:1/mcp", "--", "true"}, "not both"},
-		{[]string{"fuzz", "--json", dir}, "is a directory"},
-		{[]string{"replay"}, "name at least one case file"},
-		{[]string{"replay", dir}, "not a regular file"},
-	} {
-		var stdout, stderr bytes.Buffer
-		if code := dispatch(tc.args, &stdout, &stderr); code != 2 {
-			t.Errorf("%v: exit %d, want 2 (stderr %q)", tc.args, code, stderr.String())
-		}
-		if !strings.Contains(stderr.String(), tc.want) {
-			t.Errorf("%v: stderr %q does not say %q", tc.args, stderr.String(), tc.want)
-		}
-	}
-}
-
 // TestFuzzFindsSavesAndReplays walks the command as a user does: fuzz a
 // planted bug (exit 1, case saved, JSON written), replay the case against
 // the mutant (exit 1) and against the reference (exit 0).

@@ -44,6 +44,13 @@ func TestUsageErrorsExitTwoWithTheWayOut(t *testing.T) {
 		{[]string{"client", "--update-snapshots"}, "--snapshots"},
 		{[]string{"list", "--format", "xml"}, "table or json"},
 		{[]string{"selftest", "extra"}, "unexpected argument"},
+		{[]string{"fuzz", "--max-rss", "lots"}, "write e.g. 256MiB"},
+		{[]string{"fuzz", "--duration", "0"}, "needs --iterations"},
+		{[]string{"fuzz", "--bench", "--duration", "0", "--iterations", "3"}, "--bench needs a --duration"},
+		{[]string{"fuzz", "--url", "http://127.0.0.1:1/mcp", "--", "true"}, "not both"},
+		{[]string{"fuzz", "--json", dir}, "is a directory"},
+		{[]string{"replay"}, "name at least one case file"},
+		{[]string{"replay", dir}, "not a regular file"},
 	}
 	for _, tc := range cases {
 		var stdout, stderr bytes.Buffer

@@ -101,3 +101,24 @@ func BenchmarkFuzzRun(b *testing.B) {
 	}
 	b.ReportMetric(float64(execs)/elapsed.Seconds(), "execs/s")
 }
+
+// BenchmarkExecutePings is the executor alone on ping frames (each with
+// its probe) over one reference process per 200 frames: executions per
+// second, beside BenchmarkPingCeiling's round trips.
+func BenchmarkExecutePings(b *testing.B) {
+	lines := make([]string, 200)
+	for i := range lines {
+		lines[i] = fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"ping"}`, i+1)
+	}
+	fs := frames(lines...)
+	var execs int
+	start := time.Now()
+	for i := 0; i < b.N; i++ {
+		out, err := Execute(reference(), fs, Options{})
+		if err != nil || out.Violation != nil {
+			b.Fatal(err, out.Violation)
+		}
+		execs += out.Sent
+	}
+	b.ReportMetric(float64(execs)/time.Since(start).Seconds(), "execs/s")
+}
