@@ -10,10 +10,13 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
+	"time"
 
 	"github.com/mcpconform/mcpconform/fakeservers"
 	_ "github.com/mcpconform/mcpconform/fakeservers" // the fakeserver subcommand
 	"github.com/mcpconform/mcpconform/harness/adapter"
+	"github.com/mcpconform/mcpconform/harness/reaper"
 	"github.com/mcpconform/mcpconform/harness/serve"
 	_ "github.com/mcpconform/mcpconform/suites/http"   // the checks
 	_ "github.com/mcpconform/mcpconform/suites/server" // the checks
@@ -45,7 +48,33 @@ Run "mcpconform COMMAND -h" for a command's flags.
 Exit status: 0 every required check passed; 1 a check failed or a baseline entry is stale; 2 usage or harness error.
 `
 
-func main() { os.Exit(dispatch(os.Args[1:], os.Stdout, os.Stderr)) }
+func main() { os.Exit(runHarness(os.Args[1:])) }
+
+// runHarness runs a command; one that starts targets makes this process
+// the subreaper of everything they start, and reaps what is left before
+// it returns: no process of a run outlives it.
+func runHarness(args []string) int {
+	if startsTargets(args) {
+		reaper.Enable()
+		defer reaper.ReapAll(5 * time.Second)
+	}
+	return dispatch(args, os.Stdout, os.Stderr)
+}
+
+// startsTargets says whether the command runs targets (certifies, fuzzes,
+// replays): the default run and client, server, selftest, fuzz, replay. The
+// reference adapter and servers and the fakes are targets themselves and
+// must behave as any would, so they never adopt orphans.
+func startsTargets(args []string) bool {
+	if len(args) == 0 || strings.HasPrefix(args[0], "-") {
+		return true
+	}
+	switch args[0] {
+	case "client", "server", "selftest", "fuzz", "replay":
+		return true
+	}
+	return false
+}
 
 // errUsage marks an error as a usage error (exit status 2).
 type errUsage struct{ error }

@@ -3,10 +3,13 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -139,4 +142,44 @@ func TestServerStderrIsNoFailure(t *testing.T) {
 	if strings.Contains(string(raw), marker) || strings.Contains(console, marker) {
 		t.Errorf("the server's stderr reached the report or the console:\n%s", console)
 	}
+}
+
+// TestNoDescendantOutlivesTheRun: a server whose child starts a session of
+// its own (setsid) and one that also clears its environment leave nothing
+// behind once the run is over.
+func TestNoDescendantOutlivesTheRun(t *testing.T) {
+	serveCmd := strings.Join(selfexec.Command("serve", "--transport", "stdio"), " ")
+	script := "setsid sleep 1041 </dev/null >/dev/null 2>&1 & setsid env -i sleep 1042 </dev/null >/dev/null 2>&1 & exec " + serveCmd
+	code, out := runChild("server", "--no-color", "--only", "server.ping.after-initialize", "--", "bash", "-c", script)
+	if code != 0 {
+		t.Fatalf("exit %d, want 0\n%s", code, out)
+	}
+	if left := processesRunning("sleep 1041", "sleep 1042"); len(left) > 0 {
+		t.Errorf("left running after the run: %v", left)
+	}
+}
+
+// processesRunning lists the live processes whose command line holds one
+// of the patterns, killing them so that a failure leaves nothing either.
+func processesRunning(patterns ...string) []string {
+	var found []string
+	entries, _ := os.ReadDir("/proc")
+	for _, e := range entries {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		b, err := os.ReadFile("/proc/" + e.Name() + "/cmdline")
+		if err != nil {
+			continue
+		}
+		line := strings.ReplaceAll(string(b), "\x00", " ")
+		for _, p := range patterns {
+			if strings.Contains(line, p) && !strings.Contains(line, "bash -c") {
+				found = append(found, fmt.Sprintf("%d %s", pid, line))
+				_ = syscall.Kill(pid, syscall.SIGKILL)
+			}
+		}
+	}
+	return found
 }

@@ -12,6 +12,8 @@ import (
 	"sync"
 	"syscall"
 	"time"
+
+	"github.com/mcpconform/mcpconform/harness/reaper"
 )
 
 // Invocation is one run of a client adapter for one check.
@@ -37,9 +39,19 @@ type Run struct {
 	ExitCode int           // -1 when killed
 	Killed   bool          // the deadline passed and the adapter was killed
 	Duration time.Duration // launch to exit
+	Exited   time.Time     // when it exited (or was killed)
 	Stdout   []byte        // at most 4 MiB
 	Stderr   []byte        // at most 4 MiB
+	// Left are the processes the adapter left alive once it exited by
+	// itself (given LeftGrace to end them): in its process group, or
+	// started from it anywhere else. They are seen before the harness
+	// kills them, which it then does.
+	Left []reaper.Proc
 }
+
+// LeftGrace is how long the processes an adapter started may take to end
+// after it exited before they count as left alive.
+const LeftGrace = 500 * time.Millisecond
 
 // Adapter is a client adapter program.
 type Adapter struct {
@@ -58,7 +70,8 @@ func (a Adapter) Run(ctx context.Context, inv Invocation) (*Run, error) {
 		return nil, err
 	}
 	cmd := exec.Command(a.Command[0], a.Command[1:]...)
-	cmd.Env = append(append(os.Environ(), a.Env...), env...)
+	owner := reaper.NewOwner("client")
+	cmd.Env = append(append(append(os.Environ(), a.Env...), env...), reaper.Env(owner))
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	stdout, stderr := &boundedBuffer{max: maxCapture}, &boundedBuffer{max: maxCapture}
 	cmd.Stdout, cmd.Stderr = stdout, stderr
@@ -67,8 +80,9 @@ func (a Adapter) Run(ctx context.Context, inv Invocation) (*Run, error) {
 		return nil, fmt.Errorf("client adapter %q: %w; check the path after --", a.Command[0], err)
 	}
 	pgid := cmd.Process.Pid
+	reaper.Track(pgid)
 	done := make(chan error, 1)
-	go func() { done <- cmd.Wait() }()
+	go func() { err := cmd.Wait(); reaper.Untrack(pgid); done <- err }()
 	deadline := inv.Deadline
 	if deadline <= 0 {
 		deadline = time.Minute
@@ -87,9 +101,14 @@ func (a Adapter) Run(ctx context.Context, inv Invocation) (*Run, error) {
 		_ = syscall.Kill(-pgid, syscall.SIGKILL)
 		err = <-done
 	}
-	// Whatever the adapter left in its own group goes too.
+	r.Exited = time.Now()
+	r.Duration = r.Exited.Sub(start)
+	if !r.Killed {
+		r.Left = leftAfter(owner, pgid)
+	}
+	// Whatever the adapter left, in its own group or out of it, goes too.
 	_ = syscall.Kill(-pgid, syscall.SIGKILL)
-	r.Duration = time.Since(start)
+	reaper.Reap(owner, 2*time.Second)
 	r.ExitCode = cmd.ProcessState.ExitCode()
 	var exitErr *exec.ExitError
 	if err != nil && !errors.As(err, &exitErr) {
@@ -98,6 +117,19 @@ func (a Adapter) Run(ctx context.Context, inv Invocation) (*Run, error) {
 	r.Stdout, r.Stderr = stdout.Bytes(), stderr.Bytes()
 	r.Output = ParseOutput(r.Stdout)
 	return r, nil
+}
+
+// leftAfter waits up to LeftGrace for what the adapter started to end,
+// and returns what is still alive.
+func leftAfter(owner string, pgid int) []reaper.Proc {
+	deadline := time.Now().Add(LeftGrace)
+	for {
+		left := reaper.Left(owner, pgid)
+		if len(left) == 0 || time.Now().After(deadline) {
+			return left
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
 }
 
 func (inv Invocation) environment() ([]string, error) {

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/mcpconform/mcpconform/harness/jsonrpc"
+	"github.com/mcpconform/mcpconform/harness/reaper"
 	"github.com/mcpconform/mcpconform/harness/transcript"
 )
 
@@ -26,6 +27,7 @@ type StdioServer struct {
 	cmd     *exec.Cmd
 	stdin   io.WriteCloser
 	pgid    int
+	owner   string // the reaper's mark on the server and its descendants
 	started time.Time
 	log     *transcript.Log // nil: nothing recorded
 
@@ -59,7 +61,8 @@ func StartStdioServer(argv []string, opts StdioOptions) (*StdioServer, error) {
 		return nil, errors.New("server command: empty; pass it after --, e.g. mcpconform server -- ./my-server")
 	}
 	cmd := exec.Command(argv[0], argv[1:]...)
-	cmd.Env = append(os.Environ(), opts.Env...)
+	owner := reaper.NewOwner("server")
+	cmd.Env = append(append(os.Environ(), opts.Env...), reaper.Env(owner))
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
@@ -76,7 +79,8 @@ func StartStdioServer(argv []string, opts StdioOptions) (*StdioServer, error) {
 	if err := cmd.Start(); err != nil {
 		return nil, fmt.Errorf("server command %q: %w; check the path after --", argv[0], err)
 	}
-	s := &StdioServer{cmd: cmd, stdin: stdin, pgid: cmd.Process.Pid, started: time.Now(), log: opts.Log,
+	reaper.Track(cmd.Process.Pid)
+	s := &StdioServer{cmd: cmd, stdin: stdin, pgid: cmd.Process.Pid, owner: owner, started: time.Now(), log: opts.Log,
 		messages: make(chan *jsonrpc.Message, 1024), exited: make(chan struct{})}
 	var drained sync.WaitGroup
 	drained.Add(2)
@@ -85,6 +89,7 @@ func StartStdioServer(argv []string, opts StdioOptions) (*StdioServer, error) {
 	go func() {
 		drained.Wait()
 		_ = cmd.Wait()
+		reaper.Untrack(cmd.Process.Pid)
 		s.mu.Lock()
 		s.exitState, s.exitedAfter = cmd.ProcessState, time.Since(s.started)
 		how, stderr := "on its own", s.stderrBytes
@@ -284,12 +289,20 @@ func (s *StdioServer) Exited() bool {
 // GroupAlive reports whether any process of the server's group is alive.
 func (s *StdioServer) GroupAlive() bool { return syscall.Kill(-s.pgid, 0) == nil }
 
-// Kill ends the server's whole process group and waits (boundedly: a
-// descendant that left the group may hold stdout open) for the reap.
+// Kill ends the server's whole process group and every descendant that
+// left it (the reaper's mark, or adopted as an orphan), and waits for the
+// reap: boundedly, since a descendant that cleared its environment and
+// left the group may still hold stdout open.
 func (s *StdioServer) Kill() {
 	s.markEnded()
 	_ = s.stdin.Close()
 	_ = syscall.Kill(-s.pgid, syscall.SIGKILL)
+	reaper.Reap(s.owner, 2*time.Second, s.pgid)
 	s.WaitExit(5 * time.Second)
 	_ = syscall.Kill(-s.pgid, syscall.SIGKILL)
+	reaper.Reap(s.owner, time.Second, s.pgid)
 }
+
+// Descendants lists the live processes started by the server, in its
+// group or out of it, other than the server process itself.
+func (s *StdioServer) Descendants() []reaper.Proc { return reaper.Owned(s.owner, s.pgid) }

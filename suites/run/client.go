@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -19,8 +20,10 @@ import (
 type ClientRun struct {
 	*target.Run
 	Record *fakeservers.Record
-	// Survivors are server processes (the fake and its descendants) still
-	// alive after the adapter exited. The harness has killed them since.
+	// Survivors are server processes (the fake and its descendants, in
+	// the adapter's group or out of it) still alive after the adapter
+	// exited and target.LeftGrace passed. The harness has killed them
+	// since.
 	Survivors []int
 }
 
@@ -75,6 +78,15 @@ func (c *C) runStdio(fake fakeservers.Options, inv target.Invocation) *ClientRun
 		c.harnessError(err)
 	}
 	survivors := reapSurvivors(rec)
+	if r != nil {
+		// What the adapter left alive was seen before the harness killed it.
+		for _, p := range r.Left {
+			if !slices.Contains(survivors, p.Pid) {
+				survivors = append(survivors, p.Pid)
+			}
+		}
+		slices.Sort(survivors)
+	}
 	// Every fake is gone now, so its record is complete: read it again
 	// rather than race a fake still recording what it read before the end.
 	if rec, err = fakeservers.ReadRecord(fake.Record); err != nil {

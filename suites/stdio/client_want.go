@@ -72,8 +72,18 @@ func wantHandshakeStarted(c *run.C, r *run.ClientRun) string {
 // wantNoSurvivors expects every process of the server's tree to be gone
 // when the client's adapter has exited.
 func wantNoSurvivors(c *run.C, r *run.ClientRun) {
+	names := make([]string, 0, len(r.Survivors))
+	for _, pid := range r.Survivors {
+		name := fmt.Sprint(pid)
+		for _, p := range r.Left {
+			if p.Pid == pid {
+				name = p.String()
+			}
+		}
+		names = append(names, name)
+	}
 	c.Require(len(r.Survivors) == 0, "no process of the server's tree outlives the client",
-		"pid(s) %v were still alive after the client closed (the harness killed them)", r.Survivors)
+		"%s still alive %s after the client closed (the harness killed them)", strings.Join(names, ", "), target.LeftGrace)
 }
 
 // wantNotLeaked expects secret nowhere in what the client printed (NG-06,

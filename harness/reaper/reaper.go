@@ -1,0 +1,189 @@
+// Package reaper makes sure no process a check started outlives it, even
+// one that left its process group or its session (setsid, a daemonising
+// wrapper, npx's children).
+//
+// Every process the harness starts for a check carries an owner mark in
+// its environment (EnvOwner=TOKEN), which its descendants inherit; Owned
+// lists the live processes with a mark and Reap kills them, wherever they
+// are in the process tree. The harness is also the child subreaper of its
+// descendants (Linux PR_SET_CHILD_SUBREAPER, turned on by Enable), so a
+// descendant orphaned by its parent's death becomes the harness's child
+// rather than init's: Reap kills and reaps those too, marked or not (a
+// process that cleared its environment is attributed to the check that
+// reaps first). Processes the harness started itself and waits for through
+// os/exec are registered with Track, so that Reap never waits for them in
+// their Wait's place.
+//
+// Where /proc does not exist (macOS, Windows builds) the package finds
+// nothing and the process groups the starters create remain the only net.
+package reaper
+
+import (
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"time"
+)
+
+// EnvOwner is the environment variable that marks a process, and every
+// descendant that keeps its environment, as started for one owner.
+const EnvOwner = "MCPCONFORM_OWNER"
+
+// Proc is a process found alive: its id and its command name.
+type Proc struct {
+	Pid  int
+	Comm string
+}
+
+func (p Proc) String() string { return fmt.Sprintf("%d (%s)", p.Pid, p.Comm) }
+
+var (
+	enabled atomic.Bool
+	seq     atomic.Int64
+
+	mu      sync.Mutex
+	tracked = map[int]bool{}
+)
+
+// Enable makes this process the child subreaper of its descendants, where
+// the system has one, and turns on the reaping of orphans: call it once,
+// in a process whose every child is started through a starter that calls
+// Track (the CLI's commands), never in a process whose children others
+// start and wait for (a test binary).
+func Enable() {
+	if subreaper() == nil {
+		enabled.Store(true)
+	}
+}
+
+// Enabled reports whether Enable succeeded.
+func Enabled() bool { return enabled.Load() }
+
+// NewOwner returns a fresh owner token, unique within this run and
+// prefixed by it, so that ReapAll finds what any owner left.
+func NewOwner(what string) string {
+	return fmt.Sprintf("%s.%d.%s", runPrefix(), seq.Add(1), strings.Map(safe, what))
+}
+
+// Env is the environment entry that marks a process for owner.
+func Env(owner string) string { return EnvOwner + "=" + owner }
+
+func runPrefix() string { return "r" + strconv.Itoa(os.Getpid()) }
+
+func safe(r rune) rune {
+	if r == '.' || r == '-' || r == '_' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' {
+		return r
+	}
+	return '_'
+}
+
+// Track registers pid as a child this process waits for itself (os/exec);
+// Untrack once its Wait returned.
+func Track(pid int) {
+	mu.Lock()
+	tracked[pid] = true
+	mu.Unlock()
+}
+
+// Untrack ends Track.
+func Untrack(pid int) {
+	mu.Lock()
+	delete(tracked, pid)
+	mu.Unlock()
+}
+
+func isTracked(pid int) bool {
+	mu.Lock()
+	defer mu.Unlock()
+	return tracked[pid]
+}
+
+// Owned lists the live processes marked for owner (an owner ending in "."
+// matches every owner with that prefix), except except.
+func Owned(owner string, except ...int) []Proc { return Left(owner, 0, except...) }
+
+// Left lists the live processes marked for owner or in process group
+// pgid (0: none), except except: what a process left behind.
+func Left(owner string, pgid int, except ...int) []Proc {
+	var out []Proc
+	for _, p := range scan() {
+		if p.zombie || contains(except, p.pid) || !(pgid > 0 && p.pgrp == pgid || p.marked(owner)) {
+			continue
+		}
+		out = append(out, Proc{p.pid, p.comm})
+	}
+	return out
+}
+
+// Reap kills every live process marked for owner and, when Enable
+// succeeded, every orphan this process adopted; it reaps the ones that are
+// its children and repeats until none is left (a killed process's own
+// children are adopted in turn) or d passes. It returns what it killed.
+// Processes in except (a tracked child whose Wait is still to come) are
+// left alone.
+func Reap(owner string, d time.Duration, except ...int) []Proc {
+	var killed []Proc
+	seen := map[int]bool{}
+	deadline := time.Now().Add(d)
+	for {
+		found := false
+		for _, p := range scan() {
+			if contains(except, p.pid) || p.pid == os.Getpid() {
+				continue
+			}
+			orphan := enabled.Load() && p.ppid == os.Getpid() && !isTracked(p.pid)
+			if !orphan && !p.marked(owner) {
+				continue
+			}
+			if orphan && p.zombie {
+				reap(p.pid)
+				continue
+			}
+			if p.zombie {
+				continue // another parent's to reap
+			}
+			found = true
+			if syscall.Kill(p.pid, syscall.SIGKILL) == nil && !seen[p.pid] {
+				seen[p.pid] = true
+				killed = append(killed, Proc{p.pid, p.comm})
+			}
+			if orphan {
+				reap(p.pid)
+			}
+		}
+		if !found || time.Now().After(deadline) {
+			return killed
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+// ReapAll is Reap for every owner of this run, and every adopted orphan:
+// what the CLI calls before it exits.
+func ReapAll(d time.Duration) []Proc { return Reap(runPrefix()+".", d) }
+
+func contains(pids []int, pid int) bool {
+	for _, p := range pids {
+		if p == pid {
+			return true
+		}
+	}
+	return false
+}
+
+// reap collects the exit status of an adopted child, waiting briefly for
+// a SIGKILL to land.
+func reap(pid int) {
+	var ws syscall.WaitStatus
+	for i := 0; i < 200; i++ {
+		got, err := syscall.Wait4(pid, &ws, syscall.WNOHANG, nil)
+		if got == pid || err != nil {
+			return
+		}
+		time.Sleep(time.Millisecond)
+	}
+}
