@@ -262,17 +262,19 @@ func certifyWith(o *runOptions, roles []check.Role, stdout, stderr io.Writer) in
 			profile = check.HardenedProfile
 		}
 	}
+	stopSignals := onSignal(stderr)
+	defer stopSignals()
 	cfg := run.Config{ClientAdapter: adapterCmd, ServerURL: serverURL, ServerCommand: serverCmd, Implementation: implementation, Fixtures: fixtures, Seed: o.seed, Strict: o.strict, Profile: profile,
 		Baseline: baseline, SnapshotDir: o.snapshots, UpdateSnapshots: o.updateSnapshots, CheckDeadline: o.timeout, ProbeTimeout: o.probeTimeout,
 		Fuzz: o.fuzz, FuzzCases: o.fuzzCases}
 	run.Configure(cfg)
 	if userServer {
-		if err := probeTarget(cfg); err != nil {
+		if err := probeTarget(cfg); err != nil && !run.Interrupted() {
 			return exitFor(err, stderr)
 		}
 	}
-	if len(adapterCmd) > 0 {
-		if err := run.PreflightClient(context.Background()); err != nil {
+	if len(adapterCmd) > 0 && !run.Interrupted() {
+		if err := run.PreflightClient(context.Background()); err != nil && !run.Interrupted() {
 			return exitFor(err, stderr)
 		}
 	}
@@ -285,8 +287,12 @@ func certifyWith(o *runOptions, roles []check.Role, stdout, stderr io.Writer) in
 	reporterConfig.Succinct = !o.verbose
 	reporterConfig.Verbose = o.verbose
 	reporterConfig.SilenceSkips = !o.verbose
+	suiteConfig.GracePeriod = run.ShutdownGrace
 	var t failer
-	passed := ginkgo.RunSpecs(&t, "mcpconform", suiteConfig, reporterConfig)
+	passed := true
+	if !run.Interrupted() {
+		passed = ginkgo.RunSpecs(&t, "mcpconform", suiteConfig, reporterConfig)
+	}
 
 	results := run.Results(roles...)
 	target := map[string]any{"roles": roles, "implementation": run.Current().Implementation}
@@ -308,10 +314,14 @@ func certifyWith(o *runOptions, roles []check.Role, stdout, stderr io.Writer) in
 	}
 	ix := report.NewIndex(report.Tool{Name: "mcpconform", Version: Version}, target, o.seed, results)
 	ix.Profile = profile
+	ix.Interrupted = run.Interrupted()
 	if err := writeReports(o, ix); err != nil {
 		return exitFor(err, stderr)
 	}
 	printSummary(stdout, ix)
+	if code := interruptedExit(); code != 0 {
+		return code
+	}
 	if code := ix.ExitCode(); code != 0 {
 		return code
 	}
@@ -403,6 +413,9 @@ func printSummary(w io.Writer, ix *report.Index) {
 		for _, t := range slices.Sorted(maps.Keys(eras)) {
 			fmt.Fprintf(w, "era probe over %s: %s\n", t, eras[t])
 		}
+	}
+	if ix.Interrupted {
+		fmt.Fprintf(w, "\nINTERRUPTED: the checks in flight and those not reached are SKIPPED (%s)\n", run.NotRunInterrupted)
 	}
 	s := ix.Summary
 	fmt.Fprintf(w, "\n%d pass, %d fail, %d warn, %d hardened, %d info, %d unimplemented, %d skipped, %d not applicable, %d expected failures, %d stale, %d error\n",

@@ -162,22 +162,74 @@ func TestNoDescendantOutlivesTheRun(t *testing.T) {
 // processesRunning lists the live processes whose command line holds one
 // of the patterns, killing them so that a failure leaves nothing either.
 func processesRunning(patterns ...string) []string {
+	found := processesAlive(patterns...)
+	for _, p := range found {
+		if pid, err := strconv.Atoi(strings.Fields(p)[0]); err == nil {
+			_ = syscall.Kill(pid, syscall.SIGKILL)
+		}
+	}
+	return found
+}
+
+// TestSignalEndsTheRunWithItsReports: SIGINT while the target is in
+// flight kills it with its tree, writes the JSON report whole and marked
+// interrupted, and exits 130.
+func TestSignalEndsTheRunWithItsReports(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "r.json")
+	argv := selfexec.Command("server", "--no-color", "--json", path, "--", "sleep", "1044")
+	cmd := exec.Command(argv[0], argv[1:]...)
+	var out strings.Builder
+	cmd.Stdout, cmd.Stderr = &out, &out
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for len(processesAlive("sleep 1044")) == 0 {
+		if time.Now().After(deadline) {
+			_ = cmd.Process.Kill()
+			t.Fatalf("the target never started:\n%s", out.String())
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	_ = cmd.Process.Signal(syscall.SIGINT)
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case err := <-done:
+		if code := exitCode(err); code != 130 {
+			t.Errorf("exit %d, want 130\n%s", code, out.String())
+		}
+	case <-time.After(10 * time.Second):
+		_ = cmd.Process.Kill()
+		t.Fatalf("still running 10s after SIGINT:\n%s", out.String())
+	}
+	if left := processesRunning("sleep 1044"); len(left) > 0 {
+		t.Errorf("left running after the run: %v", left)
+	}
+	var ix report.Index
+	b, err := os.ReadFile(path)
+	if err == nil {
+		err = json.Unmarshal(b, &ix)
+	}
+	if err != nil || !ix.Interrupted {
+		t.Errorf("report %s: interrupted %v (%v)", path, ix.Interrupted, err)
+	}
+}
+
+// processesAlive lists the live processes whose command line holds one of
+// the patterns.
+func processesAlive(patterns ...string) []string {
 	var found []string
 	entries, _ := os.ReadDir("/proc")
 	for _, e := range entries {
-		pid, err := strconv.Atoi(e.Name())
-		if err != nil {
-			continue
-		}
 		b, err := os.ReadFile("/proc/" + e.Name() + "/cmdline")
 		if err != nil {
 			continue
 		}
 		line := strings.ReplaceAll(string(b), "\x00", " ")
 		for _, p := range patterns {
-			if strings.Contains(line, p) && !strings.Contains(line, "bash -c") {
-				found = append(found, fmt.Sprintf("%d %s", pid, line))
-				_ = syscall.Kill(pid, syscall.SIGKILL)
+			if strings.Contains(line, p) && !strings.Contains(line, "bash -c") && !strings.Contains(line, " server ") {
+				found = append(found, e.Name()+" "+line)
 			}
 		}
 	}

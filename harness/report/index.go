@@ -109,7 +109,10 @@ type Index struct {
 	Summary Summary        `json:"summary"`
 	Scores  Scores         `json:"scores"`
 	Seed    int64          `json:"seed"`
-	Checks  []Check        `json:"checks"`
+	// Interrupted says a signal ended the run before every selected check
+	// ran: the checks in flight and those not reached are SKIPPED.
+	Interrupted bool    `json:"interrupted"`
+	Checks      []Check `json:"checks"`
 }
 
 // NewIndex builds the index of a run from its results: the checks sorted by

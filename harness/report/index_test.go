@@ -46,7 +46,7 @@ func TestJSONIndexFieldNames(t *testing.T) {
 			t.Errorf("%s keys = %v, want %v", what, got, want)
 		}
 	}
-	assertKeys("index", doc, "tool", "target", "summary", "scores", "seed", "checks")
+	assertKeys("index", doc, "tool", "target", "summary", "scores", "seed", "interrupted", "checks")
 	assertKeys("tool", doc["tool"], "name", "version")
 	assertKeys("target", doc["target"])
 	assertKeys("summary", doc["summary"], "pass", "fail", "warn", "info", "unimplemented", "skipped", "not_applicable", "xfail", "stale", "hardened", "error")

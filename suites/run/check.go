@@ -134,7 +134,7 @@ func execute(d check.Descriptor, body func(c *C)) {
 		ginkgo.Fail("harness: cannot create a temporary directory: " + err.Error())
 	}
 	defer os.RemoveAll(dir)
-	ctx, cancel := context.WithCancel(context.Background())
+	ctx, cancel := context.WithCancel(runContext())
 	defer cancel()
 	c := &C{D: d, Ctx: ctx, cfg: cfg, dir: dir}
 	start := time.Now()
@@ -147,6 +147,11 @@ func execute(d check.Descriptor, body func(c *C)) {
 	}
 	res := check.Result{Descriptor: d, Outcome: grade(d, v, cfg), Message: v.message, DurationMS: time.Since(start).Milliseconds(), Seed: c.seed,
 		SeedOnly: v.outcome == check.Fail && v.hardened}
+	if Interrupted() {
+		// Its targets were killed under it: what it saw proves nothing.
+		record(check.Result{Descriptor: d, Outcome: check.Skipped, Message: InterruptedWhileRunning, DurationMS: res.DurationMS})
+		ginkgo.Skip(InterruptedWhileRunning)
+	}
 	res.Transcript = c.transcriptLines(c.entries)
 	if snap := c.transcriptLines(clientSide(c.entries)); cfg.SnapshotDir != "" && !c.unordered && observed(res.Outcome) && len(snap) > 0 {
 		diff, err := report.MatchSnapshot(cfg.SnapshotDir, cfg.Implementation, d.ID, snap, cfg.UpdateSnapshots)

@@ -112,6 +112,7 @@ var (
 
 // Configure sets the run configuration; call it before RunSpecs.
 func Configure(c Config) {
+	resetRun()
 	if len(c.ClientAdapter) == 0 {
 		c.ClientAdapter = ReferenceAdapter("")
 	}

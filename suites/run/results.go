@@ -39,6 +39,9 @@ func Results(roles ...check.Role) []check.Result {
 		r, ok := results[d.ID]
 		if !ok {
 			r = check.Result{Descriptor: d, Outcome: check.Skipped, Message: "not selected"}
+			if Interrupted() {
+				r.Message = NotRunInterrupted
+			}
 		}
 		out = append(out, r)
 	}
