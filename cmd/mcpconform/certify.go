@@ -8,6 +8,7 @@ import (
 	"io"
 	"maps"
 	"net/url"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
@@ -216,6 +217,14 @@ func certifyWith(o *runOptions, roles []check.Role, stdout, stderr io.Writer) in
 	filter, err := o.filter(roles)
 	if err != nil {
 		return exitFor(err, stderr)
+	}
+	for _, p := range []string{o.junit, o.json, o.markdown, o.html} {
+		if err := checkWritable(p); err != nil {
+			return exitFor(err, stderr)
+		}
+	}
+	if fi, err := os.Stat(o.snapshots); o.snapshots != "" && err == nil && !fi.IsDir() {
+		return exitFor(errUsage{fmt.Errorf("--snapshots %s is not a directory; name the directory that holds (or will hold) the snapshots", o.snapshots)}, stderr)
 	}
 	var baseline *report.Baseline
 	if o.expectedFailures != "" {

@@ -5,13 +5,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"slices"
 	"sort"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/mcpconform/mcpconform/harness/report"
 	"github.com/mcpconform/mcpconform/suites/run"
 )
 
@@ -32,9 +32,9 @@ func loadFixturesFile(path string) (map[string]run.Fixture, []string, error) {
 	if path == "" {
 		return nil, nil, nil
 	}
-	b, err := os.ReadFile(path)
+	b, err := report.ReadInput("--fixtures", path, report.MaxFixturesFile)
 	if err != nil {
-		return nil, nil, fmt.Errorf("--fixtures: %v", err)
+		return nil, nil, err
 	}
 	var nodes map[string]yaml.Node
 	if err := yaml.Unmarshal(b, &nodes); err != nil {

@@ -337,7 +337,9 @@ func isTerminal(w io.Writer) bool {
 	return err == nil && fi.Mode()&os.ModeCharDevice != 0
 }
 
-// checkWritable refuses a report path that cannot be written, before the run.
+// checkWritable refuses a report path that cannot be written, before the
+// run: a directory, a path under something that is not a directory, or a
+// directory this process may not create files in.
 func checkWritable(path string) error {
 	if path == "" {
 		return nil
@@ -346,10 +348,19 @@ func checkWritable(path string) error {
 		return errUsage{fmt.Errorf("report path %s is a directory; name a file inside it", path)}
 	}
 	dir := filepath.Dir(path)
-	if fi, err := os.Stat(dir); err == nil && !fi.IsDir() {
+	fi, err := os.Stat(dir)
+	switch {
+	case err != nil:
+		return errUsage{fmt.Errorf("report path %s: %v; create the directory first", path, err)}
+	case !fi.IsDir():
 		return errUsage{fmt.Errorf("report path %s: %s is not a directory", path, dir)}
 	}
-	return nil
+	probe, err := os.CreateTemp(dir, ".mcpconform-write-check-*")
+	if err != nil {
+		return errUsage{fmt.Errorf("report path %s: cannot write in %s: %v", path, dir, err)}
+	}
+	probe.Close()
+	return os.Remove(probe.Name())
 }
 
 // fuzzJSON is the JSON report of mcpconform fuzz.

@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/mcpconform/mcpconform/harness/check"
@@ -27,6 +28,14 @@ func TestUsageErrorsExitTwoWithTheWayOut(t *testing.T) {
 	dir := t.TempDir()
 	notYAML := filepath.Join(dir, "baseline.yaml")
 	if err := os.WriteFile(notYAML, []byte("client:\n  - id: no.such.check\n    reason: x\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	fifo := filepath.Join(dir, "fifo")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	big := filepath.Join(dir, "big.yaml")
+	if err := os.WriteFile(big, make([]byte, report.MaxBaselineFile+1), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	cases := []struct {
@@ -50,7 +59,13 @@ func TestUsageErrorsExitTwoWithTheWayOut(t *testing.T) {
 		{[]string{"fuzz", "--url", "http://127.0.0.1:1/mcp", "--", "true"}, "not both"},
 		{[]string{"fuzz", "--json", dir}, "is a directory"},
 		{[]string{"replay"}, "name at least one case file"},
-		{[]string{"replay", dir}, "not a regular file"},
+		{[]string{"replay", dir}, "is a directory; give a regular file"},
+		{[]string{"server", "--fixtures", "/dev/zero"}, "is a device"},
+		{[]string{"server", "--json", dir}, "is a directory; name a file inside it"},
+		{[]string{"client", "--html", filepath.Join(dir, "no", "such", "r.html")}, "create the directory first"},
+		{[]string{"server", "--snapshots", big}, "is not a directory"},
+		{[]string{"server", "--fixtures", fifo}, "is a FIFO"},
+		{[]string{"client", "--expected-failures", big}, "over the limit of 4.0 MiB"},
 	}
 	for _, tc := range cases {
 		var stdout, stderr bytes.Buffer

@@ -1,14 +1,15 @@
 package main
 
 import (
+	"bytes"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 
 	"github.com/mcpconform/mcpconform/harness/fuzz"
+	"github.com/mcpconform/mcpconform/harness/report"
 )
 
 const replayUsage = `Usage: mcpconform replay [--timeout D] [--max-rss BYTES] FILE… [(-- CMD… | --url U)]
@@ -102,19 +103,12 @@ func replayCommand(args []string, stdout, stderr io.Writer) int {
 	return 0
 }
 
-// readCase reads one case file, refusing what is not a regular file.
+// readCase reads one case file, refusing what is not a regular file or
+// is past report.MaxCaseFile.
 func readCase(name string) (*fuzz.Case, error) {
-	fi, err := os.Stat(name)
+	b, err := report.ReadInput("case file", name, report.MaxCaseFile)
 	if err != nil {
 		return nil, err
 	}
-	if !fi.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s is not a regular file; name a .case file", name)
-	}
-	f, err := os.Open(name)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	return fuzz.ParseCase(strings.TrimPrefix(name, "./"), f)
+	return fuzz.ParseCase(strings.TrimPrefix(name, "./"), bytes.NewReader(b))
 }

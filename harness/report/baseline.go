@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"sort"
 	"strings"
 
@@ -55,9 +54,9 @@ var yamlTypes = strings.NewReplacer(
 // twice is an error that names the file, the entry and the fix. An empty
 // file is an empty baseline.
 func LoadBaseline(path string) (*Baseline, error) {
-	data, err := os.ReadFile(path)
+	data, err := ReadInput("--expected-failures", path, MaxBaselineFile)
 	if err != nil {
-		return nil, fmt.Errorf("expected-failures baseline: %w; check the path given to --expected-failures", err)
+		return nil, err
 	}
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	dec.KnownFields(true)

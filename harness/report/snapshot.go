@@ -71,6 +71,8 @@ func MatchSnapshot(dir, implementation, checkID string, transcript []string, upd
 		existed = false
 	} else if err != nil {
 		return "", fmt.Errorf("snapshot %s: %w; check the permissions of %s", file, err, dir)
+	} else if err := CheckInput("snapshot", file, MaxSnapshotFile); err != nil {
+		return "", err
 	}
 
 	snapshotMu.Lock()

@@ -1,0 +1,72 @@
+package report
+
+import (
+	"fmt"
+	"io"
+	"os"
+)
+
+// Size limits of the files a run reads: what a user names on the command
+// line is refused past them, before it can fill memory.
+const (
+	MaxFixturesFile = 1 << 20  // --fixtures
+	MaxBaselineFile = 4 << 20  // --expected-failures
+	MaxCaseFile     = 16 << 20 // a corpus case for mcpconform replay
+	MaxSnapshotFile = 16 << 20 // one snapshot under --snapshots
+)
+
+// ReadInput reads a file the user named, as what (e.g. "--fixtures"): it
+// must be a regular file (a directory, FIFO or device is refused before it
+// is opened, so nothing blocks or streams forever) of at most limit bytes.
+func ReadInput(what, path string, limit int64) ([]byte, error) {
+	if err := CheckInput(what, path, limit); err != nil {
+		return nil, err
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("%s %s: %w", what, path, err)
+	}
+	defer f.Close()
+	b, err := io.ReadAll(io.LimitReader(f, limit+1))
+	if err != nil {
+		return nil, fmt.Errorf("%s %s: %w", what, path, err)
+	}
+	if int64(len(b)) > limit {
+		return nil, fmt.Errorf("%s %s: grew past %s while it was read; give a file that is not being written", what, path, sizeText(limit))
+	}
+	return b, nil
+}
+
+// CheckInput refuses what ReadInput would refuse, without reading.
+func CheckInput(what, path string, limit int64) error {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return fmt.Errorf("%s: %w; check the path", what, err)
+	}
+	if !fi.Mode().IsRegular() {
+		kind := "not a regular file"
+		switch {
+		case fi.IsDir():
+			kind = "a directory"
+		case fi.Mode()&os.ModeNamedPipe != 0:
+			kind = "a FIFO"
+		case fi.Mode()&os.ModeDevice != 0:
+			kind = "a device"
+		}
+		return fmt.Errorf("%s %s is %s; give a regular file", what, path, kind)
+	}
+	if fi.Size() > limit {
+		return fmt.Errorf("%s %s is %s, over the limit of %s; is it the right file?", what, path, sizeText(fi.Size()), sizeText(limit))
+	}
+	return nil
+}
+
+func sizeText(n int64) string {
+	switch {
+	case n >= 1<<20:
+		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
+	case n >= 1<<10:
+		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
+	}
+	return fmt.Sprintf("%d bytes", n)
+}
