@@ -29,6 +29,7 @@ type runOptions struct {
 	junit, json, markdown, html string
 	snapshots                   string
 	updateSnapshots             bool
+	runTimeout                  time.Duration
 	labelFilter                 string
 	only, skip                  string
 	expectedFailures            string
@@ -76,6 +77,7 @@ func parseRunFlags(name string, args []string, stderr io.Writer) (*runOptions, e
 	fs.BoolVar(&o.strict, "strict", false, "treat WARN (a broken SHOULD) as FAIL")
 	fs.StringVar(&o.profile, "profile", "", "the rules that bind: spec (the MCP specification; default for a target you name) or hardened (the seed behaviours too; default for the built-in reference)")
 	fs.DurationVar(&o.timeout, "timeout", run.DefaultCheckDeadline, "deadline for one adapter run; past it the adapter is killed and the check fails")
+	fs.DurationVar(&o.runTimeout, "run-timeout", 0, "the whole run's budget; past it every target in flight is killed, the checks not finished are SKIPPED, the reports are written and the exit status is 2 (default: 1m plus 10s per selected check, stated at the start)")
 	fs.Int64Var(&o.seed, "seed", 0, "seed of the property checks (default: time-based, printed)")
 	fs.BoolVar(&o.noColor, "no-color", false, "no colour in the console output")
 	fs.BoolVar(&o.verbose, "v", false, "verbose console output")
@@ -100,8 +102,8 @@ func parseRunFlags(name string, args []string, stderr io.Writer) (*runOptions, e
 	if n := len(args) - len(o.target) - 1; len(o.target) > 0 && (n < 0 || args[n] != "--") {
 		return nil, fmt.Errorf("%s: unexpected argument %q; put the adapter command after --: mcpconform %s [flags] -- CMD…", name, o.target[0], name)
 	}
-	if o.timeout <= 0 {
-		return nil, fmt.Errorf("%s: --timeout must be positive, got %s", name, o.timeout)
+	if o.timeout <= 0 || o.runTimeout < 0 {
+		return nil, fmt.Errorf("%s: --timeout must be positive and --run-timeout not negative, got %s and %s", name, o.timeout, o.runTimeout)
 	}
 	if name != "server" && o.fuzzCases < 1 {
 		return nil, fmt.Errorf("%s: --fuzz-cases must be 1 or more, got %d", name, o.fuzzCases)
@@ -271,7 +273,11 @@ func certifyWith(o *runOptions, roles []check.Role, stdout, stderr io.Writer) in
 			profile = check.HardenedProfile
 		}
 	}
-	stopSignals := onSignal(stderr)
+	budget := o.runTimeout
+	if budget == 0 {
+		budget = defaultRunTimeout(selectedChecks(roles, filter))
+	}
+	stopSignals := onSignal(stderr, budget)
 	defer stopSignals()
 	cfg := run.Config{ClientAdapter: adapterCmd, ServerURL: serverURL, ServerCommand: serverCmd, Implementation: implementation, Fixtures: fixtures, Seed: o.seed, Strict: o.strict, Profile: profile,
 		Baseline: baseline, SnapshotDir: o.snapshots, UpdateSnapshots: o.updateSnapshots, CheckDeadline: o.timeout, ProbeTimeout: o.probeTimeout,
@@ -287,7 +293,7 @@ func certifyWith(o *runOptions, roles []check.Role, stdout, stderr io.Writer) in
 			return exitFor(err, stderr)
 		}
 	}
-	fmt.Fprintf(stdout, "mcpconform %s: certifying %s (seed %d, profile %s)\n", Version, describeTarget(roles, o, serverURL), o.seed, profile)
+	fmt.Fprintf(stdout, "mcpconform %s: certifying %s (seed %d, profile %s, run budget %s)\n", Version, describeTarget(roles, o, serverURL), o.seed, profile, budget)
 
 	suiteConfig, reporterConfig := ginkgo.GinkgoConfiguration()
 	suiteConfig.LabelFilter = filter
@@ -323,7 +329,7 @@ func certifyWith(o *runOptions, roles []check.Role, stdout, stderr io.Writer) in
 	}
 	ix := report.NewIndex(report.Tool{Name: "mcpconform", Version: Version}, target, o.seed, results)
 	ix.Profile = profile
-	ix.Interrupted = run.Interrupted()
+	ix.Interrupted, ix.InterruptedBy = run.Interrupted(), interruptedBy()
 	if err := writeReports(o, ix); err != nil {
 		return exitFor(err, stderr)
 	}
@@ -424,7 +430,7 @@ func printSummary(w io.Writer, ix *report.Index) {
 		}
 	}
 	if ix.Interrupted {
-		fmt.Fprintf(w, "\nINTERRUPTED: the checks in flight and those not reached are SKIPPED (%s)\n", run.NotRunInterrupted)
+		fmt.Fprintf(w, "\nINTERRUPTED by %s: the checks in flight and those not reached are SKIPPED\n", ix.InterruptedBy)
 	}
 	s := ix.Summary
 	fmt.Fprintf(w, "\n%d pass, %d fail, %d warn, %d hardened, %d info, %d unimplemented, %d skipped, %d not applicable, %d expected failures, %d stale, %d error\n",
@@ -460,3 +466,25 @@ func (f *failer) Fail() { f.failed = true }
 var lastReport types.Report
 
 var _ = ginkgo.ReportAfterSuite("mcpconform reports", func(r types.Report) { lastReport = r })
+
+// selectedChecks counts the checks of roles that the label filter selects.
+func selectedChecks(roles []check.Role, filter string) int {
+	match, err := types.ParseLabelFilter(filter)
+	if err != nil {
+		return len(check.All())
+	}
+	n := 0
+	for _, d := range check.All() {
+		if slices.Contains(roles, d.Role) && match(d.Labels()) {
+			n++
+		}
+	}
+	return n
+}
+
+// defaultRunTimeout is the run budget when --run-timeout is not given: a
+// minute for the probes and the start, and ten seconds a check, far above
+// what a well-behaved target needs and far below what a hung one takes.
+func defaultRunTimeout(checks int) time.Duration {
+	return time.Minute + time.Duration(checks)*10*time.Second
+}

@@ -174,6 +174,29 @@ func processesRunning(patterns ...string) []string {
 // TestSignalEndsTheRunWithItsReports: SIGINT while the target is in
 // flight kills it with its tree, writes the JSON report whole and marked
 // interrupted, and exits 130.
+func TestRunTimeoutEndsTheRunWithItsReports(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "r.json")
+	start := time.Now()
+	code, out := runChild("server", "--no-color", "--run-timeout", "1s", "--json", path, "--", "sleep", "1048")
+	if code != 2 || !strings.Contains(string(out), "INTERRUPTED by run-timeout") {
+		t.Errorf("exit %d, want 2 and the summary saying why\n%s", code, out)
+	}
+	if took := time.Since(start); took > 1*time.Second+run.ShutdownGrace {
+		t.Errorf("the run took %s, over its budget and the shutdown grace", took)
+	}
+	var ix report.Index
+	b, err := os.ReadFile(path)
+	if err == nil {
+		err = json.Unmarshal(b, &ix)
+	}
+	if err != nil || !ix.Interrupted || ix.InterruptedBy != "run-timeout" {
+		t.Errorf("report: interrupted %v by %q (%v)", ix.Interrupted, ix.InterruptedBy, err)
+	}
+	if left := processesRunning("sleep 1048"); len(left) > 0 {
+		t.Errorf("left running after the run: %v", left)
+	}
+}
+
 func TestSignalEndsTheRunWithItsReports(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "r.json")
 	argv := selfexec.Command("server", "--no-color", "--json", path, "--", "sleep", "1044")

@@ -19,6 +19,7 @@
 package reaper
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"strconv"
@@ -161,6 +162,25 @@ func Reap(owner string, d time.Duration, except ...int) []Proc {
 		time.Sleep(5 * time.Millisecond)
 	}
 }
+
+var stopped atomic.Bool
+
+// ErrStopped is what a starter returns once Stop was called.
+var ErrStopped = errors.New("not started: the run is being interrupted")
+
+// Stop refuses every later start (starters check Stopped) and reaps all
+// that is running: the end of an interrupted run, after which nothing new
+// may begin.
+func Stop(d time.Duration) []Proc {
+	stopped.Store(true)
+	return ReapAll(d)
+}
+
+// Restart lets starters start again: a new run in the same process.
+func Restart() { stopped.Store(false) }
+
+// Stopped reports whether Stop was called; starters return ErrStopped.
+func Stopped() bool { return stopped.Load() }
 
 // ReapAll is Reap for every owner of this run, and every adopted orphan:
 // what the CLI calls before it exits.

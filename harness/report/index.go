@@ -111,8 +111,10 @@ type Index struct {
 	Seed    int64          `json:"seed"`
 	// Interrupted says a signal ended the run before every selected check
 	// ran: the checks in flight and those not reached are SKIPPED.
-	Interrupted bool    `json:"interrupted"`
-	Checks      []Check `json:"checks"`
+	Interrupted bool `json:"interrupted"`
+	// InterruptedBy is SIGINT, SIGTERM or run-timeout when Interrupted.
+	InterruptedBy string  `json:"interrupted_by,omitempty"`
+	Checks        []Check `json:"checks"`
 }
 
 // NewIndex builds the index of a run from its results: the checks sorted by

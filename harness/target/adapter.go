@@ -69,6 +69,9 @@ func (a Adapter) Run(ctx context.Context, inv Invocation) (*Run, error) {
 	if err != nil {
 		return nil, err
 	}
+	if reaper.Stopped() {
+		return nil, reaper.ErrStopped
+	}
 	cmd := exec.Command(a.Command[0], a.Command[1:]...)
 	owner := reaper.NewOwner("client")
 	cmd.Env = append(append(append(os.Environ(), a.Env...), env...), reaper.Env(owner))

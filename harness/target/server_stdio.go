@@ -60,6 +60,9 @@ func StartStdioServer(argv []string, opts StdioOptions) (*StdioServer, error) {
 	if len(argv) == 0 {
 		return nil, errors.New("server command: empty; pass it after --, e.g. mcpconform server -- ./my-server")
 	}
+	if reaper.Stopped() {
+		return nil, reaper.ErrStopped
+	}
 	cmd := exec.Command(argv[0], argv[1:]...)
 	owner := reaper.NewOwner("server")
 	cmd.Env = append(append(os.Environ(), opts.Env...), reaper.Env(owner))

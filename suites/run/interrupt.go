@@ -35,6 +35,7 @@ func resetRun() {
 	defer intMu.Unlock()
 	runCtx, runCancel = context.WithCancel(context.Background())
 	interrupted.Store(false)
+	reaper.Restart()
 }
 
 // runContext is the context every check's Ctx derives from.
@@ -53,7 +54,7 @@ func Interrupt() {
 	cancel := runCancel
 	intMu.Unlock()
 	cancel()
-	reaper.ReapAll(ShutdownGrace)
+	reaper.Stop(ShutdownGrace)
 }
 
 // Interrupted reports whether Interrupt was called in this run.
