@@ -38,8 +38,11 @@ type runOptions struct {
 	timeout                     time.Duration
 	probeTimeout                time.Duration // server: the deadline of each era probe
 	seed                        int64
-	fuzz                        bool // client: run the fuzz checks (kind:fuzz) too
-	fuzzCases                   int  // client: cases per fuzz check
+	fuzz                        bool     // client: run the fuzz checks (kind:fuzz) too
+	fuzzCases                   int      // client: cases per fuzz check
+	parallel                    int      // checks at once (worker processes)
+	command                     string   // the subcommand: client, server or "" (the default run)
+	args                        []string // the flags and command as given, for the workers
 	noColor, verbose            bool
 	url                         string   // server: the endpoint under test
 	fixtures                    string   // server: the fixtures file
@@ -61,7 +64,10 @@ func (l *idList) Set(v string) error {
 }
 
 func parseRunFlags(name string, args []string, stderr io.Writer) (*runOptions, error) {
-	o := &runOptions{}
+	o := &runOptions{args: args}
+	if name != "mcpconform" {
+		o.command = name
+	}
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.StringVar(&o.junit, "junit", "", "write a JUnit XML report to `FILE`")
@@ -78,6 +84,7 @@ func parseRunFlags(name string, args []string, stderr io.Writer) (*runOptions, e
 	fs.StringVar(&o.profile, "profile", "", "the rules that bind: spec (the MCP specification; default for a target you name) or hardened (the seed behaviours too; default for the built-in reference)")
 	fs.DurationVar(&o.timeout, "timeout", run.DefaultCheckDeadline, "deadline for one adapter run; past it the adapter is killed and the check fails")
 	fs.DurationVar(&o.runTimeout, "run-timeout", 0, "the whole run's budget; past it every target in flight is killed, the checks not finished are SKIPPED, the reports are written and the exit status is 2 (default: 1m plus 10s per selected check, stated at the start)")
+	fs.IntVar(&o.parallel, "parallel", defaultParallel, "checks run at once, each worker a process of its own; the reports do not depend on it (1: one after the other in this process)")
 	fs.Int64Var(&o.seed, "seed", 0, "seed of the property checks (default: time-based, printed)")
 	fs.BoolVar(&o.noColor, "no-color", false, "no colour in the console output")
 	fs.BoolVar(&o.verbose, "v", false, "verbose console output")
@@ -101,6 +108,9 @@ func parseRunFlags(name string, args []string, stderr io.Writer) (*runOptions, e
 	}
 	if n := len(args) - len(o.target) - 1; len(o.target) > 0 && (n < 0 || args[n] != "--") {
 		return nil, fmt.Errorf("%s: unexpected argument %q; put the adapter command after --: mcpconform %s [flags] -- CMD…", name, o.target[0], name)
+	}
+	if o.parallel < 1 {
+		return nil, fmt.Errorf("%s: --parallel must be 1 or more, got %d", name, o.parallel)
 	}
 	if o.timeout <= 0 || o.runTimeout < 0 {
 		return nil, fmt.Errorf("%s: --timeout must be positive and --run-timeout not negative, got %s and %s", name, o.timeout, o.runTimeout)
@@ -216,121 +226,198 @@ func certifyAll(args []string, stdout, stderr io.Writer) int {
 }
 
 func certifyWith(o *runOptions, roles []check.Role, stdout, stderr io.Writer) int {
-	filter, err := o.filter(roles)
+	p, err := prepareRun(o, roles)
 	if err != nil {
 		return exitFor(err, stderr)
 	}
-	for _, p := range []string{o.junit, o.json, o.markdown, o.html} {
-		if err := checkWritable(p); err != nil {
-			return exitFor(err, stderr)
+	shard, isWorker := workerShard()
+	if o.parallel > 1 && !isWorker && p.selected > 1 {
+		return certifyParallel(o, p, roles, stdout, stderr)
+	}
+	t, stop, err := startTargets(o, roles)
+	if err != nil {
+		return exitFor(err, stderr)
+	}
+	defer stop()
+	stopSignals := onSignal(stderr, p.budget, nil)
+	defer stopSignals()
+	cfg := run.Config{ClientAdapter: t.adapter, ServerURL: t.url, ServerCommand: t.server, Implementation: t.implementation, Fixtures: p.fixtures, Seed: o.seed, Strict: o.strict, Profile: p.profile,
+		Baseline: p.baseline, SnapshotDir: o.snapshots, UpdateSnapshots: o.updateSnapshots, CheckDeadline: o.timeout, ProbeTimeout: o.probeTimeout,
+		Fuzz: o.fuzz, FuzzCases: o.fuzzCases}
+	run.Configure(cfg)
+	if err := preflight(cfg, t); err != nil {
+		return exitFor(err, stderr)
+	}
+	if isWorker {
+		return runShard(shard, o, p, roles, stderr)
+	}
+	fmt.Fprintf(stdout, "mcpconform %s: certifying %s (seed %d, profile %s, run budget %s)\n", Version, describeTarget(roles, o, t.url), o.seed, p.profile, p.budget)
+	passed := runSpecs(o, p)
+	return finishRun(o, p, roles, t, finished{results: run.Results(roles...), eras: probedEras(), suite: lastReport, passed: passed}, stdout, stderr)
+}
+
+// prepared is what a run establishes before it starts anything: each
+// piece checked, so that a usage error stops it at once.
+type prepared struct {
+	filter   string
+	selected int // checks the filter selects
+	baseline *report.Baseline
+	fixtures map[string]run.Fixture
+	profile  check.Profile
+	budget   time.Duration
+}
+
+// prepareRun checks the flags' files and paths and settles the seed, the
+// profile and the run budget.
+func prepareRun(o *runOptions, roles []check.Role) (*prepared, error) {
+	filter, err := o.filter(roles)
+	if err != nil {
+		return nil, err
+	}
+	p := &prepared{filter: filter, selected: selectedChecks(roles, filter)}
+	for _, path := range []string{o.junit, o.json, o.markdown, o.html} {
+		if err := checkWritable(path); err != nil {
+			return nil, err
 		}
 	}
 	if fi, err := os.Stat(o.snapshots); o.snapshots != "" && err == nil && !fi.IsDir() {
-		return exitFor(errUsage{fmt.Errorf("--snapshots %s is not a directory; name the directory that holds (or will hold) the snapshots", o.snapshots)}, stderr)
+		return nil, errUsage{fmt.Errorf("--snapshots %s is not a directory; name the directory that holds (or will hold) the snapshots", o.snapshots)}
 	}
-	var baseline *report.Baseline
 	if o.expectedFailures != "" {
-		if baseline, err = report.LoadBaseline(o.expectedFailures); err != nil {
-			return exitFor(err, stderr)
+		if p.baseline, err = report.LoadBaseline(o.expectedFailures); err != nil {
+			return nil, err
 		}
-		if unknown := baseline.Unknown(func(id string) bool { _, ok := check.Lookup(id); return ok }); len(unknown) > 0 {
-			return exitFor(fmt.Errorf("--expected-failures %s: unknown check IDs %s; `mcpconform list` shows the catalogue", o.expectedFailures, strings.Join(unknown, ", ")), stderr)
+		if unknown := p.baseline.Unknown(func(id string) bool { _, ok := check.Lookup(id); return ok }); len(unknown) > 0 {
+			return nil, fmt.Errorf("--expected-failures %s: unknown check IDs %s; `mcpconform list` shows the catalogue", o.expectedFailures, strings.Join(unknown, ", "))
 		}
 	}
 	if len(o.target) > 0 {
 		if _, err := exec.LookPath(o.target[0]); err != nil {
-			return exitFor(fmt.Errorf("command %q not found: %v; give a path or a command on PATH after --", o.target[0], err), stderr)
+			return nil, fmt.Errorf("command %q not found: %v; give a path or a command on PATH after --", o.target[0], err)
 		}
 	}
-	fixtures, err := loadFixtures(o.fixtures)
-	if err != nil {
-		return exitFor(err, stderr)
+	if p.fixtures, err = loadFixtures(o.fixtures); err != nil {
+		return nil, err
 	}
 	if o.seed == 0 {
 		o.seed = time.Now().UnixNano() % 1_000_000_000
 	}
-	// The client role takes the command after -- as its adapter; the server
-	// role as the stdio server. Without --url or a command, the server role
-	// certifies the reference over both transports.
-	adapterCmd, serverCmd := o.target, []string(nil)
-	if slices.Contains(roles, check.Server) && !slices.Contains(roles, check.Client) {
-		adapterCmd, serverCmd = nil, o.target
-	}
-	serverURL, implementation := o.url, implementationName(o)
-	userServer := serverURL != "" || len(serverCmd) > 0
-	if slices.Contains(roles, check.Server) && serverURL == "" && len(serverCmd) == 0 {
-		url, stop, err := serve.Start(run.ReferenceServer(""))
-		if err != nil {
-			return exitFor(fmt.Errorf("starting the reference server: %w", err), stderr)
-		}
-		defer stop()
-		serverURL, serverCmd, implementation = url, run.ReferenceServerCommand(""), "reference"
-	}
-	profile := check.Profile(o.profile)
-	if profile == "" {
-		profile = check.SpecProfile
+	p.profile = check.Profile(o.profile)
+	if p.profile == "" {
+		p.profile = check.SpecProfile
 		if len(o.target) == 0 && o.url == "" {
-			profile = check.HardenedProfile
+			p.profile = check.HardenedProfile
 		}
 	}
-	budget := o.runTimeout
-	if budget == 0 {
-		budget = defaultRunTimeout(selectedChecks(roles, filter))
+	if p.budget = o.runTimeout; p.budget == 0 {
+		p.budget = defaultRunTimeout(p.selected)
 	}
-	stopSignals := onSignal(stderr, budget)
-	defer stopSignals()
-	cfg := run.Config{ClientAdapter: adapterCmd, ServerURL: serverURL, ServerCommand: serverCmd, Implementation: implementation, Fixtures: fixtures, Seed: o.seed, Strict: o.strict, Profile: profile,
-		Baseline: baseline, SnapshotDir: o.snapshots, UpdateSnapshots: o.updateSnapshots, CheckDeadline: o.timeout, ProbeTimeout: o.probeTimeout,
-		Fuzz: o.fuzz, FuzzCases: o.fuzzCases}
-	run.Configure(cfg)
-	if userServer {
-		if err := probeTarget(cfg); err != nil && !run.Interrupted() {
-			return exitFor(err, stderr)
-		}
-	}
-	if len(adapterCmd) > 0 && !run.Interrupted() {
-		if err := run.PreflightClient(context.Background()); err != nil && !run.Interrupted() {
-			return exitFor(err, stderr)
-		}
-	}
-	fmt.Fprintf(stdout, "mcpconform %s: certifying %s (seed %d, profile %s, run budget %s)\n", Version, describeTarget(roles, o, serverURL), o.seed, profile, budget)
+	return p, nil
+}
 
+// targets are what a run certifies: the client adapter, and the server
+// over HTTP and stdio.
+type targets struct {
+	adapter, server []string
+	url             string
+	implementation  string
+	userServer      bool // the server is the user's, not the built-in reference
+}
+
+// startTargets settles the targets: the client role takes the command
+// after -- as its adapter, the server role as the stdio server; without
+// --url or a command the server role certifies the reference over both
+// transports, started here (stop ends it).
+func startTargets(o *runOptions, roles []check.Role) (targets, func(), error) {
+	t := targets{adapter: o.target, url: o.url, implementation: implementationName(o)}
+	if slices.Contains(roles, check.Server) && !slices.Contains(roles, check.Client) {
+		t.adapter, t.server = nil, o.target
+	}
+	t.userServer = t.url != "" || len(t.server) > 0
+	if !slices.Contains(roles, check.Server) || t.userServer {
+		return t, func() {}, nil
+	}
+	url, stop, err := serve.Start(run.ReferenceServer(""))
+	if err != nil {
+		return t, nil, fmt.Errorf("starting the reference server: %w", err)
+	}
+	t.url, t.server, t.implementation = url, run.ReferenceServerCommand(""), "reference"
+	return t, func() { _ = stop() }, nil
+}
+
+// preflight probes the user's server for its eras and the client adapter
+// for its transports; a target that is no MCP implementation stops the
+// run here. An interrupted run skips what is left.
+func preflight(cfg run.Config, t targets) error {
+	if t.userServer {
+		if err := probeTarget(cfg); err != nil && !run.Interrupted() {
+			return err
+		}
+	}
+	if len(t.adapter) > 0 && !run.Interrupted() {
+		if err := run.PreflightClient(context.Background()); err != nil && !run.Interrupted() {
+			return err
+		}
+	}
+	return nil
+}
+
+// runSpecs runs the selected checks through Ginkgo (unless the run is
+// already interrupted) and reports whether the suite passed.
+func runSpecs(o *runOptions, p *prepared) bool {
 	suiteConfig, reporterConfig := ginkgo.GinkgoConfiguration()
-	suiteConfig.LabelFilter = filter
+	suiteConfig.LabelFilter = p.filter
 	suiteConfig.RandomSeed = o.seed
+	suiteConfig.GracePeriod = run.ShutdownGrace
 	reporterConfig.NoColor = o.noColor
 	reporterConfig.Succinct = !o.verbose
 	reporterConfig.Verbose = o.verbose
 	reporterConfig.SilenceSkips = !o.verbose
-	suiteConfig.GracePeriod = run.ShutdownGrace
+	if run.Interrupted() {
+		return true
+	}
 	var t failer
-	passed := true
-	if !run.Interrupted() {
-		passed = ginkgo.RunSpecs(&t, "mcpconform", suiteConfig, reporterConfig)
-	}
+	return ginkgo.RunSpecs(&t, "mcpconform", suiteConfig, reporterConfig)
+}
 
-	results := run.Results(roles...)
-	target := map[string]any{"roles": roles, "implementation": run.Current().Implementation}
-	if len(adapterCmd) > 0 {
-		target["adapter"] = adapterCmd
+// probedEras is the era probes' evidence per transport.
+func probedEras() map[string]string {
+	eras := map[string]string{}
+	for t, e := range run.ProbedEras() {
+		eras[string(t)] = "the server " + e.Evidence
 	}
-	if len(o.target) > 0 && len(serverCmd) > 0 {
-		target["command"] = serverCmd
+	return eras
+}
+
+// finished is what the checks of a run left: one process's, or the
+// merge of a parallel run's workers.
+type finished struct {
+	results []check.Result
+	eras    map[string]string
+	suite   types.Report // Ginkgo's, for the JUnit report
+	passed  bool
+}
+
+// finishRun writes the reports, prints the summary and returns the exit
+// status.
+func finishRun(o *runOptions, p *prepared, roles []check.Role, t targets, f finished, stdout, stderr io.Writer) int {
+	target := map[string]any{"roles": roles, "implementation": t.implementation}
+	if len(t.adapter) > 0 {
+		target["adapter"] = t.adapter
+	}
+	if len(o.target) > 0 && len(t.server) > 0 {
+		target["command"] = t.server
 	}
 	if o.url != "" {
 		target["url"] = o.url
 	}
-	if probed := run.ProbedEras(); len(probed) > 0 {
-		eras := map[string]string{}
-		for t, e := range probed {
-			eras[string(t)] = "the server " + e.Evidence
-		}
-		target["eras"] = eras
+	if len(f.eras) > 0 {
+		target["eras"] = f.eras
 	}
-	ix := report.NewIndex(report.Tool{Name: "mcpconform", Version: Version}, target, o.seed, results)
-	ix.Profile = profile
-	ix.Interrupted, ix.InterruptedBy = run.Interrupted(), interruptedBy()
-	if err := writeReports(o, ix); err != nil {
+	ix := report.NewIndex(report.Tool{Name: "mcpconform", Version: Version}, target, o.seed, f.results)
+	ix.Profile = p.profile
+	ix.Interrupted, ix.InterruptedBy = run.Interrupted() || interruptedBy() != "", interruptedBy()
+	if err := writeReports(o, ix, f.suite); err != nil {
 		return exitFor(err, stderr)
 	}
 	printSummary(stdout, ix)
@@ -340,7 +427,7 @@ func certifyWith(o *runOptions, roles []check.Role, stdout, stderr io.Writer) in
 	if code := ix.ExitCode(); code != 0 {
 		return code
 	}
-	if !passed {
+	if !f.passed {
 		return 1
 	}
 	return 0
@@ -390,6 +477,8 @@ func describeTarget(roles []check.Role, o *runOptions, serverURL string) string 
 	}
 	if slices.Contains(roles, check.Server) {
 		switch {
+		case o.url == "" && len(o.target) == 0 && serverURL == "":
+			parts = append(parts, "the reference server (stdio and HTTP)")
 		case o.url == "" && len(o.target) == 0:
 			parts = append(parts, "the reference server (stdio, and HTTP at "+serverURL+")")
 		case o.url != "":
@@ -402,9 +491,9 @@ func describeTarget(roles []check.Role, o *runOptions, serverURL string) string 
 	return strings.Join(parts, " and ")
 }
 
-func writeReports(o *runOptions, ix *report.Index) error {
+func writeReports(o *runOptions, ix *report.Index, suite types.Report) error {
 	if o.junit != "" {
-		if err := report.WriteJUnit(lastReport, o.junit); err != nil {
+		if err := report.WriteJUnit(suite, o.junit); err != nil {
 			return err
 		}
 	}

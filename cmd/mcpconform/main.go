@@ -70,7 +70,7 @@ func startsTargets(args []string) bool {
 		return true
 	}
 	switch args[0] {
-	case "client", "server", "selftest", "fuzz", "replay":
+	case "client", "server", "selftest", "fuzz", "replay", "shard":
 		return true
 	}
 	return false
@@ -84,6 +84,8 @@ func dispatch(args []string, stdout, stderr io.Writer) int {
 		return certifyAll(nil, stdout, stderr)
 	}
 	switch args[0] {
+	case "shard": // a worker of a parallel run: the command it was given
+		return dispatch(args[1:], stdout, stderr)
 	case "client":
 		return certify(args[1:], stdout, stderr)
 	case "server":

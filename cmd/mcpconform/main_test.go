@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"encoding/xml"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"syscall"
@@ -226,16 +225,6 @@ func readJSON(t testing.TB, path string, v any) {
 	if err := json.Unmarshal(b, v); err != nil {
 		t.Fatalf("%s: %v", path, err)
 	}
-}
-
-func exitCode(err error) int {
-	if err == nil {
-		return 0
-	}
-	if e, ok := err.(*exec.ExitError); ok {
-		return e.ExitCode()
-	}
-	return -1
 }
 
 // TestExpectedFailuresBaseline runs the four outcomes of the baseline

@@ -27,10 +27,10 @@ func (b runTimeoutCause) String() string {
 }
 
 // onSignal interrupts the run on SIGINT or SIGTERM, or once budget has
-// passed (0: never): every process in flight is killed with its tree,
+// passed (0: never), calling also first when set: every process in flight is killed with its tree,
 // the checks not reached are SKIPPED, and the reports are written marked
 // interrupted. It returns the function that stops listening.
-func onSignal(stderr io.Writer, budget time.Duration) (stop func()) {
+func onSignal(stderr io.Writer, budget time.Duration, also func(cause any)) (stop func()) {
 	sigMu.Lock()
 	caught = nil
 	sigMu.Unlock()
@@ -47,6 +47,9 @@ func onSignal(stderr io.Writer, budget time.Duration) (stop func()) {
 		caught = cause
 		sigMu.Unlock()
 		fmt.Fprintf(stderr, "\nmcpconform: %v: stopping the checks in flight (within %s), then writing the reports of what finished\n", cause, run.ShutdownGrace)
+		if also != nil {
+			also(cause)
+		}
 		run.Interrupt()
 	}
 	go func() {

@@ -69,6 +69,10 @@ type Descriptor struct {
 	// Fuzz marks a fuzz check (seeded random cases, kind:fuzz): it runs
 	// only when the run asks for fuzzing (mcpconform client --fuzz).
 	Fuzz bool
+	// Serial marks a check that cannot share its target with another check
+	// in flight (it changes what every session of the server sees, or
+	// judges the whole target): with --parallel it runs alone.
+	Serial bool
 }
 
 // Labels returns the Ginkgo labels that carry the descriptor.

@@ -118,6 +118,7 @@ type Server struct {
 
 	mu       sync.Mutex
 	sessions map[string]*serverSession
+	wedges   map[string]*plantedWedge // mutant PlantedWedgeAfterUnknownCancel's state, per session key
 }
 
 // NewServer returns a reference server with opts.

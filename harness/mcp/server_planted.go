@@ -85,17 +85,32 @@ type plantedWedge struct {
 	unknown map[string]bool // ids cancelled but never received
 }
 
+// wedgeOf is the wedge state of the session with key. It is kept by the
+// server, not the session, so that it outlives the session's state, which
+// is dropped when the transport's context ends while requests are still
+// being answered (stdin's end).
+func (s *Server) wedgeOf(key string) *plantedWedge {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.wedges == nil {
+		s.wedges = map[string]*plantedWedge{}
+	}
+	w := s.wedges[key]
+	if w == nil {
+		w = &plantedWedge{seen: map[string]bool{}, unknown: map[string]bool{}}
+		s.wedges[key] = w
+	}
+	return w
+}
+
 // wedge is mutant PlantedWedgeAfterUnknownCancel: once a
 // notifications/cancelled names a requestId the session never received, no
 // request gets its response. A request that arrives after its own cancel
 // (a transport handles requests concurrently) still counts as received, so
 // only an id that never comes wedges the session.
 func (sess *serverSession) wedge(m *jsonrpc.Message, handle func() *jsonrpc.Message) *jsonrpc.Message {
+	w := sess.srv.wedgeOf(sess.key)
 	sess.mu.Lock()
-	if sess.wedged == nil {
-		sess.wedged = &plantedWedge{seen: map[string]bool{}, unknown: map[string]bool{}}
-	}
-	w := sess.wedged
 	switch {
 	case m.Kind() == jsonrpc.KindRequest:
 		w.seen[m.ID.Key()] = true

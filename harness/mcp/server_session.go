@@ -53,7 +53,6 @@ type serverSession struct {
 	modern      bool                             // the state of one 2026-07-28 request
 	watched     <-chan struct{}                  // the Done channel whose end drops the state
 	stopWatched func() bool
-	wedged      *plantedWedge // mutant PlantedWedgeAfterUnknownCancel's state
 }
 
 // defaultLogLevel is the threshold before any logging/setLevel: info and

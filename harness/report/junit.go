@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 
 	"github.com/onsi/ginkgo/v2/reporters"
 	"github.com/onsi/ginkgo/v2/types"
@@ -88,7 +90,22 @@ func junitSpecs(specs types.SpecReports) types.SpecReports {
 		}
 		out = append(out, s)
 	}
+	// By check ID, suite-level nodes last, so that the report does not
+	// depend on the order the specs ran in (a seed, or a parallel run's
+	// workers).
+	slices.SortStableFunc(out, func(a, b types.SpecReport) int { return strings.Compare(junitKey(a), junitKey(b)) })
 	return out
+}
+
+// junitKey orders a spec: its check ID (the suites name specs "[id]
+// title"), or after every check for a node that is none.
+func junitKey(s types.SpecReport) string {
+	if rest, ok := strings.CutPrefix(s.LeafNodeText, "["); ok {
+		if id, _, ok := strings.Cut(rest, "]"); ok && s.LeafNodeType == types.NodeTypeIt {
+			return id
+		}
+	}
+	return "\uffff"
 }
 
 func syncAndChmod(name string) error {

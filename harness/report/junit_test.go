@@ -63,20 +63,21 @@ func TestWriteJUnit(t *testing.T) {
 	for _, tc := range suites.TestSuites[0].TestCases {
 		names = append(names, tc.Name)
 	}
+	// Ordered by check ID, whatever order the specs ran in.
 	want := []string{
-		"stdio server [stdio.server.ping] answers ping",
 		"[stdio.server.banner] writes nothing but JSON-RPC on stdout",
+		"stdio server [stdio.server.ping] answers ping",
 		"[AfterSuite]",
 	}
 	if !reflect.DeepEqual(names, want) {
 		t.Errorf("test case names = %q, want %q", names, want)
 	}
 	cases := suites.TestSuites[0].TestCases
-	if cases[1].Failure == nil || cases[1].Failure.Message != "server wrote a <banner> & more" {
-		t.Errorf("failure = %+v", cases[1].Failure)
+	if cases[0].Failure == nil || cases[0].Failure.Message != "server wrote a <banner> & more" {
+		t.Errorf("failure = %+v", cases[0].Failure)
 	}
-	if cases[0].SystemOut != "" || cases[0].SystemErr != "" {
-		t.Errorf("passing spec carries output: %q / %q", cases[0].SystemOut, cases[0].SystemErr)
+	if cases[1].SystemOut != "" || cases[1].SystemErr != "" {
+		t.Errorf("passing spec carries output: %q / %q", cases[1].SystemOut, cases[1].SystemErr)
 	}
 	if suites.Failures != 2 || suites.Tests != 3 {
 		t.Errorf("tests=%d failures=%d, want 3 and 2", suites.Tests, suites.Failures)

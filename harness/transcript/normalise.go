@@ -22,6 +22,12 @@ var (
 	// sessionHeader is an Mcp-Session-Id header in a note, as text or as a
 	// JSON member.
 	sessionHeader = regexp.MustCompile(`(?i)\b(mcp-session-id"?\s*[:=]\s*"?)([^\s",;\\]+)`)
+	// loopbackPort is the port of a loopback or test host, which a server
+	// under test gets afresh on every run.
+	loopbackPort = regexp.MustCompile(`((?:127\.0\.0\.1|localhost|\[::1\]|[A-Za-z0-9.-]+\.example):)\d{1,5}\b`)
+	// eventID is an SSE event's id in a note (`SSE event (id "7-1", …)`)
+	// or a Last-Event-ID header resuming after one.
+	eventID = regexp.MustCompile(`(?i)(\(id "|last-event-id"?\s*[:=]\s*"?)([^\s",;\\)]+)`)
 )
 
 // Normalise renders a transcript for a snapshot: one line per entry, the
@@ -46,6 +52,12 @@ var (
 //   - The version of clientInfo and serverInfo becomes "<version>".
 //   - Mcp-Session-Id values, as a header in a note or as a JSON member,
 //     become "<session1>", "<session2>", …
+//   - Ports of loopback and .example hosts become "<port>"; a session id
+//     seen in a header is masked wherever else it appears (an error
+//     message naming it).
+//   - SSE event ids in a note, and Last-Event-ID values, become "<event1>",
+//     "<event2>", … (a server numbers its streams across all its sessions,
+//     so they depend on what else it served).
 //   - A frame that is not a JSON object or array is rendered as
 //     `c2s text (N bytes)`: its length, never its content.
 //   - Notes are kept as text, with date-times and session ids masked.
@@ -55,17 +67,29 @@ func Normalise(lines []Entry) []string {
 		ids:      placeholders{prefix: ""},
 		tokens:   placeholders{prefix: "token-"},
 		sessions: map[string]string{},
+		events:   map[string]string{},
 	}
 	out := make([]string, 0, len(lines))
 	for _, e := range lines {
-		out = append(out, Redact(e.Dir+" "+n.render(e)))
+		line := loopbackPort.ReplaceAllString(n.render(e), "${1}<port>")
+		for id, p := range n.sessions {
+			if len(id) >= minEchoedSession {
+				line = strings.ReplaceAll(line, id, p)
+			}
+		}
+		out = append(out, Redact(e.Dir+" "+line))
 	}
 	return out
 }
 
+// minEchoedSession is the shortest session id masked outside its header:
+// real ones are long and random, and a short one would mask pieces of
+// words.
+const minEchoedSession = 16
+
 type normaliser struct {
-	ids, tokens placeholders
-	sessions    map[string]string
+	ids, tokens      placeholders
+	sessions, events map[string]string
 }
 
 func (n *normaliser) render(e Entry) string {
@@ -187,17 +211,24 @@ func (n *normaliser) note(s string) string {
 		sub := sessionHeader.FindStringSubmatch(m)
 		return sub[1] + n.session(sub[2])
 	})
+	s = eventID.ReplaceAllStringFunc(s, func(m string) string {
+		sub := eventID.FindStringSubmatch(m)
+		return sub[1] + numbered(n.events, "event", sub[2])
+	})
 	return timestamp.ReplaceAllString(s, TimePlaceholder)
 }
 
-func (n *normaliser) session(v string) string {
-	if p, ok := n.sessions[v]; ok {
+// numbered returns v's placeholder "<kindN>", N in order of first sight.
+func numbered(seen map[string]string, kind, v string) string {
+	if p, ok := seen[v]; ok {
 		return p
 	}
-	p := fmt.Sprintf("<session%d>", len(n.sessions)+1)
-	n.sessions[v] = p
+	p := fmt.Sprintf("<%s%d>", kind, len(seen)+1)
+	seen[v] = p
 	return p
 }
+
+func (n *normaliser) session(v string) string { return numbered(n.sessions, "session", v) }
 
 // placeholders numbers the distinct values of one kind (request ids or
 // progress tokens) in order of first appearance, numbers and strings apart.

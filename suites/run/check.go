@@ -128,6 +128,14 @@ func (c *C) Expect(actual any, extra ...any) types.Assertion {
 }
 
 func execute(d check.Descriptor, body func(c *C)) {
+	mine, done, err := claim(d.ID, d.Serial)
+	if err != nil {
+		ginkgo.Fail("harness: the parallel run's coordinator is gone: " + err.Error())
+	}
+	if !mine {
+		ginkgo.Skip(NotMine)
+	}
+	defer done()
 	cfg := Current()
 	dir, err := os.MkdirTemp("", "mcpconform-check-")
 	if err != nil {

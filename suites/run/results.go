@@ -57,3 +57,24 @@ func hasRole(roles []check.Role, r check.Role) bool {
 	}
 	return false
 }
+
+// Recorded returns the results this process recorded, sorted by ID: in a
+// worker of a parallel run, the checks it ran.
+func Recorded() []check.Result {
+	resMu.Lock()
+	defer resMu.Unlock()
+	out := make([]check.Result, 0, len(results))
+	for _, r := range results {
+		out = append(out, r)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].ID < out[j].ID })
+	return out
+}
+
+// Adopt records results that other processes produced (the workers of a
+// parallel run), as if the checks had run here.
+func Adopt(rs []check.Result) {
+	for _, r := range rs {
+		record(r)
+	}
+}

@@ -1,0 +1,521 @@
+package main
+
+import (
+	"bufio"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"maps"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/onsi/ginkgo/v2/types"
+
+	"github.com/mcpconform/mcpconform/harness/check"
+	"github.com/mcpconform/mcpconform/harness/reaper"
+	"github.com/mcpconform/mcpconform/harness/report"
+	"github.com/mcpconform/mcpconform/harness/selfexec"
+	"github.com/mcpconform/mcpconform/suites/run"
+)
+
+// A run with --parallel N starts N worker processes of this executable,
+// each the same command with the same flags. Every worker walks the same
+// checks in the same order and asks the coordinator (this process, over
+// a Unix socket) before each one: the first to ask runs it, the others
+// pass it by. A check whose descriptor says Serial runs alone. The
+// coordinator merges what each worker ran into one set of reports, which
+// are the same whatever N is (ordered by ID).
+
+// defaultParallel suits checks that wait on their targets rather than on
+// the CPU, on two cores: about a quarter of a check's time is CPU.
+const defaultParallel = 4
+
+// The environment of a worker: where to ask, where to write, which one it is.
+const (
+	envShardSocket = "MCPCONFORM_SHARD_SOCKET"
+	envShardOut    = "MCPCONFORM_SHARD_OUT"
+	envShardWorker = "MCPCONFORM_SHARD_WORKER"
+)
+
+func init() {
+	selfexec.Register("shard", func(args []string) int { return runHarness(args) })
+}
+
+// shardConf is a worker's part of a parallel run.
+type shardConf struct {
+	socket, out string
+	worker      int
+}
+
+// workerShard reports whether this process is a worker, and takes the
+// worker's settings out of the environment so that its targets do not
+// inherit them.
+func workerShard() (shardConf, bool) {
+	sock := os.Getenv(envShardSocket)
+	if sock == "" {
+		return shardConf{}, false
+	}
+	c := shardConf{socket: sock, out: os.Getenv(envShardOut)}
+	c.worker, _ = strconv.Atoi(os.Getenv(envShardWorker))
+	for _, k := range []string{envShardSocket, envShardOut, envShardWorker} {
+		_ = os.Unsetenv(k)
+	}
+	return c, true
+}
+
+// shardOutput is what a worker hands back: the results of the checks it
+// ran, the era probes' evidence, Ginkgo's report and whether its suite
+// passed.
+type shardOutput struct {
+	Results []shardResult     `json:"results"`
+	Eras    map[string]string `json:"eras"`
+	Suite   types.Report      `json:"suite"`
+	Passed  bool              `json:"passed"`
+}
+
+type shardResult struct {
+	ID         string        `json:"id"`
+	Outcome    check.Outcome `json:"outcome"`
+	Message    string        `json:"message"`
+	DurationMS int64         `json:"duration_ms"`
+	Transcript []string      `json:"transcript"`
+	Seed       int64         `json:"seed"`
+	SeedOnly   bool          `json:"seed_only"`
+}
+
+// runShard runs this worker's share of the checks and writes its output.
+func runShard(shard shardConf, o *runOptions, p *prepared, roles []check.Role, stderr io.Writer) int {
+	cl, err := dialCoordinator(shard)
+	if err != nil {
+		return exitFor(err, stderr)
+	}
+	run.SetClaimer(cl)
+	passed := runSpecs(o, p)
+	out := shardOutput{Eras: probedEras(), Suite: lastReport, Passed: passed}
+	for _, r := range run.Recorded() {
+		out.Results = append(out.Results, shardResult{ID: r.ID, Outcome: r.Outcome, Message: r.Message, DurationMS: r.DurationMS,
+			Transcript: r.Transcript, Seed: r.Seed, SeedOnly: r.SeedOnly})
+	}
+	b, err := json.Marshal(out)
+	if err == nil {
+		err = report.WriteFileAtomic(shard.out, b)
+	}
+	if err != nil {
+		return exitFor(fmt.Errorf("worker %d: writing its results: %w", shard.worker, err), stderr)
+	}
+	return interruptedExit()
+}
+
+// certifyParallel runs the checks in worker processes and merges their
+// reports.
+func certifyParallel(o *runOptions, p *prepared, roles []check.Role, stdout, stderr io.Writer) int {
+	dir, err := os.MkdirTemp("", "mcpconform-parallel-")
+	if err != nil {
+		return exitFor(err, stderr)
+	}
+	defer os.RemoveAll(dir)
+	co, err := newCoordinator(filepath.Join(dir, "claims.sock"), stdout)
+	if err != nil {
+		return exitFor(err, stderr)
+	}
+	defer co.close()
+	n := min(o.parallel, p.selected)
+	t := plannedTargets(o, roles)
+	var wsMu sync.Mutex
+	var ws []*worker
+	stopSignals := onSignal(stderr, p.budget, func(cause any) {
+		sig := syscall.SIGTERM
+		if s, ok := cause.(syscall.Signal); ok {
+			sig = s
+		}
+		wsMu.Lock()
+		defer wsMu.Unlock()
+		for _, w := range ws {
+			_ = w.cmd.Process.Signal(sig)
+		}
+	})
+	defer stopSignals()
+	// A target that is no MCP implementation stops the run here, once,
+	// before any worker starts.
+	cfg := run.Config{ClientAdapter: t.adapter, ServerURL: t.url, ServerCommand: t.server, Implementation: t.implementation, Fixtures: p.fixtures, Seed: o.seed,
+		Profile: p.profile, CheckDeadline: o.timeout, ProbeTimeout: o.probeTimeout, Fuzz: o.fuzz, FuzzCases: o.fuzzCases}
+	run.Configure(cfg)
+	if err := preflight(cfg, t); err != nil {
+		return exitFor(err, stderr)
+	}
+	fmt.Fprintf(stdout, "mcpconform %s: certifying %s (seed %d, profile %s, run budget %s, %d workers)\n",
+		Version, describeTarget(roles, o, ""), o.seed, p.profile, p.budget, n)
+	f := finished{passed: true}
+	if !run.Interrupted() {
+		wsMu.Lock()
+		ws, err = startWorkers(o, dir, co.path, n)
+		wsMu.Unlock()
+		if err != nil {
+			return exitFor(err, stderr)
+		}
+		waitWorkers(ws, p.budget+2*run.ShutdownGrace+time.Minute)
+		fmt.Fprintln(stdout)
+		if f, err = mergeShards(ws, co.claimed()); err != nil {
+			return exitFor(err, stderr)
+		}
+	}
+	run.Adopt(f.results)
+	f.results = run.Results(roles...)
+	printFailures(stdout, f.results)
+	return finishRun(o, p, roles, t, f, stdout, stderr)
+}
+
+// plannedTargets names the targets for the report without starting the
+// reference: each worker starts its own.
+func plannedTargets(o *runOptions, roles []check.Role) targets {
+	t := targets{adapter: o.target, url: o.url, implementation: implementationName(o)}
+	if slices.Contains(roles, check.Server) && !slices.Contains(roles, check.Client) {
+		t.adapter, t.server = nil, o.target
+	}
+	t.userServer = t.url != "" || len(t.server) > 0
+	if slices.Contains(roles, check.Server) && !t.userServer {
+		t.server, t.implementation = run.ReferenceServerCommand(""), "reference"
+	}
+	return t
+}
+
+// worker is one worker process.
+type worker struct {
+	cmd      *exec.Cmd
+	log, out string
+	exit     int
+}
+
+// startWorkers starts n workers: this command with its flags, told by
+// the environment where the coordinator listens and where to write.
+func startWorkers(o *runOptions, dir, socket string, n int) ([]*worker, error) {
+	args := o.args
+	if o.command != "" {
+		args = append([]string{o.command}, args...)
+	}
+	ws := make([]*worker, n)
+	for i := range ws {
+		w := &worker{log: filepath.Join(dir, fmt.Sprintf("worker-%d.log", i)), out: filepath.Join(dir, fmt.Sprintf("worker-%d.json", i))}
+		argv := selfexec.Command("shard", args...)
+		w.cmd = exec.Command(argv[0], argv[1:]...)
+		w.cmd.Env = append(os.Environ(), envShardSocket+"="+socket, envShardOut+"="+w.out, envShardWorker+"="+strconv.Itoa(i))
+		log, err := os.Create(w.log)
+		if err != nil {
+			return nil, err
+		}
+		w.cmd.Stdout, w.cmd.Stderr = log, log
+		err = w.cmd.Start()
+		log.Close()
+		if err != nil {
+			return nil, fmt.Errorf("starting worker %d: %w", i, err)
+		}
+		reaper.Track(w.cmd.Process.Pid)
+		ws[i] = w
+	}
+	return ws, nil
+}
+
+// waitWorkers waits for every worker, killing any still running at the
+// deadline (past the run budget and its shutdown: a worker that hangs).
+func waitWorkers(ws []*worker, deadline time.Duration) {
+	timer := time.AfterFunc(deadline, func() {
+		for _, w := range ws {
+			_ = w.cmd.Process.Kill()
+		}
+	})
+	defer timer.Stop()
+	var wg sync.WaitGroup
+	for _, w := range ws {
+		wg.Go(func() {
+			err := w.cmd.Wait()
+			reaper.Untrack(w.cmd.Process.Pid)
+			w.exit = exitCode(err)
+		})
+	}
+	wg.Wait()
+}
+
+// exitCode is a finished command's exit status (-1 when it did not run).
+func exitCode(err error) int {
+	var ee *exec.ExitError
+	switch {
+	case err == nil:
+		return 0
+	case errors.As(err, &ee):
+		return ee.ExitCode()
+	}
+	return -1
+}
+
+// mergeShards reads the workers' outputs into one: each check's result
+// from the worker that ran it, Ginkgo's report with each spec from that
+// worker. A worker that stopped the run (exit 2: a target that is no MCP
+// implementation, a harness error) stops the merge with its message.
+func mergeShards(ws []*worker, claims map[string]int) (finished, error) {
+	f := finished{passed: true, eras: map[string]string{}}
+	suites := make([]types.Report, len(ws))
+	for i, w := range ws {
+		b, err := os.ReadFile(w.out)
+		if err != nil && interruptedBy() != "" {
+			continue // the signal came before the worker could take it
+		}
+		if err != nil || (w.exit != 0 && w.exit != 1 && w.exit != 130 && w.exit != 143) {
+			return f, fmt.Errorf("%s", workerFailure(w, err))
+		}
+		var out shardOutput
+		if err := json.Unmarshal(b, &out); err != nil {
+			return f, fmt.Errorf("worker %d wrote unreadable results (%v); a defect of mcpconform", i, err)
+		}
+		for _, r := range out.Results {
+			d, ok := check.Lookup(r.ID)
+			if !ok {
+				continue
+			}
+			f.results = append(f.results, check.Result{Descriptor: d, Outcome: r.Outcome, Message: r.Message, DurationMS: r.DurationMS,
+				Transcript: r.Transcript, Seed: r.Seed, SeedOnly: r.SeedOnly})
+		}
+		for t, e := range out.Eras {
+			f.eras[t] = e
+		}
+		suites[i] = out.Suite
+		f.passed = f.passed && out.Passed
+	}
+	f.suite = mergeSuites(suites, claims)
+	return f, nil
+}
+
+// workerFailure is what a worker that did not finish said: the end of its
+// output, which holds the error that stopped it.
+func workerFailure(w *worker, err error) string {
+	b, _ := os.ReadFile(w.log)
+	lines := strings.Split(strings.TrimSpace(string(b)), "\n")
+	if len(lines) > 12 {
+		lines = lines[len(lines)-12:]
+	}
+	msg := strings.Join(lines, "\n")
+	if msg == "" && err != nil {
+		msg = err.Error()
+	}
+	return strings.TrimPrefix(strings.TrimSpace(msg), "mcpconform: ")
+}
+
+// mergeSuites is the first worker's Ginkgo report with each spec taken
+// from the worker that ran it (a worker a signal stopped before it began
+// has none).
+func mergeSuites(suites []types.Report, claims map[string]int) types.Report {
+	var merged types.Report
+	for _, s := range suites {
+		if len(s.SpecReports) > 0 {
+			merged = s // the first worker that ran its suite
+			break
+		}
+	}
+	merged.SpecReports = slices.Clone(merged.SpecReports)
+	byText := make([]map[string]types.SpecReport, len(suites))
+	for i, s := range suites {
+		byText[i] = map[string]types.SpecReport{}
+		for _, sr := range s.SpecReports {
+			byText[i][sr.LeafNodeText] = sr
+		}
+	}
+	for i, sr := range merged.SpecReports {
+		if w, ok := claims[specID(sr.LeafNodeText)]; ok && w < len(byText) {
+			if theirs, ok := byText[w][sr.LeafNodeText]; ok {
+				merged.SpecReports[i] = theirs
+			}
+		}
+	}
+	merged.SuiteSucceeded = true
+	for _, s := range suites {
+		merged.SuiteSucceeded = merged.SuiteSucceeded && s.SuiteSucceeded
+	}
+	return merged
+}
+
+// specID is the check ID of a spec named "[id] title".
+func specID(text string) string {
+	if rest, ok := strings.CutPrefix(text, "["); ok {
+		if id, _, ok := strings.Cut(rest, "]"); ok {
+			return id
+		}
+	}
+	return ""
+}
+
+// printFailures prints what each failed check observed, as the serial
+// run's console does through Ginkgo.
+func printFailures(w io.Writer, results []check.Result) {
+	for _, r := range results {
+		if r.Outcome != check.Fail && r.Outcome != check.Stale && r.Outcome != check.Error {
+			continue
+		}
+		fmt.Fprintf(w, "\n%s [%s] %s\n", r.Outcome, r.ID, r.Title)
+		for _, line := range strings.Split(r.Message, "\n") {
+			fmt.Fprintln(w, "  "+line)
+		}
+	}
+}
+
+// coordinator hands out the checks of a parallel run.
+type coordinator struct {
+	path string
+	ln   net.Listener
+	dots io.Writer // a dot per finished check
+
+	mu       sync.Mutex
+	cond     *sync.Cond
+	claims   map[string]int
+	running  int
+	serial   bool
+	inflight map[int]map[string]bool // worker → check → serial
+}
+
+func newCoordinator(path string, dots io.Writer) (*coordinator, error) {
+	ln, err := net.Listen("unix", path)
+	if err != nil {
+		return nil, fmt.Errorf("parallel run: listening on %s: %w", path, err)
+	}
+	c := &coordinator{path: path, ln: ln, dots: dots, claims: map[string]int{}, inflight: map[int]map[string]bool{}}
+	c.cond = sync.NewCond(&c.mu)
+	go func() {
+		for {
+			conn, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			go c.serve(conn)
+		}
+	}()
+	return c, nil
+}
+
+func (c *coordinator) close() { _ = c.ln.Close() }
+
+// claimed returns which worker ran each check.
+func (c *coordinator) claimed() map[string]int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return maps.Clone(c.claims)
+}
+
+// serve answers one worker: "worker N", then "claim ID 0|1" (answered
+// "yes" or "no") and "done ID". A worker that goes away gives back what it
+// was running.
+func (c *coordinator) serve(conn net.Conn) {
+	defer conn.Close()
+	sc := bufio.NewScanner(conn)
+	w := -1
+	defer func() { c.release(w) }()
+	for sc.Scan() {
+		f := strings.Fields(sc.Text())
+		switch {
+		case len(f) == 2 && f[0] == "worker":
+			w, _ = strconv.Atoi(f[1])
+		case len(f) == 3 && f[0] == "claim":
+			answer := "no\n"
+			if c.claim(f[1], f[2] == "1", w) {
+				answer = "yes\n"
+			}
+			if _, err := io.WriteString(conn, answer); err != nil {
+				return
+			}
+		case len(f) == 2 && f[0] == "done":
+			c.done(f[1], w)
+		}
+	}
+}
+
+// claim gives id to worker w unless another has it; a serial check waits
+// until nothing runs, and nothing starts while one runs.
+func (c *coordinator) claim(id string, serial bool, w int) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for {
+		if _, taken := c.claims[id]; taken {
+			return false
+		}
+		if !c.serial && (!serial || c.running == 0) {
+			break
+		}
+		c.cond.Wait()
+	}
+	c.claims[id] = w
+	c.running++
+	c.serial = c.serial || serial
+	if c.inflight[w] == nil {
+		c.inflight[w] = map[string]bool{}
+	}
+	c.inflight[w][id] = serial
+	return true
+}
+
+func (c *coordinator) done(id string, w int) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if serial, ok := c.inflight[w][id]; ok {
+		delete(c.inflight[w], id)
+		c.running--
+		if serial {
+			c.serial = false
+		}
+		fmt.Fprint(c.dots, ".")
+		c.cond.Broadcast()
+	}
+}
+
+// release ends whatever a vanished worker was running.
+func (c *coordinator) release(w int) {
+	c.mu.Lock()
+	ids := slices.Collect(maps.Keys(c.inflight[w]))
+	c.mu.Unlock()
+	for _, id := range ids {
+		c.done(id, w)
+	}
+}
+
+// claimClient is a worker's side of the coordinator.
+type claimClient struct {
+	mu   sync.Mutex
+	conn net.Conn
+	r    *bufio.Reader
+}
+
+func dialCoordinator(s shardConf) (*claimClient, error) {
+	conn, err := net.Dial("unix", s.socket)
+	if err != nil {
+		return nil, fmt.Errorf("worker %d: the coordinator of the parallel run is gone (%v)", s.worker, err)
+	}
+	if _, err := fmt.Fprintf(conn, "worker %d\n", s.worker); err != nil {
+		return nil, err
+	}
+	return &claimClient{conn: conn, r: bufio.NewReader(conn)}, nil
+}
+
+func (c *claimClient) Claim(id string, serial bool) (bool, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	flag := "0"
+	if serial {
+		flag = "1"
+	}
+	if _, err := fmt.Fprintf(c.conn, "claim %s %s\n", id, flag); err != nil {
+		return false, err
+	}
+	line, err := c.r.ReadString('\n')
+	return line == "yes\n", err
+}
+
+func (c *claimClient) Done(id string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	_, _ = fmt.Fprintf(c.conn, "done %s\n", id)
+}
