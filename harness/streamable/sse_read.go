@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/mcpconform/mcpconform/harness/mutant"
@@ -33,6 +34,10 @@ type Event struct {
 // sseBufferSize is how much the reader asks of its source at a time.
 const sseBufferSize = 32 << 10
 
+// sseChunkSize bounds the pieces a value too big for one buffer is held in
+// (see valueBuf).
+const sseChunkSize = 1 << 20
+
 // SSEReader reads server-sent events from a byte stream, bounding the raw
 // size of each event (RM-09): every non-comment line's bytes plus one byte
 // per line break count; a blank line ends the event and resets the count;
@@ -43,6 +48,11 @@ const sseBufferSize = 32 << 10
 // event (plus its read buffer) whatever the source sends. Events are
 // returned when they end, so an event cut off by the end of the stream is
 // discarded, as EventSource does. A byte-order mark at the start is skipped.
+//
+// Lines are parsed where they lie in the read buffer and data collects in
+// a buffer the reader reuses, so only what an event returns is allocated:
+// its data, and an id or a type it carries, one string each however many
+// lines it has.
 type SSEReader struct {
 	src    io.Reader
 	max    int
@@ -55,20 +65,39 @@ type SSEReader struct {
 	failed     error // sticky ErrEventTooLarge
 	bomChecked bool
 
-	line    []byte // a line that spans reads, without its break
-	inLine  bool   // a line has begun in an earlier read
-	comment bool   // the line that began is a comment
-	afterCR bool   // the last line ended with CR: an LF next is part of that break
-	splitCR bool   // that CR was the last byte of a read
+	afterCR bool // the last line ended with CR: an LF next is part of that break
+	splitCR bool // that CR was the last byte of a read
 
-	size     int // raw size of the event so far
-	fields   bool
-	data     []byte
+	// A line that spans reads is parsed as its bytes arrive.
+	inLine    bool
+	kind      lineKind           // what the line is, as far as its bytes so far tell
+	lineLen   int                // its raw bytes so far
+	name      [len("retry")]byte // the start of its field name
+	nameLen   int                // the name's length so far, also past what name holds
+	skipSpace bool               // its colon came last: a space next is part of the colon
+	value     valueBuf           // its value, when an event, id or retry field
+
+	size     int      // raw size of the event so far
+	fields   bool     // the event has had a field line
+	data     valueBuf // its data lines, each followed by "\n"
 	typ      string
 	id       string
 	retry    time.Duration
 	hasRetry bool
 }
+
+// lineKind is what a line is: a comment or the field it names.
+type lineKind uint8
+
+const (
+	lineName    lineKind = iota // a field line whose name has not ended yet
+	lineComment                 // starts with ':'
+	lineData
+	lineEvent
+	lineID
+	lineRetry
+	lineOther // a field the reader ignores
+)
 
 // NewSSEReader returns a reader of the events in r that rejects any event
 // of more than maxEventSize raw bytes (RM-09).
@@ -112,7 +141,7 @@ func (r *SSEReader) Next() (Event, error) {
 		}
 		i := r.lineEnd()
 		if i < 0 {
-			if err := r.takePartial(r.buf[r.pos:r.end]); err != nil {
+			if err := r.partial(r.buf[r.pos:r.end]); err != nil {
 				return Event{}, err
 			}
 			r.pos = r.end
@@ -123,12 +152,20 @@ func (r *SSEReader) Next() (Event, error) {
 			r.afterCR, r.splitCR = true, i+1 == r.end
 		}
 		r.pos = i + 1
-		ev, ok, err := r.endLine(line)
+		var err error
+		switch {
+		case r.inLine:
+			err = r.endPartial(line)
+		case len(line) == 0:
+			if r.fields {
+				return r.dispatch(), nil
+			}
+			r.size = 0
+		case line[0] != ':':
+			err = r.field(line)
+		}
 		if err != nil {
 			return Event{}, err
-		}
-		if ok {
-			return ev, nil
 		}
 	}
 }
@@ -193,10 +230,10 @@ func (r *SSEReader) over(n int) bool {
 	return n > r.max
 }
 
-// tooLarge fails the stream.
+// tooLarge fails the stream and lets go of what the event held.
 func (r *SSEReader) tooLarge(n int) error {
 	r.failed = fmt.Errorf("%w: an event reached %d raw bytes, over the limit of %d (RM-09)", ErrEventTooLarge, n, r.max)
-	r.line, r.data = nil, nil
+	r.data, r.value = valueBuf{}, valueBuf{}
 	return r.failed
 }
 
@@ -209,112 +246,165 @@ func (r *SSEReader) grow(n int) error {
 	return nil
 }
 
-// takePartial keeps the start of a line whose end is in a later read. A
-// comment's bytes are dropped; any other line is rejected as soon as it
-// cannot fit, so the reader never holds more than the limit.
-func (r *SSEReader) takePartial(b []byte) error {
-	if !r.inLine {
-		r.inLine, r.comment = true, b[0] == ':'
+// field applies one field line that lies whole in the buffer (WHATWG
+// server-sent events, "Interpreting an event stream"): the name runs to the
+// first colon, one space after it is dropped, a line without a colon is a
+// name with an empty value.
+func (r *SSEReader) field(line []byte) error {
+	if err := r.grow(len(line) + 1); err != nil {
+		return err
 	}
-	if r.comment {
-		return nil
+	r.fields = true
+	name, value := line, line[len(line):]
+	if i := bytes.IndexByte(line, ':'); i >= 0 {
+		name, value = line[:i], line[i+1:]
+		if len(value) > 0 && value[0] == ' ' {
+			value = value[1:]
+		}
 	}
-	if n := r.size + len(r.line) + len(b) + 1; r.over(n) {
-		return r.tooLarge(n)
+	switch k := fieldKind(name); k {
+	case lineData:
+		r.data.write(value, r.max)
+		r.data.write(newline, r.max)
+	case lineEvent, lineID, lineRetry:
+		r.setField(k, string(value))
 	}
-	r.appendLine(b)
 	return nil
 }
 
-// appendLine adds b to the line that spans reads. The buffer doubles, but
-// never past the limit, so even a line the limit rejects costs at most about
-// twice the limit (the buffer and the garbage of its growth).
-func (r *SSEReader) appendLine(b []byte) {
-	if need := len(r.line) + len(b); need > cap(r.line) {
-		size := max(2*cap(r.line), need, sseBufferSize)
-		if r.mutant != mutant.NoSSELimit && r.mutant != mutant.NoSSECap {
-			size = max(min(size, r.max), need)
-		}
-		grown := make([]byte, len(r.line), size)
-		copy(grown, r.line)
-		r.line = grown
-	}
-	r.line = append(r.line, b...)
-}
+var newline = []byte("\n")
 
-// endLine handles one complete line (without its break); it returns an
-// event when the line is the blank line that ends one.
-func (r *SSEReader) endLine(tail []byte) (Event, bool, error) {
-	line, comment := tail, len(tail) > 0 && tail[0] == ':'
-	if r.inLine {
-		comment = r.comment
-		if !comment {
-			if n := r.size + len(r.line) + len(tail) + 1; r.over(n) {
-				return Event{}, false, r.tooLarge(n)
-			}
-			r.appendLine(tail)
-			line = r.line
-		}
-		defer r.resetLine()
-	}
-	switch {
-	case comment:
-		return Event{}, false, nil
-	case len(line) == 0:
-		ev, ok := r.dispatch()
-		return ev, ok, nil
-	}
-	if err := r.grow(len(line) + 1); err != nil {
-		return Event{}, false, err
-	}
-	r.field(line)
-	return Event{}, false, nil
-}
-
-// resetLine forgets the line that spanned reads, keeping a small buffer.
-func (r *SSEReader) resetLine() {
-	r.inLine, r.comment = false, false
-	if cap(r.line) > sseBufferSize {
-		r.line = nil
-	}
-	r.line = r.line[:0]
-}
-
-// field applies one field line (WHATWG server-sent events, "Interpreting an
-// event stream"). Unknown fields are ignored.
-func (r *SSEReader) field(line []byte) {
-	r.fields = true
-	name, value, found := bytes.Cut(line, []byte(":"))
-	if found && len(value) > 0 && value[0] == ' ' {
-		value = value[1:]
-	}
+// fieldKind returns the kind of the field line named name.
+func fieldKind(name []byte) lineKind {
 	switch string(name) {
 	case "data":
-		r.data = append(append(r.data, value...), '\n')
+		return lineData
 	case "event":
-		r.typ = string(value)
+		return lineEvent
 	case "id":
-		if bytes.IndexByte(value, 0) < 0 {
-			r.id = string(value)
-		}
+		return lineID
 	case "retry":
+		return lineRetry
+	}
+	return lineOther
+}
+
+// setField applies the value of an event, id or retry field. An id holding
+// NUL is ignored, and so is a retry that is not ASCII digits.
+func (r *SSEReader) setField(k lineKind, value string) {
+	switch k {
+	case lineEvent:
+		r.typ = value
+	case lineID:
+		if strings.IndexByte(value, 0) < 0 {
+			r.id = value
+		}
+	case lineRetry:
 		if ms, ok := parseRetry(value); ok {
 			r.retry, r.hasRetry = ms, true
 		}
 	}
 }
 
+// partial takes the start of a line whose end is in a later read. A
+// comment's bytes are dropped; any other line is rejected as soon as it
+// cannot fit, so the reader never holds more than the limit, and is parsed
+// as it comes: data goes straight to the event's data, the name is kept
+// only as far as a known one can run.
+func (r *SSEReader) partial(b []byte) error {
+	if !r.inLine {
+		r.inLine, r.kind, r.lineLen, r.nameLen, r.skipSpace = true, lineName, 0, 0, false
+		if b[0] == ':' {
+			r.kind = lineComment
+		}
+	}
+	if r.kind == lineComment {
+		return nil
+	}
+	r.lineLen += len(b)
+	if n := r.size + r.lineLen + 1; r.over(n) {
+		return r.tooLarge(n)
+	}
+	r.feed(b)
+	return nil
+}
+
+// feed parses more bytes of the line that spans reads.
+func (r *SSEReader) feed(b []byte) {
+	if r.kind == lineName {
+		i := bytes.IndexByte(b, ':')
+		name := b
+		if i >= 0 {
+			name = b[:i]
+		}
+		if r.nameLen+len(name) <= len(r.name) {
+			copy(r.name[r.nameLen:], name)
+		}
+		r.nameLen += len(name)
+		if i < 0 {
+			return
+		}
+		r.kind, r.skipSpace = r.nameKind(), true
+		b = b[i+1:]
+	}
+	if r.skipSpace && len(b) > 0 {
+		r.skipSpace = false
+		if b[0] == ' ' {
+			b = b[1:]
+		}
+	}
+	switch r.kind {
+	case lineData:
+		r.data.write(b, r.max)
+	case lineEvent, lineID, lineRetry:
+		r.value.write(b, r.max)
+	}
+}
+
+// nameKind returns the kind of the field the line that spans reads names.
+func (r *SSEReader) nameKind() lineKind {
+	if r.nameLen > len(r.name) {
+		return lineOther
+	}
+	return fieldKind(r.name[:r.nameLen])
+}
+
+// endPartial ends the line that spanned reads with tail, its last bytes.
+func (r *SSEReader) endPartial(tail []byte) error {
+	r.inLine = false
+	if r.kind == lineComment {
+		return nil
+	}
+	if err := r.grow(r.lineLen + len(tail) + 1); err != nil {
+		return err
+	}
+	r.fields = true
+	r.feed(tail)
+	k := r.kind
+	if k == lineName {
+		k = r.nameKind()
+	}
+	switch k {
+	case lineData:
+		r.data.write(newline, r.max)
+	case lineEvent, lineID, lineRetry:
+		r.setField(k, r.value.text())
+	}
+	r.value.reset()
+	return nil
+}
+
 // parseRetry reads a retry field: ASCII digits, milliseconds.
-func parseRetry(v []byte) (time.Duration, bool) {
+func parseRetry(v string) (time.Duration, bool) {
 	if len(v) == 0 {
 		return 0, false
 	}
-	for _, c := range v {
+	for _, c := range []byte(v) {
 		if c < '0' || c > '9' {
 			return 0, false
 		}
 	}
-	ms, err := strconv.ParseInt(string(v), 10, 64)
+	ms, err := strconv.ParseInt(v, 10, 64)
 	if err != nil || ms > int64(time.Duration(1<<63-1)/time.Millisecond) {
 		return 0, false
 	}
@@ -322,16 +412,75 @@ func parseRetry(v []byte) (time.Duration, bool) {
 }
 
 // dispatch ends the event at a blank line and resets the count.
-func (r *SSEReader) dispatch() (Event, bool) {
-	had := r.fields
+func (r *SSEReader) dispatch() Event {
 	ev := Event{ID: r.id, Type: r.typ, Retry: r.retry, HasRetry: r.hasRetry}
-	if len(r.data) > 0 {
-		ev.Data = string(r.data[:len(r.data)-1])
+	if r.data.n > 0 {
+		ev.Data = r.data.text()[:r.data.n-1]
 	}
 	r.size, r.fields, r.typ, r.id, r.retry, r.hasRetry = 0, false, "", "", 0, false
-	if cap(r.data) > sseBufferSize {
-		r.data = nil
+	r.data.reset()
+	return ev
+}
+
+// valueBuf holds a field value of up to the event limit. Past the read
+// buffer's size it stops growing by doubling, which holds the old array and
+// the new one at once, and adds chunks instead, so holding n bytes never
+// costs much more than n.
+type valueBuf struct {
+	full [][]byte // chunks filled before cur
+	cur  []byte
+	n    int // bytes held in full and cur
+}
+
+// write appends b to a value that may come to hold limit bytes; no chunk is
+// made bigger than what can still arrive.
+func (v *valueBuf) write(b []byte, limit int) {
+	for {
+		k := min(len(b), cap(v.cur)-len(v.cur))
+		v.cur = append(v.cur, b[:k]...)
+		v.n += k
+		if b = b[k:]; len(b) == 0 {
+			return
+		}
+		v.more(len(b), limit-v.n)
 	}
-	r.data = r.data[:0]
-	return ev, had
+}
+
+// more makes room for need more bytes of the room the limit leaves.
+func (v *valueBuf) more(need, room int) {
+	if cap(v.cur) < sseBufferSize {
+		grown := make([]byte, len(v.cur), max(2*cap(v.cur), len(v.cur)+need))
+		copy(grown, v.cur)
+		v.cur = grown
+		return
+	}
+	size := min(2*cap(v.cur), sseChunkSize)
+	if room >= need {
+		size = min(size, room)
+	}
+	v.full = append(v.full, v.cur)
+	v.cur = make([]byte, 0, max(size, need))
+}
+
+// text returns the value as a string: one allocation, one copy.
+func (v *valueBuf) text() string {
+	if len(v.full) == 0 {
+		return string(v.cur)
+	}
+	var s strings.Builder
+	s.Grow(v.n)
+	for _, c := range v.full {
+		s.Write(c)
+	}
+	s.Write(v.cur)
+	return s.String()
+}
+
+// reset empties the value, keeping a buffer no bigger than a read's.
+func (v *valueBuf) reset() {
+	if v.full != nil || cap(v.cur) > sseBufferSize {
+		*v = valueBuf{}
+		return
+	}
+	v.cur, v.n = v.cur[:0], 0
 }

@@ -28,7 +28,11 @@ func (c *chunkedReader) Read(p []byte) (int, error) {
 
 // readAll returns every event of the chunks and the error that ended them.
 func sseReadAll(limit int, m mutant.Name, chunks ...string) ([]Event, error) {
-	r := newSSEReader(&chunkedReader{chunks: chunks}, limit, m)
+	return readEvents(newSSEReader(&chunkedReader{chunks: chunks}, limit, m))
+}
+
+// readEvents returns every event r reads and the error that ended them.
+func readEvents(r *SSEReader) ([]Event, error) {
 	var out []Event
 	for {
 		ev, err := r.Next()
@@ -237,3 +241,57 @@ func (f *failingReader) Read([]byte) (int, error) { return 0, f.err }
 type stalledReader struct{}
 
 func (stalledReader) Read([]byte) (int, error) { return 0, nil }
+
+// TestSSELargeValues: values longer than a read, and longer than a chunk
+// of the reader's value buffer, come out whole and in order however the
+// reads split them; the count still allows exactly the limit and rejects a
+// byte more.
+func TestSSELargeValues(t *testing.T) {
+	text := func(n int, seed int) string {
+		b := make([]byte, n)
+		for i := range b {
+			b[i] = byte('a' + (i*7+i/13+seed)%26)
+		}
+		return string(b)
+	}
+	lines := []string{
+		"id: " + text(40<<10, 1),
+		"event:" + text(sseBufferSize+3, 2),
+		"data: " + text(sseChunkSize+sseChunkSize/2+7, 3),
+		"data:" + text(sseBufferSize-1, 4),
+		"data",
+		"retry: " + strings.Repeat("0", 50<<10) + "25",
+	}
+	size := 0
+	for _, l := range lines {
+		size += len(l) + 1
+	}
+	event := strings.Join(lines, "\r\n") + "\r\n\r\n"
+	stream := event + "data: next\n\n"
+	for _, limit := range []int{size, size - 1} {
+		want := sseModel([]byte(stream), limit)
+		if fits := limit == size; fits != (len(want.events) == 2 && want.events[0].HasRetry) {
+			t.Fatalf("limit %d: the model reads %d events; the stream was not built as meant", limit, len(want.events))
+		}
+		for name, src := range map[string]io.Reader{
+			"one read":          strings.NewReader(stream),
+			"up to 16 bytes":    &splitReader{data: []byte(stream), sizes: []byte{3, 15, 0, 8}},
+			"reads of 100 KiB+": &chunkedReader{chunks: chunk(stream, 100<<10+1)},
+		} {
+			got, err := readEvents(NewSSEReader(src, limit))
+			if !sameEvents(got, want.events) || errors.Is(err, ErrEventTooLarge) != want.tooLarge {
+				t.Errorf("limit %d (the event is %d), %s: %d events, error %v; want %d events, too large %v",
+					limit, size, name, len(got), err, len(want.events), want.tooLarge)
+			}
+		}
+	}
+}
+
+// chunk cuts s into pieces of n bytes, the last one shorter.
+func chunk(s string, n int) []string {
+	var out []string
+	for len(s) > n {
+		out, s = append(out, s[:n]), s[n:]
+	}
+	return append(out, s)
+}
