@@ -168,7 +168,7 @@ func (c *httpConn) send(f Frame) (refused bool, err error) {
 	if err != nil {
 		if c.ctx.Err() == nil {
 			c.mu.Lock()
-			c.down = fmt.Sprintf("the endpoint stopped answering: %v", err)
+			c.down = fmt.Sprintf("the endpoint stopped answering: %v", transcript.RedactError(err))
 			c.mu.Unlock()
 		}
 		return false, err
