@@ -21,6 +21,7 @@ import (
 	"github.com/mcpconform/mcpconform/harness/check"
 	"github.com/mcpconform/mcpconform/harness/report"
 	"github.com/mcpconform/mcpconform/harness/serve"
+	"github.com/mcpconform/mcpconform/harness/transcript"
 	"github.com/mcpconform/mcpconform/suites/run"
 )
 
@@ -41,9 +42,10 @@ type runOptions struct {
 	fuzz                        bool // client: run the fuzz checks (kind:fuzz) too
 	fuzzCases                   int  // client: cases per fuzz check
 	noColor, verbose            bool
-	url                         string   // server: the endpoint under test
-	fixtures                    string   // server: the fixtures file
-	target                      []string // client: the adapter command after --
+	url                         string     // server: the endpoint under test
+	secrets                     secretList // --secret: the values every output masks
+	fixtures                    string     // server: the fixtures file
+	target                      []string   // client: the adapter command after --
 }
 
 // idList is a flag of comma-separated check IDs that a repeated use
@@ -81,6 +83,7 @@ func parseRunFlags(name string, args []string, stderr io.Writer) (*runOptions, e
 	fs.Int64Var(&o.seed, "seed", 0, "seed of the property checks (default: time-based, printed)")
 	fs.BoolVar(&o.noColor, "no-color", false, "no colour in the console output")
 	fs.BoolVar(&o.verbose, "v", false, "verbose console output")
+	fs.Var(&o.secrets, "secret", secretFlagUsage)
 	if name != "server" {
 		fs.BoolVar(&o.fuzz, "fuzz", false, "also run the client fuzz checks ("+check.FuzzLabel+"): seeded random fake servers, the expected outcome computed from the rules")
 		fs.IntVar(&o.fuzzCases, "fuzz-cases", run.DefaultFuzzCases, "cases each fuzz check runs with --fuzz (`N`); each case prints its own seed, which --seed S --fuzz-cases 1 replays")
@@ -96,7 +99,7 @@ func parseRunFlags(name string, args []string, stderr io.Writer) (*runOptions, e
 	o.target = fs.Args()
 	if o.url != "" {
 		if u, err := url.Parse(o.url); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-			return nil, fmt.Errorf("server: --url %q is not an http(s) URL with a host, e.g. http://127.0.0.1:8080/mcp", o.url)
+			return nil, fmt.Errorf("server: --url %q is not an http(s) URL with a host, e.g. http://127.0.0.1:8080/mcp", transcript.RedactURL(o.url))
 		}
 	}
 	if n := len(args) - len(o.target) - 1; len(o.target) > 0 && (n < 0 || args[n] != "--") {
@@ -216,6 +219,8 @@ func certifyAll(args []string, stdout, stderr io.Writer) int {
 }
 
 func certifyWith(o *runOptions, roles []check.Role, stdout, stderr io.Writer) int {
+	secrets := runSecrets(o.secrets, o.url)
+	stdout, stderr = masked(stdout, secrets), masked(stderr, secrets)
 	filter, err := o.filter(roles)
 	if err != nil {
 		return exitFor(err, stderr)
@@ -281,7 +286,7 @@ func certifyWith(o *runOptions, roles []check.Role, stdout, stderr io.Writer) in
 	defer stopSignals()
 	cfg := run.Config{ClientAdapter: adapterCmd, ServerURL: serverURL, ServerCommand: serverCmd, Implementation: implementation, Fixtures: fixtures, Seed: o.seed, Strict: o.strict, Profile: profile,
 		Baseline: baseline, SnapshotDir: o.snapshots, UpdateSnapshots: o.updateSnapshots, CheckDeadline: o.timeout, ProbeTimeout: o.probeTimeout,
-		Fuzz: o.fuzz, FuzzCases: o.fuzzCases}
+		Fuzz: o.fuzz, FuzzCases: o.fuzzCases, Secrets: secrets}
 	run.Configure(cfg)
 	if userServer {
 		if err := probeTarget(cfg); err != nil && !run.Interrupted() {
@@ -318,7 +323,7 @@ func certifyWith(o *runOptions, roles []check.Role, stdout, stderr io.Writer) in
 		target["command"] = serverCmd
 	}
 	if o.url != "" {
-		target["url"] = o.url
+		target["url"] = transcript.RedactURL(o.url)
 	}
 	if probed := run.ProbedEras(); len(probed) > 0 {
 		eras := map[string]string{}
@@ -330,7 +335,8 @@ func certifyWith(o *runOptions, roles []check.Role, stdout, stderr io.Writer) in
 	ix := report.NewIndex(report.Tool{Name: "mcpconform", Version: Version}, target, o.seed, results)
 	ix.Profile = profile
 	ix.Interrupted, ix.InterruptedBy = run.Interrupted(), interruptedBy()
-	if err := writeReports(o, ix); err != nil {
+	ix.Redact(secrets)
+	if err := writeReports(o, ix, secrets); err != nil {
 		return exitFor(err, stderr)
 	}
 	printSummary(stdout, ix)
@@ -393,7 +399,7 @@ func describeTarget(roles []check.Role, o *runOptions, serverURL string) string 
 		case o.url == "" && len(o.target) == 0:
 			parts = append(parts, "the reference server (stdio, and HTTP at "+serverURL+")")
 		case o.url != "":
-			parts = append(parts, "the server at "+o.url)
+			parts = append(parts, "the server at "+transcript.RedactURL(o.url))
 		}
 		if len(o.target) > 0 && !slices.Contains(roles, check.Client) {
 			parts = append(parts, "the stdio server "+strings.Join(o.target, " "))
@@ -402,9 +408,11 @@ func describeTarget(roles []check.Role, o *runOptions, serverURL string) string 
 	return strings.Join(parts, " and ")
 }
 
-func writeReports(o *runOptions, ix *report.Index) error {
+// writeReports writes the reports of a run from ix, already redacted, and
+// Ginkgo's report, redacted here.
+func writeReports(o *runOptions, ix *report.Index, secrets transcript.Secrets) error {
 	if o.junit != "" {
-		if err := report.WriteJUnit(lastReport, o.junit); err != nil {
+		if err := report.WriteJUnit(report.RedactReport(lastReport, secrets), o.junit); err != nil {
 			return err
 		}
 	}
