@@ -21,6 +21,7 @@ import (
 	"github.com/mcpconform/mcpconform/harness/check"
 	"github.com/mcpconform/mcpconform/harness/report"
 	"github.com/mcpconform/mcpconform/harness/serve"
+	"github.com/mcpconform/mcpconform/harness/transcript"
 	"github.com/mcpconform/mcpconform/suites/run"
 )
 
@@ -44,9 +45,10 @@ type runOptions struct {
 	command                     string   // the subcommand: client, server or "" (the default run)
 	args                        []string // the flags and command as given, for the workers
 	noColor, verbose            bool
-	url                         string   // server: the endpoint under test
-	fixtures                    string   // server: the fixtures file
-	target                      []string // client: the adapter command after --
+	url                         string     // server: the endpoint under test
+	secrets                     secretList // --secret: the values every output masks
+	fixtures                    string     // server: the fixtures file
+	target                      []string   // client: the adapter command after --
 }
 
 // idList is a flag of comma-separated check IDs that a repeated use
@@ -88,6 +90,7 @@ func parseRunFlags(name string, args []string, stderr io.Writer) (*runOptions, e
 	fs.Int64Var(&o.seed, "seed", 0, "seed of the property checks (default: time-based, printed)")
 	fs.BoolVar(&o.noColor, "no-color", false, "no colour in the console output")
 	fs.BoolVar(&o.verbose, "v", false, "verbose console output")
+	fs.Var(&o.secrets, "secret", secretFlagUsage)
 	if name != "server" {
 		fs.BoolVar(&o.fuzz, "fuzz", false, "also run the client fuzz checks ("+check.FuzzLabel+"): seeded random fake servers, the expected outcome computed from the rules")
 		fs.IntVar(&o.fuzzCases, "fuzz-cases", run.DefaultFuzzCases, "cases each fuzz check runs with --fuzz (`N`); each case prints its own seed, which --seed S --fuzz-cases 1 replays")
@@ -103,7 +106,7 @@ func parseRunFlags(name string, args []string, stderr io.Writer) (*runOptions, e
 	o.target = fs.Args()
 	if o.url != "" {
 		if u, err := url.Parse(o.url); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-			return nil, fmt.Errorf("server: --url %q is not an http(s) URL with a host, e.g. http://127.0.0.1:8080/mcp", o.url)
+			return nil, fmt.Errorf("server: --url %q is not an http(s) URL with a host, e.g. http://127.0.0.1:8080/mcp", transcript.RedactURL(o.url))
 		}
 	}
 	if n := len(args) - len(o.target) - 1; len(o.target) > 0 && (n < 0 || args[n] != "--") {
@@ -226,10 +229,13 @@ func certifyAll(args []string, stdout, stderr io.Writer) int {
 }
 
 func certifyWith(o *runOptions, roles []check.Role, stdout, stderr io.Writer) int {
+	secrets := runSecrets(o.secrets, o.url)
+	stdout, stderr = masked(stdout, secrets), masked(stderr, secrets)
 	p, err := prepareRun(o, roles)
 	if err != nil {
 		return exitFor(err, stderr)
 	}
+	p.secrets = secrets
 	shard, isWorker := workerShard()
 	if o.parallel > 1 && !isWorker && p.selected > 1 {
 		return certifyParallel(o, p, roles, stdout, stderr)
@@ -243,7 +249,7 @@ func certifyWith(o *runOptions, roles []check.Role, stdout, stderr io.Writer) in
 	defer stopSignals()
 	cfg := run.Config{ClientAdapter: t.adapter, ServerURL: t.url, ServerCommand: t.server, Implementation: t.implementation, Fixtures: p.fixtures, Seed: o.seed, Strict: o.strict, Profile: p.profile,
 		Baseline: p.baseline, SnapshotDir: o.snapshots, UpdateSnapshots: o.updateSnapshots, CheckDeadline: o.timeout, ProbeTimeout: o.probeTimeout,
-		Fuzz: o.fuzz, FuzzCases: o.fuzzCases}
+		Fuzz: o.fuzz, FuzzCases: o.fuzzCases, Secrets: secrets}
 	run.Configure(cfg)
 	if err := preflight(cfg, t); err != nil {
 		return exitFor(err, stderr)
@@ -265,6 +271,7 @@ type prepared struct {
 	fixtures map[string]run.Fixture
 	profile  check.Profile
 	budget   time.Duration
+	secrets  transcript.Secrets // what every output masks
 }
 
 // prepareRun checks the flags' files and paths and settles the seed, the
@@ -409,7 +416,7 @@ func finishRun(o *runOptions, p *prepared, roles []check.Role, t targets, f fini
 		target["command"] = t.server
 	}
 	if o.url != "" {
-		target["url"] = o.url
+		target["url"] = transcript.RedactURL(o.url)
 	}
 	if len(f.eras) > 0 {
 		target["eras"] = f.eras
@@ -417,7 +424,8 @@ func finishRun(o *runOptions, p *prepared, roles []check.Role, t targets, f fini
 	ix := report.NewIndex(report.Tool{Name: "mcpconform", Version: Version}, target, o.seed, f.results)
 	ix.Profile = p.profile
 	ix.Interrupted, ix.InterruptedBy = run.Interrupted() || interruptedBy() != "", interruptedBy()
-	if err := writeReports(o, ix, f.suite); err != nil {
+	ix.Redact(p.secrets)
+	if err := writeReports(o, ix, f.suite, p.secrets); err != nil {
 		return exitFor(err, stderr)
 	}
 	printSummary(stdout, ix)
@@ -482,7 +490,7 @@ func describeTarget(roles []check.Role, o *runOptions, serverURL string) string 
 		case o.url == "" && len(o.target) == 0:
 			parts = append(parts, "the reference server (stdio, and HTTP at "+serverURL+")")
 		case o.url != "":
-			parts = append(parts, "the server at "+o.url)
+			parts = append(parts, "the server at "+transcript.RedactURL(o.url))
 		}
 		if len(o.target) > 0 && !slices.Contains(roles, check.Client) {
 			parts = append(parts, "the stdio server "+strings.Join(o.target, " "))
@@ -491,9 +499,11 @@ func describeTarget(roles []check.Role, o *runOptions, serverURL string) string 
 	return strings.Join(parts, " and ")
 }
 
-func writeReports(o *runOptions, ix *report.Index, suite types.Report) error {
+// writeReports writes the reports of a run from ix, already redacted, and
+// Ginkgo's report, redacted here.
+func writeReports(o *runOptions, ix *report.Index, suite types.Report, secrets transcript.Secrets) error {
 	if o.junit != "" {
-		if err := report.WriteJUnit(suite, o.junit); err != nil {
+		if err := report.WriteJUnit(report.RedactReport(suite, secrets), o.junit); err != nil {
 			return err
 		}
 	}

@@ -25,7 +25,8 @@ import (
 
 const fuzzUsage = `Usage: mcpconform fuzz [--seed N] [--duration D | --iterations N] [--workers N]
                        [--max-rss BYTES] [--timeout D] [--fixtures F] [--tools A,B]
-                       [--corpus DIR] [--json F] [--junit F] [--bench] [(-- CMD… | --url U)]
+                       [--corpus DIR] [--json F] [--junit F] [--bench] [--secret V]
+                       [(-- CMD… | --url U)]
 
 Fuzzes an MCP server: gopter's stateful commands drive a model of the
 session (initialize, list, call, ping, cancel, set level, progress,
@@ -59,6 +60,10 @@ type fuzzOptions struct {
 	url        string
 	command    []string
 	bench      bool
+	secrets    secretList
+	// mask holds the --secret values and the credentials of --url: what
+	// the console, the reports and saved cases never show.
+	mask transcript.Secrets
 }
 
 func parseFuzzFlags(args []string, stderr io.Writer) (*fuzzOptions, error) {
@@ -79,6 +84,7 @@ func parseFuzzFlags(args []string, stderr io.Writer) (*fuzzOptions, error) {
 	fs.StringVar(&o.junitPath, "junit", "", "write a JUnit report to `FILE`")
 	fs.StringVar(&o.url, "url", "", "fuzz the streamable HTTP server at `URL`")
 	fs.BoolVar(&o.bench, "bench", false, "measure instead of hunting: the ping ceiling and the fuzzer's executions/s with 1 and 2 workers, a quarter of --duration each")
+	fs.Var(&o.secrets, "secret", secretFlagUsage)
 	rest, command := splitCommand(args)
 	if err := fs.Parse(rest); err != nil {
 		return nil, err
@@ -87,6 +93,7 @@ func parseFuzzFlags(args []string, stderr io.Writer) (*fuzzOptions, error) {
 		return nil, errUsage{fmt.Errorf("fuzz: unexpected argument %q; put the server command after --", fs.Arg(0))}
 	}
 	o.command = command
+	o.mask = runSecrets(o.secrets, o.url)
 	n, err := parseBytes(*rss)
 	if err != nil {
 		return nil, errUsage{fmt.Errorf("fuzz: --max-rss %q: %v; write e.g. 256MiB, 1GiB or 0", *rss, err)}
@@ -144,13 +151,14 @@ type fuzzTarget struct {
 }
 
 // targets returns what to fuzz: the command or URL given, else the
-// reference over stdio and over HTTP.
+// reference over stdio and over HTTP. A target's name is masked: it is
+// printed and reported.
 func (o *fuzzOptions) targets() ([]fuzzTarget, error) {
 	switch {
 	case o.url != "":
-		return []fuzzTarget{{name: o.url, target: fuzz.Target{URL: o.url}}}, nil
+		return []fuzzTarget{{name: transcript.RedactURL(o.url), target: fuzz.Target{URL: o.url}}}, nil
 	case len(o.command) > 0:
-		return []fuzzTarget{{name: strings.Join(o.command, " "), target: fuzz.Target{Command: o.command}}}, nil
+		return []fuzzTarget{{name: o.mask.Redact(strings.Join(o.command, " ")), target: fuzz.Target{Command: o.command}}}, nil
 	}
 	url, stop, err := serve.Start(serve.Options{})
 	if err != nil {
@@ -176,6 +184,7 @@ func fuzzCommand(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return exitFor(err, stderr)
 	}
+	stdout, stderr = masked(stdout, o.mask), masked(stderr, o.mask)
 	fixtures, unsafe, err := loadFixturesFile(o.fixtures)
 	if err != nil {
 		return exitFor(err, stderr)
@@ -271,12 +280,12 @@ func printRun(w io.Writer, o *fuzzOptions, t fuzzTarget, rep *fuzz.Report) *fuzz
 	f := &rep.Findings[0]
 	fmt.Fprintf(w, "FINDING %s: %s\n", f.Violation.Invariant, f.Violation.Detail)
 	fmt.Fprintf(w, "shrunk from %d frames to %d in %d runs; seed %d\n", f.Original, len(f.Case.Frames), f.Shrinks, rep.Seed)
-	text := f.Case.Format()
+	text := []byte(o.mask.Redact(string(f.Case.Format())))
 	path := filepath.Join(o.corpus, fmt.Sprintf("fuzz-%s-seed%d.case", f.Violation.Invariant, rep.Seed))
 	if err := report.WriteFileAtomic(path, text); err != nil {
 		fmt.Fprintf(w, "could not save the case: %v\n", err)
 	} else {
-		fmt.Fprintf(w, "saved %s; reproduce with: mcpconform replay %s -- %s\n", path, path, strings.Join(replayTarget(t), " "))
+		fmt.Fprintf(w, "saved %s; reproduce with: mcpconform replay %s %s\n", path, path, replayTarget(t, o.mask))
 	}
 	fmt.Fprintf(w, "\n%s\n", text)
 	printTranscript(w, f.Violation.Transcript)
@@ -294,11 +303,13 @@ func printTranscript(w io.Writer, entries []transcript.Entry) {
 	}
 }
 
-func replayTarget(t fuzzTarget) []string {
+// replayTarget is how the reproduce line names the target, masked: the
+// credentials of a URL or a command are the user's to put back.
+func replayTarget(t fuzzTarget, mask transcript.Secrets) string {
 	if t.target.URL != "" {
-		return []string{"--url", t.target.URL}
+		return "--url " + transcript.RedactURL(t.target.URL)
 	}
-	return t.target.Command
+	return "-- " + mask.Redact(strings.Join(t.target.Command, " "))
 }
 
 // progressPrinter prints the figures so far: one line rewritten in place
@@ -328,7 +339,12 @@ func endProgress(w io.Writer) {
 	}
 }
 
+// isTerminal reports whether w, or the console a maskedWriter wraps, is a
+// terminal.
 func isTerminal(w io.Writer) bool {
+	if m, ok := w.(maskedWriter); ok {
+		w = m.w
+	}
 	f, ok := w.(*os.File)
 	if !ok {
 		return false
@@ -398,6 +414,16 @@ type findingJSON struct {
 	Transcript []string `json:"transcript"`
 }
 
+// redact masks what a finding holds of the server's words and of the
+// wire: the JSON and JUnit reports are written from it.
+func (f findingJSON) redact(mask transcript.Secrets) findingJSON {
+	f.Detail, f.Case = mask.Redact(f.Detail), mask.Redact(f.Case)
+	for i, line := range f.Transcript {
+		f.Transcript[i] = mask.Redact(line)
+	}
+	return f
+}
+
 func writeFuzzReports(o *fuzzOptions, runs []fuzzRun) error {
 	doc := fuzzJSON{Tool: map[string]string{"name": "mcpconform", "version": Version}, Seed: o.seed}
 	for _, r := range runs {
@@ -406,12 +432,12 @@ func writeFuzzReports(o *fuzzOptions, runs []fuzzRun) error {
 			Interrupted: r.rep.Interrupted, Findings: []findingJSON{}, Warnings: []findingJSON{}}
 		for _, f := range r.rep.Findings {
 			t.Findings = append(t.Findings, findingJSON{Invariant: string(f.Violation.Invariant), Level: f.Violation.Invariant.Level(), Rules: fuzz.Rules(f.Violation.Invariant),
-				Detail: f.Violation.Detail, Frames: len(f.Case.Frames), OriginalFrames: f.Original, Shrinks: f.Shrinks, Case: string(f.Case.Format()), Transcript: transcriptLines(f.Violation.Transcript)})
+				Detail: f.Violation.Detail, Frames: len(f.Case.Frames), OriginalFrames: f.Original, Shrinks: f.Shrinks, Case: string(f.Case.Format()), Transcript: transcriptLines(f.Violation.Transcript)}.redact(o.mask))
 		}
 		for _, w := range r.rep.Warnings {
 			c := &fuzz.Case{Invariant: w.Invariant, Transport: r.transport, Seed: o.seed, Frames: w.Frames}
 			t.Warnings = append(t.Warnings, findingJSON{Invariant: string(w.Invariant), Level: w.Invariant.Level(), Rules: fuzz.Rules(w.Invariant), Detail: w.Detail,
-				Frames: len(w.Frames), Case: string(c.Format()), Transcript: transcriptLines(w.Transcript)})
+				Frames: len(w.Frames), Case: string(c.Format()), Transcript: transcriptLines(w.Transcript)}.redact(o.mask))
 		}
 		doc.Targets = append(doc.Targets, t)
 	}

@@ -12,7 +12,7 @@ import (
 	"github.com/mcpconform/mcpconform/harness/report"
 )
 
-const replayUsage = `Usage: mcpconform replay [--timeout D] [--max-rss BYTES] FILE… [(-- CMD… | --url U)]
+const replayUsage = `Usage: mcpconform replay [--timeout D] [--max-rss BYTES] [--secret V] FILE… [(-- CMD… | --url U)]
 
 Runs corpus cases (see corpus/README.md) against a server: each case's
 frames in order, a probe ping after each, the fuzzer's invariants after
@@ -30,6 +30,8 @@ func replayCommand(args []string, stdout, stderr io.Writer) int {
 	timeout := fs.Duration("timeout", fuzz.DefaultTimeout, "how long a request's answer may take")
 	rss := fs.String("max-rss", "256MiB", "the most resident memory the server's process group may hold (stdio); 0 turns the check off")
 	url := fs.String("url", "", "replay against the streamable HTTP server at `URL`")
+	var secrets secretList
+	fs.Var(&secrets, "secret", secretFlagUsage)
 	rest, command := splitCommand(args)
 	if err := fs.Parse(rest); err != nil {
 		return exitFor(err, stderr)
@@ -46,6 +48,8 @@ func replayCommand(args []string, stdout, stderr io.Writer) int {
 			return exitFor(err, stderr)
 		}
 	}
+	mask := runSecrets(secrets, *url)
+	stdout, stderr = masked(stdout, mask), masked(stderr, mask)
 	if len(files) == 0 {
 		return exitFor(errUsage{errors.New("replay: name at least one case file, e.g. mcpconform replay corpus/*.case")}, stderr)
 	}
@@ -57,7 +61,7 @@ func replayCommand(args []string, stdout, stderr io.Writer) int {
 		}
 		cases[i] = c
 	}
-	o := &fuzzOptions{url: *url, command: command}
+	o := &fuzzOptions{url: *url, command: command, mask: mask}
 	if o.url != "" && len(command) > 0 {
 		return exitFor(errUsage{errors.New("replay: give either --url or a command after --, not both")}, stderr)
 	}

@@ -166,6 +166,7 @@ func (c *httpConn) send(f Frame) (refused bool, err error) {
 	}
 	resp, err := c.client.Do(req)
 	if err != nil {
+		err = transcript.RedactError(err)
 		if c.ctx.Err() == nil {
 			c.mu.Lock()
 			c.down = fmt.Sprintf("the endpoint stopped answering: %v", err)

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/url"
 	"strings"
 	"sync"
 )
@@ -21,7 +22,7 @@ var recordedHeaders = []string{"Content-Type", "MCP-Protocol-Version", "Mcp-Sess
 // (c2s), a note with the status and headers of the reply, and the reply's
 // body (s2c): a JSON body as one frame, an SSE body event by event as it is
 // read (a note for an event's id and retry fields). Authorization values
-// never reach the log.
+// and the values of the URL's query never reach the log.
 type HTTPRecorder struct {
 	// Next carries the requests; nil means http.DefaultTransport.
 	Next http.RoundTripper
@@ -46,7 +47,7 @@ func (h *HTTPRecorder) RoundTrip(req *http.Request) (*http.Response, error) {
 		req.Body = io.NopCloser(bytes.NewReader(body))
 		req.GetBody = func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(body)), nil }
 	}
-	line := req.Method + " " + req.URL.RequestURI()
+	line := req.Method + " " + requestTarget(req.URL)
 	if req.Host != "" && req.Host != req.URL.Host {
 		line += " Host: " + req.Host
 	}
@@ -63,6 +64,19 @@ func (h *HTTPRecorder) RoundTrip(req *http.Request) (*http.Response, error) {
 	sse := strings.HasPrefix(strings.ToLower(resp.Header.Get("Content-Type")), "text/event-stream")
 	resp.Body = &recordedBody{ReadCloser: resp.Body, log: h.Log, sse: sse}
 	return resp, nil
+}
+
+// requestTarget is the path and query of u as the transcript shows them:
+// the query's values masked (RedactQuery), since a URL may carry a token.
+func requestTarget(u *url.URL) string {
+	target := u.EscapedPath()
+	if target == "" {
+		target = "/"
+	}
+	if u.RawQuery != "" {
+		target += "?" + RedactQuery(u.RawQuery)
+	}
+	return target
 }
 
 // headerText renders the recorded headers present in hdr: "; Name: value"

@@ -55,7 +55,7 @@ func TestHTTPRecorderRecordsExchangesWithoutCredentials(t *testing.T) {
 	}
 	for _, want := range []string{
 		"note POST /mcp",
-		"Origin: http://elsewhere.example; Authorization: [REDACTED]",
+		"Origin: http://elsewhere.example; Authorization: ***",
 		`c2s {"jsonrpc":"2.0","id":1,"method":"ping"}`,
 		"note answered 400; Content-Type: application/json; Mcp-Session-Id: sess-1",
 		`s2c {"jsonrpc":"2.0","error":{"code":-32600,"message":"no"}}`,
@@ -89,5 +89,28 @@ func TestLogIsBounded(t *testing.T) {
 	}
 	if e[half+1].Line != fmt.Sprintf(`{"n":%d}`, half+5) {
 		t.Errorf("first entry after the gap %q", e[half+1].Line)
+	}
+}
+
+func TestHTTPRecorderMasksTheURLsCredentials(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.WriteHeader(http.StatusNoContent)
+	}))
+	defer srv.Close()
+	var log Log
+	client := &http.Client{Transport: &HTTPRecorder{Log: &log}}
+	u := strings.Replace(srv.URL, "://", "://u:SECRETPW@", 1) + "/mcp?token=SECRETQ&flag"
+	resp, err := client.Post(u, "application/json", strings.NewReader(`{}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	var text []string
+	for _, e := range log.Entries() {
+		text = append(text, e.Dir+" "+e.Line)
+	}
+	got := strings.Join(text, "\n")
+	if strings.Contains(got, "SECRET") || !strings.Contains(got, "note POST /mcp?token=***&flag; Content-Type: application/json; Authorization: ***") {
+		t.Errorf("transcript:\n%s", got)
 	}
 }

@@ -61,7 +61,8 @@ var (
 //   - A frame that is not a JSON object or array is rendered as
 //     `c2s text (N bytes)`: its length, never its content.
 //   - Notes are kept as text, with date-times and session ids masked.
-//   - Authorization header values are masked as Redact does.
+//   - Authorization header values and URL userinfo are masked as Redact
+//     does, in a note before its session ids.
 func Normalise(lines []Entry) []string {
 	n := &normaliser{
 		ids:      placeholders{prefix: ""},
@@ -206,7 +207,11 @@ func (n *normaliser) scrub(v any) any {
 	return v
 }
 
+// note masks a note's credentials first, so that a session id read from
+// text that runs into an Authorization header cannot take the header's
+// name and leave its value behind, then its session ids and times.
 func (n *normaliser) note(s string) string {
+	s = Redact(s)
 	s = sessionHeader.ReplaceAllStringFunc(s, func(m string) string {
 		sub := sessionHeader.FindStringSubmatch(m)
 		return sub[1] + n.session(sub[2])

@@ -20,13 +20,13 @@ const fuzzSecret = "Zq9-planted-credential-7Wx"
 
 // FuzzNormalise normalises arbitrary transcripts, some with credentials
 // planted where the rules promise to mask them (an Authorization header in a
-// note, an Authorization member of a JSON frame, such a header quoted inside
-// a JSON string), and checks what Normalise promises: one line per entry
-// with its direction first, the same output for the same input, the input
-// left alone, a frame that is a JSON object or array rendered as canonical
-// JSON and any other frame as its length alone, notes that a second pass
-// leaves as they are, no planted credential left, and an output of bounded
-// size.
+// note, an Authorization member of a JSON frame as a string or an array, such
+// a header quoted inside a JSON string, a URL's userinfo), and checks what
+// Normalise promises: one line per entry with its direction first, the same
+// output for the same input, the input left alone, a frame that is a JSON
+// object or array rendered as canonical JSON and any other frame as its
+// length alone, notes that a second pass leaves as they are, no planted
+// credential left, and an output of bounded size.
 func FuzzNormalise(f *testing.F) {
 	f.Fuzz(func(t *testing.T, text string, plant []byte) {
 		entries := fuzzEntries(text, plant)
@@ -74,13 +74,17 @@ func fuzzEntries(text string, plant []byte) []Entry {
 // plantSecret adds a credential to e in one of the forms Redact masks, or
 // leaves e alone.
 func plantSecret(e Entry, how byte) Entry {
-	switch how % 4 {
+	switch how % 6 {
 	case 1:
 		e.Dir, e.Line = Note, e.Line+"; Authorization: Bearer "+fuzzSecret
 	case 2:
 		e.Line = withMember(e.Line, "headers", map[string]string{"Authorization": "Bearer " + fuzzSecret})
 	case 3:
 		e.Line = withMember(e.Line, "log", "proxy-authorization: Basic "+fuzzSecret)
+	case 4:
+		e.Line = withMember(e.Line, "headers", map[string][]string{"Authorization": {"Bearer " + fuzzSecret}})
+	case 5:
+		e.Dir, e.Line = Note, e.Line+" http://user:"+fuzzSecret+"@127.0.0.1/mcp"
 	}
 	return e
 }

@@ -93,9 +93,9 @@ func TestNormaliseMasksSessionMemberAndAuthorization(t *testing.T) {
 		{Note, "authorization: Bearer tok"},
 	})
 	want := []string{
-		`note {"headers":{"Mcp-Session-Id":"<session1>","Authorization":"[REDACTED]"}}`,
-		`c2s {"headers":{"authorization":"[REDACTED]","mcp-session-id":"<session1>"}}`,
-		`note Authorization: [REDACTED]`,
+		`note {"headers":{"Mcp-Session-Id":"<session1>","Authorization":"***"}}`,
+		`c2s {"headers":{"authorization":"***","mcp-session-id":"<session1>"}}`,
+		`note Authorization: ***`,
 	}
 	assertLines(t, got, want)
 }
@@ -109,5 +109,28 @@ func assertLines(t *testing.T, got, want []string) {
 		if got[i] != want[i] {
 			t.Errorf("line %d:\n got %s\nwant %s", i, got[i], want[i])
 		}
+	}
+}
+
+// TestNormaliseSessionMaskLeavesAuthorizationMasked: a session id read from
+// a note runs to the next space, so it could take an Authorization header's
+// name (Mcp-Session-Id=Authorization: …) and leave its value unmasked.
+func TestNormaliseSessionMaskLeavesAuthorizationMasked(t *testing.T) {
+	const token = "tok-planted-7f3a"
+	got := Normalise([]Entry{
+		{Note, "Mcp-Session-Id=Authorization: Bearer " + token},
+		{Note, `{"Mcp-Session-Id":"Authorization: Bearer ` + token + `"}`},
+		{Note, "Mcp-Session-Id:Authorization:Basic " + token},
+		{Note, `{"Mcp-Session-Id":"s-1","Authorization":["Bearer ` + token + `"]}`},
+		{ClientToServer, `{"headers":{"Authorization":["Bearer ` + token + `"]}}`},
+		{Note, "POST http://user:" + token + "@127.0.0.1:1/mcp"},
+	})
+	for _, line := range got {
+		if strings.Contains(line, token) {
+			t.Errorf("the token survived: %s", line)
+		}
+	}
+	if want := `c2s {"headers":{"Authorization":["***"]}}`; got[4] != want {
+		t.Errorf("got %s, want %s", got[4], want)
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/mcpconform/mcpconform/harness/check"
 	"github.com/mcpconform/mcpconform/harness/jsonrpc"
 	"github.com/mcpconform/mcpconform/harness/mutant"
+	"github.com/mcpconform/mcpconform/harness/transcript"
 	"github.com/mcpconform/mcpconform/suites/run"
 )
 
@@ -112,7 +113,7 @@ var _ = serverCheck(check.Descriptor{
 		req.Header.Set(k, v)
 	}
 	resp, err := (&nethttp.Client{Transport: p.rt, Timeout: c.Config().Patience}).Do(req)
-	c.Require(err == nil, "the server answers GET", "%v", err)
+	c.Require(err == nil, "the server answers GET", "%v", transcript.RedactError(err))
 	resp.Body.Close()
 	ct := resp.Header.Get("Content-Type")
 	c.Require(resp.StatusCode == nethttp.StatusMethodNotAllowed || (resp.StatusCode == nethttp.StatusOK && isEventStream(ct)),
@@ -305,7 +306,7 @@ var _ = serverCheck(check.Descriptor{
 		req.Header.Set(k, v)
 	}
 	resp, err := p.client.Do(req)
-	c.Require(err == nil, "the server answers DELETE", "%v", err)
+	c.Require(err == nil, "the server answers DELETE", "%v", transcript.RedactError(err))
 	resp.Body.Close()
 	if resp.StatusCode == nethttp.StatusMethodNotAllowed {
 		return

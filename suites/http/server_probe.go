@@ -115,7 +115,7 @@ func (p *probe) request(body []byte, h headers) *nethttp.Request {
 func (p *probe) do(req *nethttp.Request, wait jsonrpc.ID, linger time.Duration) *reply {
 	resp, err := p.client.Do(req)
 	if err != nil {
-		p.c.Failf("the server answers "+req.Method, "%v", err)
+		p.c.Failf("the server answers "+req.Method, "%v", transcript.RedactError(err))
 	}
 	defer resp.Body.Close()
 	r := &reply{Status: resp.StatusCode, Header: resp.Header}

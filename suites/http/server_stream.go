@@ -7,6 +7,7 @@ import (
 
 	"github.com/mcpconform/mcpconform/harness/jsonrpc"
 	"github.com/mcpconform/mcpconform/harness/streamable"
+	"github.com/mcpconform/mcpconform/harness/transcript"
 )
 
 // getStream is a GET stream of a session, read in the background.
@@ -40,7 +41,7 @@ func (p *probe) openGET(s session, lastEventID string) *getStream {
 	if err != nil {
 		cancel()
 		close(g.done)
-		p.c.Failf("the server answers GET", "%v", err)
+		p.c.Failf("the server answers GET", "%v", transcript.RedactError(err))
 	}
 	g.Status = resp.StatusCode
 	ct := resp.Header.Get("Content-Type")

@@ -36,7 +36,7 @@ type C struct {
 	dir      string
 	seed     int64
 	entries  []transcript.Entry
-	secrets  []string
+	secrets  transcript.Secrets
 	cleanups []func()
 	// unordered marks a transcript whose order is not behaviour (concurrent
 	// requests): it is not compared with a snapshot.
@@ -60,7 +60,7 @@ func (c *C) TempDir() string { return c.dir }
 func (c *C) SetSeed(seed int64) { c.seed = seed }
 
 // Secret names a value that must never reach a report (it is redacted).
-func (c *C) Secret(s string) { c.secrets = append(c.secrets, s) }
+func (c *C) Secret(s string) { c.secrets = c.secrets.With(s) }
 
 // SetTranscript replaces the check's wire transcript.
 func (c *C) SetTranscript(entries []transcript.Entry) { c.entries = entries }
@@ -144,7 +144,7 @@ func execute(d check.Descriptor, body func(c *C)) {
 	defer os.RemoveAll(dir)
 	ctx, cancel := context.WithCancel(runContext())
 	defer cancel()
-	c := &C{D: d, Ctx: ctx, cfg: cfg, dir: dir}
+	c := &C{D: d, Ctx: ctx, cfg: cfg, dir: dir, secrets: cfg.Secrets}
 	start := time.Now()
 	v := runBody(c, func(c *C) {
 		c.requireServerEra()
@@ -178,7 +178,9 @@ func execute(d check.Descriptor, body func(c *C)) {
 		res.Message = c.explain(res.Message, res.Transcript)
 	}
 	res = cfg.Baseline.Apply(d.Role, res)
-	res.Message = transcript.Redact(res.Message, c.secrets...)
+	// Every text of the result is masked here, before the console (the
+	// Fail and Skip below), the reports and the snapshots see it.
+	res.Message = c.secrets.Redact(res.Message)
 	record(res)
 	ginkgo.AddReportEntry("outcome", string(res.Outcome), ginkgo.ReportEntryVisibilityFailureOrVerbose)
 	switch res.Outcome {
@@ -285,7 +287,7 @@ func (c *C) transcriptLines(entries []transcript.Entry) []string {
 	}
 	lines := transcript.Normalise(entries)
 	for i := range lines {
-		lines[i] = transcript.Redact(lines[i], c.secrets...)
+		lines[i] = c.secrets.Redact(lines[i])
 	}
 	return lines
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/mcpconform/mcpconform/harness/serve"
 	"github.com/mcpconform/mcpconform/harness/stdio"
 	"github.com/mcpconform/mcpconform/harness/streamable"
+	"github.com/mcpconform/mcpconform/harness/transcript"
 )
 
 // Config is one run's configuration.
@@ -63,6 +64,10 @@ type Config struct {
 	// in the run at all. FuzzCases is how many cases each one runs.
 	Fuzz      bool
 	FuzzCases int
+	// Secrets are masked in every message, transcript and snapshot a check
+	// records (--secret, the credentials of --url), beside the secrets of
+	// the check itself (C.Secret).
+	Secrets transcript.Secrets
 }
 
 // Fixture is a tool of the server under test and the arguments that make

@@ -133,7 +133,7 @@ func (c *httpConn) send(raw []byte) error {
 	c.last, c.lastHead, c.lastSSE = "", "", false
 	resp, err := c.client.Do(req)
 	if err != nil {
-		return err
+		return transcript.RedactError(err)
 	}
 	c.lastStatus = resp.StatusCode
 	c.lastHead = fmt.Sprintf("%d in %s", resp.StatusCode, time.Since(start).Round(time.Millisecond))

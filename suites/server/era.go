@@ -10,6 +10,7 @@ import (
 	"github.com/mcpconform/mcpconform/harness/check"
 	"github.com/mcpconform/mcpconform/harness/jsonrpc"
 	"github.com/mcpconform/mcpconform/harness/mcp"
+	"github.com/mcpconform/mcpconform/harness/transcript"
 	"github.com/mcpconform/mcpconform/suites/run"
 )
 
@@ -72,7 +73,7 @@ func probeEras(cfg run.Config, t check.Transport) run.ServerEras {
 func notAServer(cfg run.Config, t check.Transport, discover, init answer) string {
 	if t == check.HTTP {
 		return fmt.Sprintf("nothing answers at %s (%s); is the server running and listening there? start it, or fix the host, port or path of --url",
-			cfg.ServerURL, init.both)
+			transcript.RedactURL(cfg.ServerURL), init.both)
 	}
 	what := discover.what + ", and " + init.what
 	if discover.kind == init.kind {

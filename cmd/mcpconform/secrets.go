@@ -1,0 +1,57 @@
+package main
+
+import (
+	"errors"
+	"io"
+
+	"github.com/mcpconform/mcpconform/harness/transcript"
+)
+
+// secretFlagUsage is the help of --secret, the same on every command.
+const secretFlagUsage = "a `VALUE` shown as *** wherever it would appear: console, reports, transcripts, snapshots (repeatable; each use is one value, commas included)"
+
+// secretList is the repeatable --secret flag. Each use is one value taken
+// whole: a secret may hold a comma.
+type secretList []string
+
+// String shows no value: flag prints it as a default, never a secret.
+func (l *secretList) String() string { return "" }
+
+func (l *secretList) Set(v string) error {
+	if v == "" {
+		return errors.New("an empty secret masks nothing; give the value to mask")
+	}
+	*l = append(*l, v)
+	return nil
+}
+
+// runSecrets are what a command masks in everything it writes: the
+// --secret values and the credentials of its --url (its userinfo and query
+// values).
+func runSecrets(values []string, rawURL string) transcript.Secrets {
+	s := transcript.Secrets{}.With(values...)
+	if rawURL != "" {
+		s = s.WithURL(rawURL)
+	}
+	return s
+}
+
+// maskedWriter is a command's console, stdout or stderr: every write is
+// masked before it reaches w. Each fmt.Fprint call is one write, so what
+// one call prints is masked whole.
+type maskedWriter struct {
+	w       io.Writer
+	secrets transcript.Secrets
+}
+
+// masked returns w with every write masked with secrets.
+func masked(w io.Writer, secrets transcript.Secrets) io.Writer {
+	return maskedWriter{w: w, secrets: secrets}
+}
+
+func (m maskedWriter) Write(p []byte) (int, error) {
+	if _, err := io.WriteString(m.w, m.secrets.Redact(string(p))); err != nil {
+		return 0, err
+	}
+	return len(p), nil
+}
