@@ -18,7 +18,7 @@ import (
 // Bounds every hostile run of TestHostileTargets is held to.
 const (
 	hostileBudget  = 8 * time.Second // --run-timeout
-	hostileMaxRSS  = 256 << 20        // the harness's peak resident memory
+	hostileMaxRSS  = 256 << 20       // the harness's peak resident memory
 	hostileSecret  = "HOSTILE-SECRET-9d1c"
 	hostileProbeTO = "1s"
 )
