@@ -37,6 +37,7 @@ type runOptions struct {
 	strict                      bool
 	profile                     string
 	timeout                     time.Duration
+	checkTimeout                time.Duration // server: the deadline of one check
 	probeTimeout                time.Duration // server: the deadline of each era probe
 	seed                        int64
 	fuzz                        bool     // client: run the fuzz checks (kind:fuzz) too
@@ -95,6 +96,9 @@ func parseRunFlags(name string, args []string, stderr io.Writer) (*runOptions, e
 		fs.BoolVar(&o.fuzz, "fuzz", false, "also run the client fuzz checks ("+check.FuzzLabel+"): seeded random fake servers, the expected outcome computed from the rules")
 		fs.IntVar(&o.fuzzCases, "fuzz-cases", run.DefaultFuzzCases, "cases each fuzz check runs with --fuzz (`N`); each case prints its own seed, which --seed S --fuzz-cases 1 replays")
 	}
+	if name != "client" {
+		fs.DurationVar(&o.checkTimeout, "check-timeout", run.DefaultServerCheckDeadline, "deadline for one server check whatever the server does; past it the check's processes are killed and it is ERROR")
+	}
 	if name == "server" {
 		fs.StringVar(&o.url, "url", "", "the streamable HTTP endpoint of the server under test (default: the built-in reference)")
 		fs.StringVar(&o.fixtures, "fixtures", "", "YAML `FILE` mapping behaviours (progress, logging, sampling, elicitation, roots, slow, failing) to tools")
@@ -114,6 +118,9 @@ func parseRunFlags(name string, args []string, stderr io.Writer) (*runOptions, e
 	}
 	if o.parallel < 1 {
 		return nil, fmt.Errorf("%s: --parallel must be 1 or more, got %d", name, o.parallel)
+	}
+	if o.checkTimeout < 0 {
+		return nil, fmt.Errorf("%s: --check-timeout must not be negative, got %s", name, o.checkTimeout)
 	}
 	if o.timeout <= 0 || o.runTimeout < 0 {
 		return nil, fmt.Errorf("%s: --timeout must be positive and --run-timeout not negative, got %s and %s", name, o.timeout, o.runTimeout)
@@ -249,7 +256,7 @@ func certifyWith(o *runOptions, roles []check.Role, stdout, stderr io.Writer) in
 	defer stopSignals()
 	cfg := run.Config{ClientAdapter: t.adapter, ServerURL: t.url, ServerCommand: t.server, Implementation: t.implementation, Fixtures: p.fixtures, Seed: o.seed, Strict: o.strict, Profile: p.profile,
 		Baseline: p.baseline, SnapshotDir: o.snapshots, UpdateSnapshots: o.updateSnapshots, CheckDeadline: o.timeout, ProbeTimeout: o.probeTimeout,
-		Fuzz: o.fuzz, FuzzCases: o.fuzzCases, Secrets: secrets}
+		Fuzz: o.fuzz, FuzzCases: o.fuzzCases, Secrets: secrets, ServerCheckDeadline: o.checkTimeout}
 	run.Configure(cfg)
 	if err := preflight(cfg, t); err != nil {
 		return exitFor(err, stderr)

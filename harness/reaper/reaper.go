@@ -65,9 +65,25 @@ func Enable() {
 func Enabled() bool { return enabled.Load() }
 
 // NewOwner returns a fresh owner token, unique within this run and
-// prefixed by it, so that ReapAll finds what any owner left.
+// prefixed by it (and by the scope in force, if any), so that ReapAll and
+// a Reap of the scope find what any owner left.
 func NewOwner(what string) string {
-	return fmt.Sprintf("%s.%d.%s", runPrefix(), seq.Add(1), strings.Map(safe, what))
+	prefix := runPrefix()
+	if s, _ := scope.Load().(string); s != "" {
+		prefix = s
+	}
+	return fmt.Sprintf("%s.%d.%s", prefix, seq.Add(1), strings.Map(safe, what))
+}
+
+var scope atomic.Value // string: the prefix of the owners made now
+
+// Scope makes every owner made until end part of one scope (a check: one
+// runs at a time in a process) and returns the prefix that Reap kills it
+// all by.
+func Scope(name string) (prefix string, end func()) {
+	s := fmt.Sprintf("%s.c%d-%s", runPrefix(), seq.Add(1), strings.Map(safe, name))
+	scope.Store(s)
+	return s + ".", func() { scope.Store("") }
 }
 
 // Env is the environment entry that marks a process for owner.

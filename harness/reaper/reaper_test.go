@@ -1,3 +1,5 @@
+//go:build linux
+
 package reaper
 
 import (
@@ -43,6 +45,22 @@ func start(t *testing.T, owner, script string) *exec.Cmd {
 	return cmd
 }
 
+// awaitLeft waits until pid has left process group pgid and runs sleep:
+// before that a group kill would still reach it.
+func awaitLeft(t *testing.T, pid, pgid int) {
+	t.Helper()
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		if p, ok := stat(pid); ok && p.pgrp != pgid && p.comm == "sleep" {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("process %d never left group %d to run sleep", pid, pgid)
+		}
+		time.Sleep(2 * time.Millisecond)
+	}
+}
+
 func gone(pid int) bool {
 	for _, p := range scan() {
 		if p.pid == pid {
@@ -62,6 +80,7 @@ func TestReapFindsWhatLeftTheSession(t *testing.T) {
 	owner := NewOwner("test")
 	cmd := start(t, owner, "setsid sleep 300 </dev/null >/dev/null 2>&1 & echo $! >"+pidFile+"; wait")
 	pid := pidOf(t, pidFile)
+	awaitLeft(t, pid, cmd.Process.Pid)
 	if got := Owned(owner, cmd.Process.Pid); len(got) != 1 || got[0].Pid != pid {
 		t.Fatalf("Owned = %v, want the grandchild %d", got, pid)
 	}
@@ -91,6 +110,7 @@ func TestReapAdoptsWhatClearedItsEnvironment(t *testing.T) {
 	pidFile := t.TempDir() + "/pid"
 	cmd := start(t, NewOwner("test"), "setsid env -i sleep 300 </dev/null >/dev/null 2>&1 & echo $! >"+pidFile+"; wait")
 	pid := pidOf(t, pidFile)
+	awaitLeft(t, pid, cmd.Process.Pid)
 	_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
 	_ = cmd.Wait()
 	Untrack(cmd.Process.Pid)

@@ -12,6 +12,7 @@ import (
 	"github.com/onsi/gomega/types"
 
 	"github.com/mcpconform/mcpconform/harness/check"
+	"github.com/mcpconform/mcpconform/harness/reaper"
 	"github.com/mcpconform/mcpconform/harness/report"
 	"github.com/mcpconform/mcpconform/harness/transcript"
 )
@@ -144,15 +145,21 @@ func execute(d check.Descriptor, body func(c *C)) {
 	defer os.RemoveAll(dir)
 	ctx, cancel := context.WithCancel(runContext())
 	defer cancel()
+	owner, endScope := reaper.Scope(d.ID)
+	defer endScope()
 	c := &C{D: d, Ctx: ctx, cfg: cfg, dir: dir, secrets: cfg.Secrets}
 	start := time.Now()
-	v := runBody(c, func(c *C) {
+	v, finished := runBounded(c, cancel, owner, func(c *C) {
 		c.requireServerEra()
 		body(c)
 	})
-	for i := len(c.cleanups) - 1; i >= 0; i-- {
-		c.cleanups[i]()
+	if finished {
+		for i := len(c.cleanups) - 1; i >= 0; i-- {
+			c.cleanups[i]()
+		}
 	}
+	// Whatever the check started and its cleanups left goes now.
+	reaper.Reap(owner, ShutdownGrace)
 	res := check.Result{Descriptor: d, Outcome: grade(d, v, cfg), Message: v.message, DurationMS: time.Since(start).Milliseconds(), Seed: c.seed,
 		SeedOnly: v.outcome == check.Fail && v.hardened}
 	if Interrupted() {
@@ -236,6 +243,36 @@ func (c *C) requireServerEra() {
 }
 
 // runBody runs the body and turns its verdict (or its panic) into an outcome.
+// runBounded runs a check's body. A server check has a deadline of its
+// own (Config.ServerCheckDeadline; a client check's adapter runs have
+// theirs): past it, its context is cancelled and every process it started
+// is killed, and a body that still has not returned after ShutdownGrace is
+// abandoned (finished false: its cleanups would race it). Either way the
+// check is an ERROR, for it could not be judged.
+func runBounded(c *C, cancel func(), owner string, body func(c *C)) (v verdict, finished bool) {
+	if c.D.Role != check.Server || c.cfg.ServerCheckDeadline <= 0 {
+		return runBody(c, body), true
+	}
+	done := make(chan verdict, 1)
+	go func() { done <- runBody(c, body) }()
+	timer := time.NewTimer(c.cfg.ServerCheckDeadline)
+	defer timer.Stop()
+	select {
+	case v := <-done:
+		return v, true
+	case <-timer.C:
+	}
+	cancel()
+	reaper.Reap(owner, ShutdownGrace)
+	late := verdict{outcome: check.Error, message: fmt.Sprintf("the check did not finish within its deadline of %s (--check-timeout): the target was stopped; a server that stops answering mid-check shows this", c.cfg.ServerCheckDeadline)}
+	select {
+	case <-done:
+		return late, true
+	case <-time.After(ShutdownGrace):
+		return late, false
+	}
+}
+
 func runBody(c *C, body func(c *C)) (v verdict) {
 	v = verdict{outcome: check.Pass}
 	defer func() {

@@ -58,6 +58,9 @@ type Config struct {
 	// CheckDeadline bounds one adapter run; past it the adapter's process
 	// group is killed and the check fails.
 	CheckDeadline time.Duration
+	// ServerCheckDeadline bounds one server check, whatever its target
+	// does (zero: DefaultServerCheckDeadline); past it the check is ERROR.
+	ServerCheckDeadline time.Duration
 	// PropertySamples is how many cases each property check runs.
 	PropertySamples int
 	// Fuzz selects the fuzz checks (kind:fuzz); without it they are not
@@ -79,12 +82,13 @@ type Fixture struct {
 
 // Defaults for a Config's zero fields.
 const (
-	DefaultPatience        = 5 * time.Second
-	DefaultPrompt          = 2 * time.Second
-	DefaultCheckDeadline   = 30 * time.Second
-	DefaultProbeTimeout    = 5 * time.Second
-	DefaultPropertySamples = 8
-	DefaultFuzzCases       = 20
+	DefaultPatience            = 5 * time.Second
+	DefaultPrompt              = 2 * time.Second
+	DefaultCheckDeadline       = 30 * time.Second
+	DefaultServerCheckDeadline = 2 * time.Minute
+	DefaultProbeTimeout        = 5 * time.Second
+	DefaultPropertySamples     = 8
+	DefaultFuzzCases           = 20
 )
 
 // ReferenceSettings are the reference adapter's settings when it is the
@@ -138,6 +142,9 @@ func Configure(c Config) {
 	}
 	if c.CheckDeadline <= 0 {
 		c.CheckDeadline = DefaultCheckDeadline
+	}
+	if c.ServerCheckDeadline <= 0 {
+		c.ServerCheckDeadline = DefaultServerCheckDeadline
 	}
 	if c.PropertySamples <= 0 {
 		c.PropertySamples = DefaultPropertySamples
