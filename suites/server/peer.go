@@ -127,6 +127,12 @@ func (p *peer) message(id jsonrpc.ID, method string, params any) {
 // wait returns the first message (unread first) that match accepts, or nil
 // once d passes; with d <= 0 it takes only what was already delivered.
 func (p *peer) wait(match func(*jsonrpc.Message) bool, d time.Duration) *jsonrpc.Message {
+	return p.waitUntil(match, d, nil)
+}
+
+// waitUntil is wait that also gives up once stop is closed (nil: never),
+// taking what was delivered before it.
+func (p *peer) waitUntil(match func(*jsonrpc.Message) bool, d time.Duration, stop <-chan struct{}) *jsonrpc.Message {
 	for i, m := range p.unread {
 		if match(m) {
 			p.unread = append(p.unread[:i], p.unread[i+1:]...)
@@ -147,6 +153,8 @@ func (p *peer) wait(match func(*jsonrpc.Message) bool, d time.Duration) *jsonrpc
 			case m, ok = <-p.conn.messages():
 			case <-expired:
 				return nil
+			case <-stop:
+				return p.waitUntil(match, 0, nil)
 			}
 		} else {
 			select {
