@@ -35,6 +35,8 @@ type runOptions struct {
 	profile                     string
 	timeout                     time.Duration
 	probeTimeout                time.Duration // server: the deadline of each era probe
+	quietWindow, toolBudget     time.Duration // server: the checks' declared waits
+	parallel                    int           // server: checks at once
 	seed                        int64
 	fuzz                        bool // client: run the fuzz checks (kind:fuzz) too
 	fuzzCases                   int  // client: cases per fuzz check
@@ -82,6 +84,11 @@ func parseRunFlags(name string, args []string, stderr io.Writer) (*runOptions, e
 		fs.BoolVar(&o.fuzz, "fuzz", false, "also run the client fuzz checks ("+check.FuzzLabel+"): seeded random fake servers, the expected outcome computed from the rules")
 		fs.IntVar(&o.fuzzCases, "fuzz-cases", run.DefaultFuzzCases, "cases each fuzz check runs with --fuzz (`N`); each case prints its own seed, which --seed S --fuzz-cases 1 replays")
 	}
+	if name != "client" {
+		fs.DurationVar(&o.quietWindow, "quiet-window", run.DefaultQuietWindow, "how long a server check listens where nothing may arrive (each check's waits: mcpconform list --format json)")
+		fs.DurationVar(&o.toolBudget, "tool-budget", run.DefaultToolBudget, "how long a server check waits for a call of a tool it does not know; past it the call is cancelled and not judged")
+		fs.IntVar(&o.parallel, "parallel", run.DefaultParallel, "server checks run at once (`N`), so that their waits overlap; 1 runs them one after another")
+	}
 	if name == "server" {
 		fs.StringVar(&o.url, "url", "", "the streamable HTTP endpoint of the server under test (default: the built-in reference)")
 		fs.StringVar(&o.fixtures, "fixtures", "", "YAML `FILE` mapping behaviours (progress, logging, sampling, elicitation, roots, slow, failing) to tools")
@@ -112,6 +119,16 @@ func parseRunFlags(name string, args []string, stderr io.Writer) (*runOptions, e
 	}
 	if name == "server" && o.probeTimeout <= 0 {
 		return nil, fmt.Errorf("%s: --probe-timeout must be positive, got %s", name, o.probeTimeout)
+	}
+	if name != "client" {
+		switch {
+		case o.quietWindow <= 0:
+			return nil, fmt.Errorf("%s: --quiet-window must be positive, got %s", name, o.quietWindow)
+		case o.toolBudget <= 0:
+			return nil, fmt.Errorf("%s: --tool-budget must be positive, got %s", name, o.toolBudget)
+		case o.parallel < 1:
+			return nil, fmt.Errorf("%s: --parallel must be 1 or more, got %d", name, o.parallel)
+		}
 	}
 	if o.updateSnapshots && o.snapshots == "" {
 		return nil, fmt.Errorf("%s: --update-snapshots needs --snapshots DIR", name)
@@ -264,7 +281,7 @@ func certifyWith(o *runOptions, roles []check.Role, stdout, stderr io.Writer) in
 	}
 	cfg := run.Config{ClientAdapter: adapterCmd, ServerURL: serverURL, ServerCommand: serverCmd, Implementation: implementation, Fixtures: fixtures, Seed: o.seed, Strict: o.strict, Profile: profile,
 		Baseline: baseline, SnapshotDir: o.snapshots, UpdateSnapshots: o.updateSnapshots, CheckDeadline: o.timeout, ProbeTimeout: o.probeTimeout,
-		Fuzz: o.fuzz, FuzzCases: o.fuzzCases}
+		QuietWindow: o.quietWindow, ToolBudget: o.toolBudget, Parallel: o.parallel, Fuzz: o.fuzz, FuzzCases: o.fuzzCases}
 	run.Configure(cfg)
 	if userServer {
 		if err := probeTarget(cfg); err != nil {

@@ -69,6 +69,9 @@ type Descriptor struct {
 	// Fuzz marks a fuzz check (seeded random cases, kind:fuzz): it runs
 	// only when the run asks for fuzzing (mcpconform client --fuzz).
 	Fuzz bool
+	// Waits are the waits it spends on a conformant implementation (quiet
+	// windows, the budget of a slow tool call), each with its setting.
+	Waits []Wait
 }
 
 // Labels returns the Ginkgo labels that carry the descriptor.
@@ -119,6 +122,11 @@ func (d Descriptor) Validate() error {
 		return fmt.Errorf("check %s: transport %q is not stdio, http or any", d.ID, d.Transport)
 	case len(d.KilledBy) == 0:
 		return fmt.Errorf("check %s: name the mutant that kills it", d.ID)
+	}
+	for _, w := range d.Waits {
+		if err := w.validate(d.ID); err != nil {
+			return err
+		}
 	}
 	return nil
 }

@@ -22,6 +22,7 @@ import (
 //	var _ = run.Check(check.Descriptor{…}, func(c *run.C) { … })
 func Check(d check.Descriptor, body func(c *C)) bool {
 	d = check.Register(d)
+	keepBody(d, body)
 	ginkgo.It(fmt.Sprintf("[%s] %s", d.ID, d.Title), ginkgo.Label(d.Labels()...), func() {
 		execute(d, body)
 	})
@@ -41,6 +42,32 @@ type C struct {
 	// unordered marks a transcript whose order is not behaviour (concurrent
 	// requests): it is not compared with a snapshot.
 	unordered bool
+	// notes qualify the verdict, whatever it is (Note).
+	notes []string
+}
+
+// Note adds to the check's message what qualifies its verdict: what it
+// could not observe (a tool call cancelled past its budget), so that a PASS
+// never claims more than was seen.
+func (c *C) Note(format string, args ...any) { c.notes = append(c.notes, fmt.Sprintf(format, args...)) }
+
+// QuietWindow returns how long the check listens where nothing may arrive;
+// its descriptor must declare the wait (check.QuietWindow).
+func (c *C) QuietWindow() time.Duration { return c.declaredWait(check.QuietWindow) }
+
+// ToolBudget returns how long the check waits for the answer to a call of a
+// tool it does not know before it cancels the call; its descriptor must
+// declare the wait (check.ToolBudget).
+func (c *C) ToolBudget() time.Duration { return c.declaredWait(check.ToolBudget) }
+
+// declaredWait is the configured duration of a wait of setting s; a wait
+// the descriptor does not declare is a harness error, since the catalogue
+// would hide where the check's time goes.
+func (c *C) declaredWait(s check.WaitSetting) time.Duration {
+	if !c.D.Declares(s) {
+		c.Errorf("check %s waits a %s it does not declare in its descriptor's Waits", c.D.ID, s)
+	}
+	return c.cfg.WaitDuration(s)
 }
 
 // Cleanup registers f to run when the check ends, last registered first.
@@ -127,11 +154,27 @@ func (c *C) Expect(actual any, extra ...any) types.Assertion {
 	return g.Expect(actual, extra...)
 }
 
+// execute is a check's spec: its result, from a worker that ran it ahead
+// (overlap.go) or from running it here, recorded and told to Ginkgo.
 func execute(d check.Descriptor, body func(c *C)) {
+	res := overlapped(d, body)
+	record(res)
+	ginkgo.AddReportEntry("outcome", string(res.Outcome), ginkgo.ReportEntryVisibilityFailureOrVerbose)
+	switch res.Outcome {
+	case check.Fail, check.Stale, check.Error:
+		ginkgo.Fail(res.Message)
+	case check.Unimplemented, check.NotApplicable, check.Skipped:
+		ginkgo.Skip(string(res.Outcome) + ": " + res.Message)
+	}
+}
+
+// evaluate runs a check and returns its result; it calls nothing of
+// Ginkgo's, so a worker can run it beside the spec being run.
+func evaluate(d check.Descriptor, body func(c *C)) check.Result {
 	cfg := Current()
 	dir, err := os.MkdirTemp("", "mcpconform-check-")
 	if err != nil {
-		ginkgo.Fail("harness: cannot create a temporary directory: " + err.Error())
+		return check.Result{Descriptor: d, Outcome: check.Error, Message: "harness error: cannot create a temporary directory: " + err.Error()}
 	}
 	defer os.RemoveAll(dir)
 	ctx, cancel := context.WithCancel(context.Background())
@@ -145,7 +188,11 @@ func execute(d check.Descriptor, body func(c *C)) {
 	for i := len(c.cleanups) - 1; i >= 0; i-- {
 		c.cleanups[i]()
 	}
-	res := check.Result{Descriptor: d, Outcome: grade(d, v, cfg), Message: v.message, DurationMS: time.Since(start).Milliseconds(), Seed: c.seed,
+	msg := v.message
+	if len(c.notes) > 0 {
+		msg = strings.TrimSpace(msg + "\nnote: " + strings.Join(c.notes, "\nnote: "))
+	}
+	res := check.Result{Descriptor: d, Outcome: grade(d, v, cfg), Message: msg, DurationMS: time.Since(start).Milliseconds(), Seed: c.seed,
 		SeedOnly: v.outcome == check.Fail && v.hardened}
 	res.Transcript = c.transcriptLines(c.entries)
 	if snap := c.transcriptLines(clientSide(c.entries)); cfg.SnapshotDir != "" && !c.unordered && observed(res.Outcome) && len(snap) > 0 {
@@ -166,14 +213,7 @@ func execute(d check.Descriptor, body func(c *C)) {
 	}
 	res = cfg.Baseline.Apply(d.Role, res)
 	res.Message = transcript.Redact(res.Message, c.secrets...)
-	record(res)
-	ginkgo.AddReportEntry("outcome", string(res.Outcome), ginkgo.ReportEntryVisibilityFailureOrVerbose)
-	switch res.Outcome {
-	case check.Fail, check.Stale, check.Error:
-		ginkgo.Fail(res.Message)
-	case check.Unimplemented, check.NotApplicable, check.Skipped:
-		ginkgo.Skip(string(res.Outcome) + ": " + res.Message)
-	}
+	return res
 }
 
 // observed reports whether a check with the outcome watched the
