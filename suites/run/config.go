@@ -87,7 +87,7 @@ const (
 	DefaultCheckDeadline   = 30 * time.Second
 	DefaultProbeTimeout    = 5 * time.Second
 	DefaultQuietWindow     = DefaultPrompt / 4
-	DefaultToolBudget      = 2 * time.Second
+	DefaultToolBudget      = time.Second
 	DefaultParallel        = 8
 	DefaultPropertySamples = 8
 	DefaultFuzzCases       = 20

@@ -222,6 +222,7 @@ var _ = serverCheck(check.Descriptor{
 	Rules:       []string{"CN-04", "CX-04", "CN-07"},
 	Level:       check.SHOULD,
 	KilledBy:    killers(mutant.AnswersCancelledRequest),
+	Waits:       []check.Wait{{What: "a response to the cancelled request, after the cancellation", Setting: check.QuietWindow}},
 }, func(c *run.C) {
 	judged := 0
 	eachTransport(c, func(p *peer) {
@@ -236,7 +237,7 @@ var _ = serverCheck(check.Descriptor{
 			return
 		}
 		p.message(jsonrpc.ID{}, "notifications/cancelled", map[string]any{"requestId": id, "reason": "mcpconform cancels"})
-		got := p.wait(responseTo(id), c.Config().Prompt)
+		got := p.wait(responseTo(id), c.QuietWindow())
 		c.Require(got == nil, "no response to the cancelled request ("+p.transport+")", "%s", describe(got))
 		ping := p.request("ping", nil)
 		c.Require(ping.Error == nil, "the server still answers ping", "%s", describe(ping))

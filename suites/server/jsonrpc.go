@@ -23,7 +23,7 @@ var _ = serverCheck(check.Descriptor{
 	eachTransport(c, func(p *peer) {
 		p.initialize(v1125, nil)
 		p.raw([]byte(`{"jsonrpc":"2.0","id":5,"method":"ping"`))
-		m := p.wait(func(m *jsonrpc.Message) bool { return m.Kind() == jsonrpc.KindError }, c.Config().Prompt)
+		m := p.wait(func(m *jsonrpc.Message) bool { return m.Kind() == jsonrpc.KindError }, p.within(c.Config().Prompt))
 		if m == nil && p.refusedOverHTTP() {
 			return // HT-16: an HTTP error status; the JSON-RPC body is optional
 		}
@@ -44,7 +44,7 @@ var _ = serverCheck(check.Descriptor{
 	eachTransport(c, func(p *peer) {
 		p.initialize(v1125, nil)
 		p.raw([]byte(`{"jsonrpc":"2.0","id":6,"method":42}`))
-		m := p.wait(func(m *jsonrpc.Message) bool { return m.Kind() == jsonrpc.KindError }, c.Config().Prompt)
+		m := p.wait(func(m *jsonrpc.Message) bool { return m.Kind() == jsonrpc.KindError }, p.within(c.Config().Prompt))
 		if m == nil && p.refusedOverHTTP() {
 			return // HT-16: an HTTP error status; the JSON-RPC body is optional
 		}

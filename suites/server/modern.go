@@ -133,7 +133,7 @@ func postLying(c *run.C, method string, params map[string]any, version string, o
 	h.version, h.modern, h.override = version, true, override
 	p := &peer{c: c, conn: h, transport: "http"}
 	p.message(p.id(), method, modernParams(mcp.ModernVersion, params))
-	m := p.wait(func(m *jsonrpc.Message) bool { return m.Kind() == jsonrpc.KindError || m.Kind() == jsonrpc.KindResult }, cfg.Prompt)
+	m := p.wait(func(m *jsonrpc.Message) bool { return m.Kind() == jsonrpc.KindError || m.Kind() == jsonrpc.KindResult }, p.within(cfg.Prompt))
 	return h.lastStatus, m
 }
 

@@ -203,11 +203,15 @@ func (p *peer) requestWithID(id jsonrpc.ID, method string, params any) *jsonrpc.
 // patience is how long to wait for the response to the request just sent:
 // the run's Patience, but no time at all once an HTTP reply is complete
 // without it (nothing else can bring it).
-func (p *peer) patience() time.Duration {
+func (p *peer) patience() time.Duration { return p.within(p.c.Config().Patience) }
+
+// within is d, or no time at all once the latest HTTP reply is complete: a
+// JSON body or none, whatever its status, brings every message it will.
+func (p *peer) within(d time.Duration) time.Duration {
 	if h, ok := p.conn.(*httpConn); ok && h.settled() {
 		return 0
 	}
-	return p.c.Config().Patience
+	return d
 }
 
 // silence says what was observed when a wait of d saw nothing: "none
