@@ -33,6 +33,29 @@ func linger(c *run.C) time.Duration { return c.Config().Prompt }
 // only its delivery is waited for.
 var settle = check.Wait{What: "messages misrouted to the GET stream, after the last response", Setting: check.QuietWindow}
 
+// settleAfter waits out the settle window after the last message the
+// replies carried (now, when they carried none): a message misrouted to the
+// GET stream goes out with the one it shadows, so the window may pass while
+// a slow call is still awaited.
+func settleAfter(c *run.C, replies []*reply) {
+	last := time.Now()
+	if n := latest(replies); !n.IsZero() {
+		last = n
+	}
+	time.Sleep(time.Until(last.Add(c.QuietWindow())))
+}
+
+// latest is when the last of the replies' messages was read; zero for none.
+func latest(replies []*reply) time.Time {
+	var t time.Time
+	for _, r := range replies {
+		if r.Last.After(t) {
+			t = r.Last
+		}
+	}
+	return t
+}
+
 // everyToolBudget is the wait of the checks that call every tool: each call
 // of a tool slower than the budget.
 var everyToolBudget = check.Wait{What: "each tools/call still unanswered when the budget passes; the call is then cancelled", Setting: check.ToolBudget}
@@ -194,7 +217,7 @@ var _ = serverCheck(check.Descriptor{
 		return // no GET stream: nothing can travel it
 	}
 	replies := callEveryTool(c, p, s)
-	time.Sleep(c.QuietWindow()) // let anything misrouted arrive on the GET stream
+	settleAfter(c, replies) // let anything misrouted arrive on the GET stream
 	for _, m := range g.Messages() {
 		c.Require(m.Kind() != jsonrpc.KindResult && m.Kind() != jsonrpc.KindError,
 			"no response on the GET stream", "a %s with id %s arrived on the GET stream (%d tool calls made)", m.Kind(), m.ID, len(replies))
@@ -213,7 +236,7 @@ var _ = serverCheck(check.Descriptor{
 	s := p.initialize(latestLegacy)
 	g := p.openGET(s, "")
 	replies := callEveryTool(c, p, s)
-	time.Sleep(c.QuietWindow())
+	settleAfter(c, replies)
 	seen := map[string]bool{}
 	for _, r := range replies {
 		for _, ev := range r.Events {
@@ -239,10 +262,9 @@ var _ = serverCheck(check.Descriptor{
 	p := newProbe(c)
 	s := p.initialize(latestLegacy)
 	g := p.openGET(s, "")
-	replies := callEveryTool(c, p, s)
 	more, _ := p.call(s, "tools/list", nil, 0)
-	replies = append(replies, more)
-	time.Sleep(c.QuietWindow())
+	replies := append([]*reply{more}, callEveryTool(c, p, s)...)
+	settleAfter(c, replies)
 	seen := map[string]string{}
 	note := func(stream string, id string) {
 		if id == "" {

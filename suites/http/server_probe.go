@@ -69,6 +69,8 @@ type reply struct {
 	// response came (callTool), so what the server would have sent for it
 	// later was not observed.
 	Cancelled bool
+	// Last is when the reply's last message (or its body) was read.
+	Last time.Time
 }
 
 // ContentType returns the media type of the reply without parameters.
@@ -138,7 +140,7 @@ func (p *probe) exchange(req *nethttp.Request, rd reading) (*reply, error) {
 		return r, nil
 	}
 	r.Body, _ = io.ReadAll(io.LimitReader(resp.Body, maxBody))
-	r.Messages = decodeBody(r.Body)
+	r.Messages, r.Last = decodeBody(r.Body), time.Now()
 	return r, nil
 }
 
@@ -195,7 +197,7 @@ func (p *probe) readEvents(body io.ReadCloser, r *reply, rd reading) {
 			}
 			r.Events = append(r.Events, n.ev)
 			if m, err := jsonrpc.Decode([]byte(n.ev.Data)); err == nil {
-				r.Messages = append(r.Messages, m)
+				r.Messages, r.Last = append(r.Messages, m), time.Now()
 				if !answered && r.response(rd.wait) != nil {
 					answered, lingerC = true, time.After(rd.linger)
 				}
@@ -376,6 +378,9 @@ func (p *probe) resume(s session, r *reply, id jsonrpc.ID, deadline time.Time) {
 		r.Events = append(r.Events, more.Events...)
 		r.Messages = append(r.Messages, more.Messages...)
 		r.Ended = more.Ended
+		if more.Last.After(r.Last) {
+			r.Last = more.Last
+		}
 	}
 }
 
