@@ -4,9 +4,11 @@ import "fmt"
 
 // Wait is a wait that a check spends on a conformant implementation, not
 // only on a broken one: a quiet window, or the budget of a tool call that
-// is slower than the budget. A check declares each one, so that `mcpconform
-// list --format json` shows where the time of a run goes; a check that
-// waits one it does not declare is a harness error. Waits that end at an
+// is slower than the budget. A server check declares each one, so that
+// `mcpconform list --format json` shows where the time of a run goes; a
+// check that waits one it does not declare is a harness error. (Client
+// checks declare none yet: the delays their fake servers script are not
+// listed.) Waits that end at an
 // event (an answer, a stream's end, a process exit) and elapse only when the
 // implementation breaks a rule are bounds, not declared.
 type Wait struct {

@@ -186,7 +186,11 @@ func evaluate(d check.Descriptor, body func(c *C)) check.Result {
 		body(c)
 	})
 	for i := len(c.cleanups) - 1; i >= 0; i-- {
-		c.cleanups[i]()
+		// A worker runs this beside Ginkgo, which would not recover a
+		// panic here: a cleanup that panics is the check's harness error.
+		if cv := runBody(c, func(*C) { c.cleanups[i]() }); cv.outcome != check.Pass && v.outcome != check.Error {
+			v = verdict{outcome: check.Error, message: "harness error: a cleanup of the check failed: " + cv.message}
+		}
 	}
 	msg := v.message
 	if len(c.notes) > 0 {
