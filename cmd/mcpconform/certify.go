@@ -39,6 +39,7 @@ type runOptions struct {
 	timeout                     time.Duration
 	checkTimeout                time.Duration // server: the deadline of one check
 	probeTimeout                time.Duration // server: the deadline of each era probe
+	quietWindow, toolBudget     time.Duration // server: the checks' declared waits
 	seed                        int64
 	fuzz                        bool     // client: run the fuzz checks (kind:fuzz) too
 	fuzzCases                   int      // client: cases per fuzz check
@@ -98,6 +99,8 @@ func parseRunFlags(name string, args []string, stderr io.Writer) (*runOptions, e
 	}
 	if name != "client" {
 		fs.DurationVar(&o.checkTimeout, "check-timeout", run.DefaultServerCheckDeadline, "deadline for one server check whatever the server does; past it the check's processes are killed and it is ERROR")
+		fs.DurationVar(&o.quietWindow, "quiet-window", run.DefaultQuietWindow, "how long a server check listens where nothing may arrive (each check's waits: mcpconform list --format json)")
+		fs.DurationVar(&o.toolBudget, "tool-budget", run.DefaultToolBudget, "how long a server check waits for a call of a tool it does not know; past it the call is cancelled and not judged")
 	}
 	if name == "server" {
 		fs.StringVar(&o.url, "url", "", "the streamable HTTP endpoint of the server under test (default: the built-in reference)")
@@ -135,6 +138,14 @@ func parseRunFlags(name string, args []string, stderr io.Writer) (*runOptions, e
 	}
 	if name == "server" && o.probeTimeout <= 0 {
 		return nil, fmt.Errorf("%s: --probe-timeout must be positive, got %s", name, o.probeTimeout)
+	}
+	if name != "client" {
+		switch {
+		case o.quietWindow <= 0:
+			return nil, fmt.Errorf("%s: --quiet-window must be positive, got %s", name, o.quietWindow)
+		case o.toolBudget <= 0:
+			return nil, fmt.Errorf("%s: --tool-budget must be positive, got %s", name, o.toolBudget)
+		}
 	}
 	if o.updateSnapshots && o.snapshots == "" {
 		return nil, fmt.Errorf("%s: --update-snapshots needs --snapshots DIR", name)
@@ -256,7 +267,7 @@ func certifyWith(o *runOptions, roles []check.Role, stdout, stderr io.Writer) in
 	defer stopSignals()
 	cfg := run.Config{ClientAdapter: t.adapter, ServerURL: t.url, ServerCommand: t.server, Implementation: t.implementation, Fixtures: p.fixtures, Seed: o.seed, Strict: o.strict, Profile: p.profile,
 		Baseline: p.baseline, SnapshotDir: o.snapshots, UpdateSnapshots: o.updateSnapshots, CheckDeadline: o.timeout, ProbeTimeout: o.probeTimeout,
-		Fuzz: o.fuzz, FuzzCases: o.fuzzCases, Secrets: secrets, ServerCheckDeadline: o.checkTimeout}
+		QuietWindow: o.quietWindow, ToolBudget: o.toolBudget, Fuzz: o.fuzz, FuzzCases: o.fuzzCases, Secrets: secrets, ServerCheckDeadline: o.checkTimeout}
 	run.Configure(cfg)
 	if err := preflight(cfg, t); err != nil {
 		return exitFor(err, stderr)

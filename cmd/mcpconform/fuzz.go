@@ -21,6 +21,7 @@ import (
 	"github.com/mcpconform/mcpconform/harness/selfexec"
 	"github.com/mcpconform/mcpconform/harness/serve"
 	"github.com/mcpconform/mcpconform/harness/transcript"
+	"github.com/mcpconform/mcpconform/suites/run"
 )
 
 const fuzzUsage = `Usage: mcpconform fuzz [--seed N] [--duration D | --iterations N] [--workers N]
@@ -189,10 +190,7 @@ func fuzzCommand(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return exitFor(err, stderr)
 	}
-	slow := []string{"slow"}
-	if s, ok := fixtures["slow"]; ok {
-		slow = []string{s.Tool}
-	}
+	slow := run.SlowTools(fixtures)
 	for _, p := range []string{o.jsonPath, o.junitPath} {
 		if err := checkWritable(p); err != nil {
 			return exitFor(err, stderr)

@@ -10,6 +10,7 @@ import (
 
 	"github.com/mcpconform/mcpconform/harness/check"
 	"github.com/mcpconform/mcpconform/harness/rules"
+	"github.com/mcpconform/mcpconform/suites/run"
 )
 
 // reference is one rule a check cites, as the rule table has it.
@@ -37,6 +38,17 @@ type listEntry struct {
 	KilledBy   []string    `json:"killed_by"`
 	Property   bool        `json:"property,omitempty"`
 	Fuzz       bool        `json:"fuzz,omitempty"`
+	// Waits are the check's declared waits with their default durations.
+	Waits []waitEntry `json:"waits"`
+}
+
+// waitEntry is one declared wait: what for, the setting (and flag) that
+// gives its duration, whether it always elapses, and the duration.
+type waitEntry struct {
+	What       string `json:"what"`
+	Setting    string `json:"setting"`
+	Always     bool   `json:"always"`
+	DurationMS int64  `json:"duration_ms"`
 }
 
 func list(args []string, stdout, stderr io.Writer) int {
@@ -50,6 +62,7 @@ func list(args []string, stdout, stderr io.Writer) int {
 		return exitFor(fmt.Errorf("list: unexpected argument %q", fs.Arg(0)), stderr)
 	}
 	all := check.All()
+	defaults := run.Config{}.WithDefaults()
 	switch *format {
 	case "json":
 		entries := make([]listEntry, 0, len(all))
@@ -62,6 +75,11 @@ func list(args []string, stdout, stderr io.Writer) int {
 			}
 			for _, era := range d.EraList() {
 				e.Eras = append(e.Eras, string(era))
+			}
+			e.Waits = []waitEntry{}
+			for _, w := range d.Waits {
+				e.Waits = append(e.Waits, waitEntry{What: w.What, Setting: string(w.Setting), Always: w.Setting.Always(),
+					DurationMS: defaults.WaitDuration(w.Setting).Milliseconds()})
 			}
 			entries = append(entries, e)
 		}

@@ -50,6 +50,9 @@ func TestUsageErrorsExitTwoWithTheWayOut(t *testing.T) {
 		{[]string{"client", "--expected-failures", filepath.Join(dir, "none.yaml")}, "none.yaml"},
 		{[]string{"client", "--expected-failures", notYAML}, "no.such.check"},
 		{[]string{"client", "--update-snapshots"}, "--snapshots"},
+		{[]string{"server", "--parallel", "0"}, "--parallel must be 1 or more"},
+		{[]string{"server", "--quiet-window", "0s"}, "--quiet-window must be positive"},
+		{[]string{"server", "--tool-budget", "-1s"}, "--tool-budget must be positive"},
 		{[]string{"list", "--format", "xml"}, "table or json"},
 		{[]string{"selftest", "extra"}, "unexpected argument"},
 		{[]string{"fuzz", "--max-rss", "lots"}, "write e.g. 256MiB"},
@@ -89,7 +92,11 @@ func TestListJSONNamesEveryCheckWithItsKiller(t *testing.T) {
 	if len(got.Checks) < 20 {
 		t.Fatalf("%d checks listed", len(got.Checks))
 	}
+	waits := map[string]waitEntry{}
 	for _, c := range got.Checks {
+		for _, w := range c.Waits {
+			waits[c.ID+" "+w.Setting] = w
+		}
 		if len(c.KilledBy) == 0 || len(c.Rules) == 0 || c.Requirement == "" {
 			t.Errorf("%s: incomplete descriptor %+v", c.ID, c)
 		}
@@ -106,6 +113,21 @@ func TestListJSONNamesEveryCheckWithItsKiller(t *testing.T) {
 			if r.Text == "" || r.URL == "" || r.Level == "" {
 				t.Errorf("%s: rule %s has no text, URL or level in the table", c.ID, r.ID)
 			}
+		}
+	}
+	// The waits a run against a server spends, with their default durations.
+	for key, want := range map[string]waitEntry{
+		"http.server.get.no-responses tool-budget":            {Setting: "tool-budget", Always: false, DurationMS: run.DefaultToolBudget.Milliseconds()},
+		"http.server.get.no-responses quiet-window":           {Setting: "quiet-window", Always: true, DurationMS: run.DefaultQuietWindow.Milliseconds()},
+		"server.jsonrpc.notification-unanswered quiet-window": {Setting: "quiet-window", Always: true, DurationMS: run.DefaultQuietWindow.Milliseconds()},
+	} {
+		got, ok := waits[key]
+		if got.What == "" || !ok {
+			t.Errorf("%s: no wait listed", key)
+		}
+		got.What = ""
+		if got != want {
+			t.Errorf("%s: listed %+v, want %+v", key, got, want)
 		}
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -257,4 +258,63 @@ func processesAlive(patterns ...string) []string {
 		}
 	}
 	return found
+}
+
+// TestEveryToolChecksCancelSlowCalls certifies the reference over HTTP with
+// the fixtures' slow role on its progress tool and a tool budget below its
+// slow tool's bound: the checks that call every tool cancel the slow role's
+// call once it opened and the slow tool's past the budget, say so in their
+// messages, and never wait for the slow tool. With a budget shorter than
+// the retry delay of test_reconnection's dropped stream, the resumption is
+// not judged.
+func TestEveryToolChecksCancelSlowCalls(t *testing.T) {
+	const slowBound = 20 * time.Second
+	url, stop, err := serve.Start(serve.Options{SlowBound: slowBound, ReverseTimeout: time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stop()
+	fixtures := filepath.Join(t.TempDir(), "fixtures.yaml")
+	if err := os.WriteFile(fixtures, []byte("slow: {tool: progress}\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	checks := []string{"http.server.get.no-responses", "http.server.streams.no-duplicates", "http.server.event-ids.unique",
+		"http.server.sse.priming-event", "http.server.sse.retry-before-close"}
+	for _, tc := range []struct {
+		budget string
+		want   map[string]check.Outcome // by check, else PASS
+	}{
+		{"1.5s", nil},
+		{"100ms", map[string]check.Outcome{"http.server.sse.retry-before-close": check.Unimplemented}},
+	} {
+		t.Run(tc.budget, func(t *testing.T) {
+			code, ix, out := runServer(t, "--url", url, "--fixtures", fixtures, "--tool-budget", tc.budget, "--only", strings.Join(checks, ","))
+			if code != 0 {
+				t.Fatalf("exit %d, want 0\n%s", code, out)
+			}
+			for _, c := range ix.Checks {
+				if !slices.Contains(checks, c.ID) {
+					continue
+				}
+				want, ok := tc.want[c.ID]
+				if !ok {
+					want = check.Pass
+				}
+				if c.Outcome != want {
+					t.Errorf("%s: %s, want %s\n%s", c.ID, c.Outcome, want, c.Message)
+				}
+				if want != check.Pass {
+					continue
+				}
+				for _, say := range []string{"within the tool budget of " + tc.budget, "slow", "the slow tool progress was cancelled once its call opened"} {
+					if !strings.Contains(c.Message, say) {
+						t.Errorf("%s: the message does not say %q: %q", c.ID, say, c.Message)
+					}
+				}
+				if c.DurationMS >= slowBound.Milliseconds()/2 {
+					t.Errorf("%s took %d ms: it waited for the slow tool", c.ID, c.DurationMS)
+				}
+			}
+		})
+	}
 }

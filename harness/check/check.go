@@ -73,6 +73,9 @@ type Descriptor struct {
 	// in flight (it changes what every session of the server sees, or
 	// judges the whole target): with --parallel it runs alone.
 	Serial bool
+	// Waits are the waits it spends on a conformant implementation (quiet
+	// windows, the budget of a slow tool call), each with its setting.
+	Waits []Wait
 }
 
 // Labels returns the Ginkgo labels that carry the descriptor.
@@ -123,6 +126,11 @@ func (d Descriptor) Validate() error {
 		return fmt.Errorf("check %s: transport %q is not stdio, http or any", d.ID, d.Transport)
 	case len(d.KilledBy) == 0:
 		return fmt.Errorf("check %s: name the mutant that kills it", d.ID)
+	}
+	for _, w := range d.Waits {
+		if err := w.validate(d.ID); err != nil {
+			return err
+		}
 	}
 	return nil
 }

@@ -1,8 +1,12 @@
 # shellcheck shell=bash
-# shellcheck disable=SC2154 # here, cache, tmp, NODE_VERSION, CONFORMANCE_VERSION: set by the sourcing script
-# Sourced by run.sh and run-client.sh: installs Node.js and the pinned suite
-# into the cache (reused by later runs) and sets node (the Node.js binary),
-# node_version and cli (the suite's entry point). Needs die (background.sh).
+# shellcheck disable=SC2154 # name, here, cache, tmp, NODE_VERSION, CONFORMANCE_VERSION: set by the sourcing script
+# Sourced by run.sh, run-client.sh and compare-everything.sh: installs Node.js
+# and the pinned suite into the cache (reused by later runs) and sets node (the
+# Node.js binary), node_version, suite_dir (its node_modules' parent) and cli
+# (the suite's entry point). The packages are those of package.json and
+# package-lock.json in suite_lock (default: this folder), installed into
+# $cache/${suite_name:-conformance}-$CONFORMANCE_VERSION. Needs die
+# (background.sh).
 
 command -v npm >/dev/null || die "npm is needed to install Node.js ${NODE_VERSION} and the suite; install npm first"
 
@@ -21,7 +25,7 @@ else
 	node_dir=$cache/$node_pkg-$NODE_VERSION
 	node=$node_dir/node_modules/$node_pkg/bin/node
 	if [[ ! -x $node || $("$node" --version 2>/dev/null) != "v$NODE_VERSION" ]]; then
-		echo "run.sh: installing $node_pkg@$NODE_VERSION into $node_dir"
+		echo "$name: installing $node_pkg@$NODE_VERSION into $node_dir"
 		rm -rf "$node_dir"
 		mkdir -p "$node_dir"
 		npm install --prefix "$node_dir" --no-save --no-audit --no-fund --no-package-lock \
@@ -33,17 +37,18 @@ node_version=$("$node" --version 2>/dev/null) || die "$node does not run"
 [[ $node_version == v2[2-9].* || $node_version == v[3-9][0-9].* ]] || die "$node is $node_version; the suite needs Node.js >= 22"
 
 # --- the suite, installed from the committed lockfile -----------------------
-suite_dir=$cache/conformance-$CONFORMANCE_VERSION
+lock_dir=${suite_lock:-$here}
+suite_dir=$cache/${suite_name:-conformance}-$CONFORMANCE_VERSION
 cli=$suite_dir/node_modules/@modelcontextprotocol/conformance/dist/index.js
-if ! cmp -s "$here/package-lock.json" "$suite_dir/package-lock.json" || [[ ! -f $cli ]]; then
-	echo "run.sh: installing @modelcontextprotocol/conformance@$CONFORMANCE_VERSION into $suite_dir"
+if ! cmp -s "$lock_dir/package-lock.json" "$suite_dir/package-lock.json" || [[ ! -f $cli ]]; then
+	echo "$name: installing $lock_dir/package-lock.json (@modelcontextprotocol/conformance@$CONFORMANCE_VERSION) into $suite_dir"
 	rm -rf "$suite_dir"
 	mkdir -p "$suite_dir"
-	cp "$here/package.json" "$here/package-lock.json" "$suite_dir/"
+	cp "$lock_dir/package.json" "$lock_dir/package-lock.json" "$suite_dir/"
 	(cd "$suite_dir" && npm ci --no-audit --no-fund --ignore-scripts) >"$tmp/npm-suite.log" 2>&1 ||
 		die "npm ci of the suite failed: $(tail -n 5 "$tmp/npm-suite.log")"
 fi
 installed=$("$node" -p "require(process.argv[1]).version" "$suite_dir/node_modules/@modelcontextprotocol/conformance/package.json") ||
 	die "cannot read the installed suite's version"
 [[ $installed == "$CONFORMANCE_VERSION" ]] ||
-	die "package-lock.json installs @modelcontextprotocol/conformance $installed, but run.sh pins $CONFORMANCE_VERSION"
+	die "$lock_dir/package-lock.json installs @modelcontextprotocol/conformance $installed, but $name pins $CONFORMANCE_VERSION"

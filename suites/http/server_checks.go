@@ -5,6 +5,7 @@ import (
 	"fmt"
 	nethttp "net/http"
 	"net/url"
+	"slices"
 	"strings"
 	"time"
 
@@ -27,11 +28,38 @@ var (
 func linger(c *run.C) time.Duration { return c.Config().Prompt }
 
 // settle is how long a check keeps reading the GET stream after the
-// responses of its POSTs arrived. A message the server puts on the GET
-// stream instead of (or besides) a POST stream goes out before that POST's
-// response, on a connection already open and being read, so only its
-// delivery is waited for.
-func settle(c *run.C) time.Duration { return c.Config().Prompt / 4 }
+// responses of its POSTs arrived: a quiet window. A message the server puts
+// on the GET stream instead of (or besides) a POST stream goes out before
+// that POST's response, on a connection already open and being read, so
+// only its delivery is waited for.
+var settle = check.Wait{What: "messages misrouted to the GET stream, after the last response", Setting: check.QuietWindow}
+
+// settleAfter waits out the settle window after the last message the
+// replies carried (now, when they carried none): a message misrouted to the
+// GET stream goes out with the one it shadows, so the window may pass while
+// a slow call is still awaited.
+func settleAfter(c *run.C, replies []*reply) {
+	last := time.Now()
+	if n := latest(replies); !n.IsZero() {
+		last = n
+	}
+	time.Sleep(time.Until(last.Add(c.QuietWindow())))
+}
+
+// latest is when the last of the replies' messages was read; zero for none.
+func latest(replies []*reply) time.Time {
+	var t time.Time
+	for _, r := range replies {
+		if r.Last.After(t) {
+			t = r.Last
+		}
+	}
+	return t
+}
+
+// everyToolBudget is the wait of the checks that call every tool: each call
+// of a tool slower than the budget.
+var everyToolBudget = check.Wait{What: "each tools/call still unanswered when the budget passes; the call is then cancelled", Setting: check.ToolBudget}
 
 var _ = serverCheck(check.Descriptor{
 	ID:          "http.server.notification.accepted-202",
@@ -121,10 +149,13 @@ var _ = serverCheck(check.Descriptor{
 })
 
 // callEveryTool lists the tools and calls each one that has no required
-// arguments, with a progress token and the log level at debug, returning the
-// replies. It is how a check makes a server it does not know send messages.
-// A reply whose stream the server closed before the response is resumed
-// (HT-29a, HT-45), so what the server sends after the close is seen too.
+// arguments (and the fixtures' slow tool with its arguments), with a
+// progress token and the log level at debug, returning the replies. It is
+// how a check makes a server it does not know send messages. A reply whose
+// stream the server closed before the response is resumed (HT-29a, HT-45),
+// so what the server sends after the close is seen too. A call is never
+// waited for past the run's ToolBudget, and a slow tool (run.SlowTools) not
+// past its first event: callTool cancels it, and the check says so (Note).
 func callEveryTool(c *run.C, p *probe, s session) []*reply {
 	p.call(s, "logging/setLevel", map[string]any{"level": "debug"}, 0) // a server without logging refuses; that is fine
 	type tool struct {
@@ -139,21 +170,35 @@ func callEveryTool(c *run.C, p *probe, s session) []*reply {
 		c.Require(resp != nil && resp.Error == nil, "tools/list succeeds", "%s", r.describe())
 		return resp.Result
 	})
-	list := struct{ Tools []tool }{}
+	fixtures := c.Config().Fixtures
+	slow := run.SlowTools(fixtures)
+	var out []*reply
+	var cut, opened []string
 	for _, raw := range raws {
 		var t tool
 		_ = json.Unmarshal(raw, &t)
-		list.Tools = append(list.Tools, t)
-	}
-	var out []*reply
-	for _, t := range list.Tools {
-		if len(t.InputSchema.Required) > 0 {
+		args := map[string]any{}
+		isSlow := slices.Contains(slow, t.Name)
+		if f, ok := fixtures["slow"]; ok && isSlow && f.Arguments != nil {
+			args = f.Arguments
+		} else if len(t.InputSchema.Required) > 0 {
 			continue
 		}
-		r, id := p.call(s, "tools/call", map[string]any{"name": t.Name, "arguments": map[string]any{},
-			"_meta": map[string]any{"progressToken": "mcpconform-" + t.Name}}, 0)
-		p.resume(s, r, id)
+		r := p.callTool(s, t.Name, args, isSlow)
+		switch {
+		case r.Cancelled && isSlow:
+			opened = append(opened, t.Name)
+		case r.Cancelled:
+			cut = append(cut, t.Name)
+		}
 		out = append(out, r)
+	}
+	if len(cut) > 0 {
+		c.Note("%d of %d tool calls got no answer within the tool budget of %s and were cancelled (%s): what their streams would have carried later was not observed; --tool-budget waits longer, the fixtures file's slow role cancels a slow tool at once",
+			len(cut), len(out), c.ToolBudget(), strings.Join(cut, ", "))
+	}
+	if len(opened) > 0 {
+		c.Note("the slow tool %s was cancelled once its call opened: its stream was read to its first event only", strings.Join(opened, ", "))
 	}
 	return out
 }
@@ -164,6 +209,7 @@ var _ = serverCheck(check.Descriptor{
 	Requirement: "The GET stream carries requests and notifications only, never JSON-RPC responses (except when resuming a POST's stream).",
 	Rules:       []string{"HT-33g"},
 	KilledBy:    killers(mutant.ResponseOnGetStream),
+	Waits:       []check.Wait{everyToolBudget, settle},
 }, func(c *run.C) {
 	p := newProbe(c)
 	s := p.initialize(latestLegacy)
@@ -172,7 +218,7 @@ var _ = serverCheck(check.Descriptor{
 		return // no GET stream: nothing can travel it
 	}
 	replies := callEveryTool(c, p, s)
-	time.Sleep(settle(c)) // let anything misrouted arrive on the GET stream
+	settleAfter(c, replies) // let anything misrouted arrive on the GET stream
 	for _, m := range g.Messages() {
 		c.Require(m.Kind() != jsonrpc.KindResult && m.Kind() != jsonrpc.KindError,
 			"no response on the GET stream", "a %s with id %s arrived on the GET stream (%d tool calls made)", m.Kind(), m.ID, len(replies))
@@ -185,12 +231,13 @@ var _ = serverCheck(check.Descriptor{
 	Requirement: "Each server message is sent on exactly one of the session's streams, never duplicated across streams.",
 	Rules:       []string{"HT-41"},
 	KilledBy:    killers(mutant.DuplicateAcrossStreams),
+	Waits:       []check.Wait{everyToolBudget, settle},
 }, func(c *run.C) {
 	p := newProbe(c)
 	s := p.initialize(latestLegacy)
 	g := p.openGET(s, "")
 	replies := callEveryTool(c, p, s)
-	time.Sleep(settle(c))
+	settleAfter(c, replies)
 	seen := map[string]bool{}
 	for _, r := range replies {
 		for _, ev := range r.Events {
@@ -211,14 +258,14 @@ var _ = serverCheck(check.Descriptor{
 	Requirement: "Event ids, where given, are unique across all streams of the session.",
 	Rules:       []string{"HT-43", "HT-42"},
 	KilledBy:    killers(mutant.DuplicateEventIDs),
+	Waits:       []check.Wait{everyToolBudget, settle},
 }, func(c *run.C) {
 	p := newProbe(c)
 	s := p.initialize(latestLegacy)
 	g := p.openGET(s, "")
-	replies := callEveryTool(c, p, s)
 	more, _ := p.call(s, "tools/list", nil, 0)
-	replies = append(replies, more)
-	time.Sleep(settle(c))
+	replies := append([]*reply{more}, callEveryTool(c, p, s)...)
+	settleAfter(c, replies)
 	seen := map[string]string{}
 	note := func(stream string, id string) {
 		if id == "" {
@@ -430,6 +477,7 @@ var _ = serverCheck(check.Descriptor{
 	Requirement: "On a GET with Last-Event-ID the server may replay the messages after that id for the disconnected stream only; it never replays messages of other streams.",
 	Rules:       []string{"HT-46", "HT-45"},
 	KilledBy:    killers(mutant.ReplayOtherStreams),
+	Waits:       []check.Wait{{What: "a replay of another stream's events, after the GET with Last-Event-ID", Setting: check.QuietWindow}},
 }, func(c *run.C) {
 	p := newProbe(c)
 	s := p.initialize(latestLegacy)
@@ -445,7 +493,7 @@ var _ = serverCheck(check.Descriptor{
 		}
 	}
 	g := p.openGET(s, first.Events[0].ID)
-	time.Sleep(settle(c)) // a replay goes out as the GET is answered
+	time.Sleep(c.QuietWindow()) // a replay goes out as the GET is answered
 
 	for _, ev := range g.Events() {
 		c.Require(!foreign[ev.ID], "only the resumed stream's events", "the replay carried event %q of another stream", ev.ID)

@@ -1,6 +1,8 @@
 package http
 
 import (
+	"fmt"
+
 	"github.com/mcpconform/mcpconform/harness/check"
 	"github.com/mcpconform/mcpconform/harness/jsonrpc"
 	"github.com/mcpconform/mcpconform/harness/mutant"
@@ -31,6 +33,7 @@ var _ = serverCheck(check.Descriptor{
 	Rules:       []string{"HT-28"},
 	Level:       check.SHOULD,
 	KilledBy:    killers(mutant.NoPrimingEvent),
+	Waits:       []check.Wait{everyToolBudget},
 }, func(c *run.C) {
 	p := newProbe(c)
 	s := pollingSession(c, p)
@@ -57,20 +60,29 @@ var _ = serverCheck(check.Descriptor{
 	Rules:       []string{"HT-29b", "HT-29a"},
 	Level:       check.SHOULD,
 	KilledBy:    killers(mutant.NoRetryField),
+	Waits:       []check.Wait{everyToolBudget},
 }, func(c *run.C) {
 	p := newProbe(c)
 	s := pollingSession(c, p)
-	dropped := 0
-	for _, r := range callEveryTool(c, p, s) {
+	dropped, resumed := 0, 0
+	replies := callEveryTool(c, p, s)
+	for _, r := range replies {
 		if !r.Dropped {
 			continue
 		}
 		dropped++
 		c.Require(r.RetryBeforeDrop, "a retry field before the connection closed", "none on the events before it")
+		if r.Cancelled {
+			continue // its resumption was cut by the tool budget: not judged
+		}
+		resumed++
 		c.Require(hasResponse(r), "the response on the resumed stream", "%s", r.describe())
 	}
-	if dropped == 0 {
-		c.Unimplemented("no tool call's stream was closed before its response: the server does not drop connections, so it needs no retry field")
+	switch {
+	case dropped == 0:
+		c.Unimplemented("no tool call's stream was closed before its response: the server does not drop connections, so it needs no retry field" + cancelledCalls(replies))
+	case resumed == 0:
+		c.Unimplemented(fmt.Sprintf("%d tool call(s) had their connection dropped after a retry field, but none was resumed to its response within the tool budget of %s; raise --tool-budget to see the stream go on", dropped, c.ToolBudget()))
 	}
 })
 
@@ -82,4 +94,19 @@ func hasResponse(r *reply) bool {
 		}
 	}
 	return false
+}
+
+// cancelledCalls qualifies a verdict drawn from calls some of which were
+// cancelled before their response: their streams were not seen to the end.
+func cancelledCalls(replies []*reply) string {
+	n := 0
+	for _, r := range replies {
+		if r.Cancelled {
+			n++
+		}
+	}
+	if n == 0 {
+		return ""
+	}
+	return fmt.Sprintf(" (of %d tool calls, %d were cancelled before their response: whether the server would have dropped their connections was not observed)", len(replies), n)
 }

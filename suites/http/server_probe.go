@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	nethttp "net/http"
@@ -64,6 +65,12 @@ type reply struct {
 	// the probe resumed it (resume); RetryBeforeDrop: an event before the
 	// end carried a retry field (HT-29b).
 	Dropped, RetryBeforeDrop bool
+	// Cancelled: the request (a tool call) was cancelled before its
+	// response came (callTool), so what the server would have sent for it
+	// later was not observed.
+	Cancelled bool
+	// Last is when the reply's last message (or its body) was read.
+	Last time.Time
 }
 
 // ContentType returns the media type of the reply without parameters.
@@ -113,25 +120,43 @@ func (p *probe) request(body []byte, h headers) *nethttp.Request {
 }
 
 func (p *probe) do(req *nethttp.Request, wait jsonrpc.ID, linger time.Duration) *reply {
-	resp, err := p.client.Do(req)
+	r, err := p.exchange(req, reading{wait: wait, linger: linger, deadline: time.Now().Add(p.c.Config().Patience)})
 	if err != nil {
 		p.c.Failf("the server answers "+req.Method, "%v", transcript.RedactError(err))
+	}
+	return r
+}
+
+// exchange sends req and reads its reply as rd says.
+func (p *probe) exchange(req *nethttp.Request, rd reading) (*reply, error) {
+	resp, err := p.client.Do(req)
+	if err != nil {
+		return nil, err
 	}
 	defer resp.Body.Close()
 	r := &reply{Status: resp.StatusCode, Header: resp.Header}
 	if r.ContentType() == "text/event-stream" {
-		p.readEvents(resp.Body, r, wait, linger)
-		return r
+		p.readEvents(resp.Body, r, rd)
+		return r, nil
 	}
 	r.Body, _ = io.ReadAll(io.LimitReader(resp.Body, maxBody))
-	r.Messages = decodeBody(r.Body)
-	return r
+	r.Messages, r.Last = decodeBody(r.Body), time.Now()
+	return r, nil
 }
 
-// readEvents reads SSE events until the response to wait arrived, then
-// until the stream ends or linger passes; the whole read is bounded by
-// the run's Patience.
-func (p *probe) readEvents(body io.ReadCloser, r *reply, wait jsonrpc.ID, linger time.Duration) {
+// reading says how far an SSE reply is read: until the response to wait
+// (none when zero), then until the stream ends or linger passes, and in
+// any case no later than deadline. first ends the read at the first event:
+// a slow tool's stream is read until it opened, then cancelled.
+type reading struct {
+	wait     jsonrpc.ID
+	linger   time.Duration
+	deadline time.Time
+	first    bool
+}
+
+// readEvents reads the SSE events of r as rd says.
+func (p *probe) readEvents(body io.ReadCloser, r *reply, rd reading) {
 	type next struct {
 		ev  streamable.Event
 		err error
@@ -153,27 +178,33 @@ func (p *probe) readEvents(body io.ReadCloser, r *reply, wait jsonrpc.ID, linger
 			}
 		}
 	}()
-	deadline := time.NewTimer(p.c.Config().Patience)
+	deadline := time.NewTimer(time.Until(rd.deadline))
 	defer deadline.Stop()
-	answered := wait.IsZero()
+	answered := rd.wait.IsZero()
 	var lingerC <-chan time.Time
 	if answered {
-		lingerC = time.After(linger)
+		lingerC = time.After(rd.linger)
 	}
 	for {
 		select {
 		case n := <-events:
 			if n.err != nil {
-				r.Ended = true
+				// A read the check itself cut (its budget, its end) is no
+				// end of the stream.
+				r.Ended = !errors.Is(n.err, context.Canceled) && !errors.Is(n.err, context.DeadlineExceeded)
 				body.Close()
 				return
 			}
 			r.Events = append(r.Events, n.ev)
 			if m, err := jsonrpc.Decode([]byte(n.ev.Data)); err == nil {
-				r.Messages = append(r.Messages, m)
-				if !answered && r.response(wait) != nil {
-					answered, lingerC = true, time.After(linger)
+				r.Messages, r.Last = append(r.Messages, m), time.Now()
+				if !answered && r.response(rd.wait) != nil {
+					answered, lingerC = true, time.After(rd.linger)
 				}
+			}
+			if rd.first && !answered {
+				body.Close()
+				return
 			}
 		case <-lingerC:
 			body.Close()
@@ -253,18 +284,53 @@ func (p *probe) call(s session, method string, params any, linger time.Duration)
 	return p.post(p.message(id, method, params), s.headers(), id, linger), id
 }
 
+// callTool calls a tool on the session and reads the reply until its
+// response, within the run's ToolBudget: the budget bounds the wait for the
+// reply's head, its events and any resumption (resume). A call still
+// unanswered then is cancelled (notifications/cancelled) and its reply
+// marked Cancelled. A slow tool (one that answers only when cancelled, run.SlowTools)
+// is not waited for: its reply is read until its first event, then the call
+// is cancelled.
+func (p *probe) callTool(s session, name string, args map[string]any, slow bool) *reply {
+	id := p.id()
+	budget := p.c.ToolBudget()
+	body := p.message(id, "tools/call", map[string]any{"name": name, "arguments": args,
+		"_meta": map[string]any{"progressToken": "mcpconform-" + name}})
+	ctx, cancel := context.WithTimeout(p.c.Ctx, budget)
+	defer cancel()
+	rd := reading{wait: id, deadline: time.Now().Add(budget), first: slow}
+	r, err := p.exchange(p.request(body, s.headers()).WithContext(ctx), rd)
+	switch {
+	case err != nil && ctx.Err() == nil:
+		p.c.Failf("the server answers tools/call of "+name, "%v", err)
+	case err != nil:
+		r = &reply{Header: nethttp.Header{}} // no reply head within the budget
+	default:
+		p.resume(s, r, id, rd.deadline)
+	}
+	if r.response(id) == nil {
+		r.Cancelled = true
+		why := fmt.Sprintf("mcpconform: no answer within the tool budget of %s", budget)
+		if slow {
+			why = "mcpconform: a slow tool, cancelled once its call opened"
+		}
+		p.post(p.message(jsonrpc.ID{}, "notifications/cancelled", map[string]any{"requestId": id, "reason": why}), s.headers(), jsonrpc.ID{}, 0)
+	}
+	return r
+}
+
 // maxResumes bounds how many times resume reconnects to one stream.
 const maxResumes = 3
 
 // resume reads on when the SSE stream of reply r ended before the response
 // to id, as a client does (HT-45): it waits the delay of the stream's retry
-// field (HT-29b; at most the run's Patience), then GETs with Last-Event-ID
-// set to the last event id it read, and adds what that connection brings to
-// r. It stops once the response is there, when the server does not resume
-// the stream (no event id to resume from, a refusal, nothing new), or after
-// maxResumes reconnections. A resumption that fails is no failure of the
-// check: the checks about resuming judge that.
-func (p *probe) resume(s session, r *reply, id jsonrpc.ID) {
+// field (HT-29b), then GETs with Last-Event-ID set to the last event id it
+// read, and adds what that connection brings to r, all before deadline. It
+// stops once the response is there, when the server does not resume the
+// stream (no event id to resume from, a refusal, nothing new), after
+// maxResumes reconnections, or at the deadline. A resumption that fails is
+// no failure of the check: the checks about resuming judge that.
+func (p *probe) resume(s session, r *reply, id jsonrpc.ID, deadline time.Time) {
 	for i := range maxResumes {
 		last, retry := resumeFrom(r.Events)
 		if !r.Ended || r.response(id) != nil || last == "" {
@@ -274,14 +340,19 @@ func (p *probe) resume(s session, r *reply, id jsonrpc.ID) {
 			r.Dropped = true
 			r.RetryBeforeDrop = slices.ContainsFunc(r.Events, func(ev streamable.Event) bool { return ev.HasRetry })
 		}
-		wait := time.NewTimer(min(retry, p.c.Config().Patience))
+		if time.Now().Add(retry).After(deadline) {
+			return
+		}
+		wait := time.NewTimer(retry)
 		select {
 		case <-p.c.Ctx.Done():
 			wait.Stop()
 			return
 		case <-wait.C:
 		}
-		req, err := nethttp.NewRequestWithContext(p.c.Ctx, nethttp.MethodGet, p.url, nil)
+		ctx, cancel := context.WithDeadline(p.c.Ctx, deadline)
+		defer cancel()
+		req, err := nethttp.NewRequestWithContext(ctx, nethttp.MethodGet, p.url, nil)
 		if err != nil {
 			return
 		}
@@ -299,7 +370,7 @@ func (p *probe) resume(s session, r *reply, id jsonrpc.ID) {
 			resp.Body.Close()
 			return
 		}
-		p.readEvents(resp.Body, more, id, 0)
+		p.readEvents(resp.Body, more, reading{wait: id, deadline: deadline})
 		resp.Body.Close()
 		if len(more.Events) == 0 {
 			return
@@ -307,6 +378,9 @@ func (p *probe) resume(s session, r *reply, id jsonrpc.ID) {
 		r.Events = append(r.Events, more.Events...)
 		r.Messages = append(r.Messages, more.Messages...)
 		r.Ended = more.Ended
+		if more.Last.After(r.Last) {
+			r.Last = more.Last
+		}
 	}
 }
 

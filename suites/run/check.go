@@ -42,6 +42,32 @@ type C struct {
 	// unordered marks a transcript whose order is not behaviour (concurrent
 	// requests): it is not compared with a snapshot.
 	unordered bool
+	// notes qualify the verdict, whatever it is (Note).
+	notes []string
+}
+
+// Note adds to the check's message what qualifies its verdict: what it
+// could not observe (a tool call cancelled past its budget), so that a PASS
+// never claims more than was seen.
+func (c *C) Note(format string, args ...any) { c.notes = append(c.notes, fmt.Sprintf(format, args...)) }
+
+// QuietWindow returns how long the check listens where nothing may arrive;
+// its descriptor must declare the wait (check.QuietWindow).
+func (c *C) QuietWindow() time.Duration { return c.declaredWait(check.QuietWindow) }
+
+// ToolBudget returns how long the check waits for the answer to a call of a
+// tool it does not know before it cancels the call; its descriptor must
+// declare the wait (check.ToolBudget).
+func (c *C) ToolBudget() time.Duration { return c.declaredWait(check.ToolBudget) }
+
+// declaredWait is the configured duration of a wait of setting s; a wait
+// the descriptor does not declare is a harness error, since the catalogue
+// would hide where the check's time goes.
+func (c *C) declaredWait(s check.WaitSetting) time.Duration {
+	if !c.D.Declares(s) {
+		c.Errorf("check %s waits a %s it does not declare in its descriptor's Waits", c.D.ID, s)
+	}
+	return c.cfg.WaitDuration(s)
 }
 
 // Cleanup registers f to run when the check ends, last registered first.
@@ -128,6 +154,8 @@ func (c *C) Expect(actual any, extra ...any) types.Assertion {
 	return g.Expect(actual, extra...)
 }
 
+// execute is a check's spec: its result, from a worker that ran it ahead
+// (overlap.go) or from running it here, recorded and told to Ginkgo.
 func execute(d check.Descriptor, body func(c *C)) {
 	mine, done, err := claim(d.ID, d.Serial)
 	if err != nil {
@@ -155,12 +183,19 @@ func execute(d check.Descriptor, body func(c *C)) {
 	})
 	if finished {
 		for i := len(c.cleanups) - 1; i >= 0; i-- {
-			c.cleanups[i]()
+			// A cleanup that panics is the check's harness error.
+			if cv := runBody(c, func(*C) { c.cleanups[i]() }); cv.outcome != check.Pass && v.outcome != check.Error {
+				v = verdict{outcome: check.Error, message: "harness error: a cleanup of the check failed: " + cv.message}
+			}
 		}
 	}
 	// Whatever the check started and its cleanups left goes now.
 	reaper.Reap(owner, ShutdownGrace)
-	res := check.Result{Descriptor: d, Outcome: grade(d, v, cfg), Message: v.message, DurationMS: time.Since(start).Milliseconds(), Seed: c.seed,
+	msg := v.message
+	if len(c.notes) > 0 {
+		msg = strings.TrimSpace(msg + "\nnote: " + strings.Join(c.notes, "\nnote: "))
+	}
+	res := check.Result{Descriptor: d, Outcome: grade(d, v, cfg), Message: msg, DurationMS: time.Since(start).Milliseconds(), Seed: c.seed,
 		SeedOnly: v.outcome == check.Fail && v.hardened}
 	if Interrupted() {
 		// Its targets were killed under it: what it saw proves nothing.

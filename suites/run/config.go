@@ -55,6 +55,11 @@ type Config struct {
 	// ProbeTimeout bounds each era probe of a server (server/discover, then
 	// initialize): past it, a server that answered neither is no MCP server.
 	ProbeTimeout time.Duration
+	// QuietWindow is how long a check listens where nothing may arrive
+	// (check.QuietWindow); ToolBudget how long it waits for the answer to a
+	// call of a tool it does not know before it cancels the call
+	// (check.ToolBudget).
+	QuietWindow, ToolBudget time.Duration
 	// CheckDeadline bounds one adapter run; past it the adapter's process
 	// group is killed and the check fails.
 	CheckDeadline time.Duration
@@ -89,6 +94,8 @@ const (
 	DefaultProbeTimeout        = 5 * time.Second
 	DefaultPropertySamples     = 8
 	DefaultFuzzCases           = 20
+	DefaultQuietWindow         = DefaultPrompt / 4
+	DefaultToolBudget          = time.Second
 )
 
 // ReferenceSettings are the reference adapter's settings when it is the
@@ -122,6 +129,17 @@ var (
 // Configure sets the run configuration; call it before RunSpecs.
 func Configure(c Config) {
 	resetRun()
+	c = c.WithDefaults()
+	cfgMu.Lock()
+	cfg = c
+	cfgMu.Unlock()
+	resetResults()
+	resetDeclared()
+	resetEras()
+}
+
+// WithDefaults returns c with its zero fields set to their defaults.
+func (c Config) WithDefaults() Config {
 	if len(c.ClientAdapter) == 0 {
 		c.ClientAdapter = ReferenceAdapter("")
 	}
@@ -152,12 +170,32 @@ func Configure(c Config) {
 	if c.FuzzCases <= 0 {
 		c.FuzzCases = DefaultFuzzCases
 	}
-	cfgMu.Lock()
-	cfg = c
-	cfgMu.Unlock()
-	resetResults()
-	resetDeclared()
-	resetEras()
+	if c.QuietWindow <= 0 {
+		c.QuietWindow = DefaultQuietWindow
+	}
+	if c.ToolBudget <= 0 {
+		c.ToolBudget = DefaultToolBudget
+	}
+	return c
+}
+
+// WaitDuration is the duration of a wait of setting s in this configuration.
+func (c Config) WaitDuration(s check.WaitSetting) time.Duration {
+	if s == check.ToolBudget {
+		return c.ToolBudget
+	}
+	return c.QuietWindow
+}
+
+// SlowTools are the tools a check that calls every tool cancels as soon as
+// their call opened instead of waiting ToolBudget for them: the fixtures'
+// slow role (a tool that answers only when cancelled), else the official
+// fixture name "slow".
+func SlowTools(fixtures map[string]Fixture) []string {
+	if f, ok := fixtures["slow"]; ok {
+		return []string{f.Tool}
+	}
+	return []string{"slow"}
 }
 
 // Current returns the run configuration.

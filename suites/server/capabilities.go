@@ -56,6 +56,7 @@ var _ = serverCheck(check.Descriptor{
 	Requirement: "A server declares the capability of each feature it offers: tools, resources, prompts, completions, and logging when it emits notifications/message.",
 	Rules:       []string{"LC-11", "LG-01", "TL-01", "RS-01", "PM-01", "CP-01"},
 	KilledBy:    killers(mutant.LoggingUndeclared),
+	Waits:       []check.Wait{{What: "log messages, after the last request", Setting: check.QuietWindow}},
 }, func(c *run.C) {
 	eachTransport(c, func(p *peer) {
 		r := p.initialize(v1125, nil)
@@ -80,7 +81,7 @@ var _ = serverCheck(check.Descriptor{
 				p.request("tools/call", callParams(f, nil))
 			}
 		}
-		for _, m := range append(p.unread, p.quiet(c.Config().Prompt/4)...) {
+		for _, m := range append(p.unread, p.quiet(c.QuietWindow())...) {
 			if m.Method == "notifications/message" {
 				mustDeclare("logging", "the server sent notifications/message")
 			}

@@ -80,6 +80,9 @@ type httpConn struct {
 	// may still come).
 	last, lastHead string
 	lastSSE        bool
+	// streamEnd is closed once the latest POST's SSE stream ended, every
+	// message it carried delivered; nil before a stream.
+	streamEnd chan struct{}
 }
 
 // newHTTPConn returns a conn to url whose exchanges log records (nil: none).
@@ -143,7 +146,8 @@ func (c *httpConn) send(raw []byte) error {
 	ct := resp.Header.Get("Content-Type")
 	if strings.HasPrefix(ct, "text/event-stream") {
 		c.last, c.lastSSE = c.lastHead+" with an SSE stream", true
-		go c.readEvents(resp.Body)
+		c.streamEnd = make(chan struct{})
+		go c.readEvents(resp.Body, c.streamEnd)
 		return nil
 	}
 	defer resp.Body.Close()
@@ -168,7 +172,8 @@ func bodyExcerpt(contentType string, body []byte) string {
 	return fmt.Sprintf(", Content-Type %q, a body of %d bytes that is not JSON", contentType, len(body))
 }
 
-func (c *httpConn) readEvents(body io.ReadCloser) {
+func (c *httpConn) readEvents(body io.ReadCloser, end chan struct{}) {
+	defer close(end)
 	defer body.Close()
 	r := streamable.NewSSEReader(body, 4<<20)
 	for {

@@ -89,13 +89,14 @@ var _ = serverCheck(check.Descriptor{
 	Requirement: "Without a progressToken, reporting progress is a silent no-op: no notifications/progress.",
 	Rules:       []string{"PR-06", "CX-03"},
 	KilledBy:    killers(mutant.ProgressWithoutToken),
+	Waits:       []check.Wait{{What: "progress notifications, after the response", Setting: check.QuietWindow}},
 }, func(c *run.C) {
 	eachTransport(c, func(p *peer) {
 		p.initialize(v1125, nil)
 		f := fixture(c, p, "progress")
 		p.unread = nil
 		p.request("tools/call", callParams(f, nil))
-		late := p.quiet(c.Config().Prompt / 4)
+		late := p.quiet(c.QuietWindow())
 		for _, m := range append(p.unread, late...) {
 			c.Require(m.Method != "notifications/progress", "no progress notification ("+p.transport+")", "one arrived")
 		}
@@ -108,6 +109,7 @@ var _ = serverCheck(check.Descriptor{
 	Requirement: "Progress notifications stop once the operation completed: nothing after the final response.",
 	Rules:       []string{"PR-08", "CX-03"},
 	KilledBy:    killers(mutant.ProgressAfterResponse),
+	Waits:       []check.Wait{{What: "progress notifications, after the response and a ping", Setting: check.QuietWindow}},
 }, func(c *run.C) {
 	eachTransport(c, func(p *peer) {
 		p.initialize(v1125, nil)
@@ -116,7 +118,7 @@ var _ = serverCheck(check.Descriptor{
 			p.request("tools/call", callParams(f, map[string]any{"progressToken": token}))
 			p.unread = nil
 			p.request("ping", nil) // anything stale for the finished request comes before or with this
-			late, _ := progressOf(append(p.unread, p.quiet(c.Config().Prompt/4)...), token)
+			late, _ := progressOf(append(p.unread, p.quiet(c.QuietWindow())...), token)
 			c.Require(len(late) == 0, "no progress after the response ("+p.transport+")", "%d progress notification(s) for %s came after it", len(late), f.Tool)
 		}
 	})
@@ -220,6 +222,7 @@ var _ = serverCheck(check.Descriptor{
 	Rules:       []string{"CN-04", "CX-04", "CN-07"},
 	Level:       check.SHOULD,
 	KilledBy:    killers(mutant.AnswersCancelledRequest),
+	Waits:       []check.Wait{{What: "a response to the cancelled request, after the cancellation", Setting: check.QuietWindow}},
 }, func(c *run.C) {
 	judged := 0
 	eachTransport(c, func(p *peer) {
@@ -234,7 +237,7 @@ var _ = serverCheck(check.Descriptor{
 			return
 		}
 		p.message(jsonrpc.ID{}, "notifications/cancelled", map[string]any{"requestId": id, "reason": "mcpconform cancels"})
-		got := p.wait(responseTo(id), c.Config().Prompt)
+		got := p.wait(responseTo(id), c.QuietWindow())
 		c.Require(got == nil, "no response to the cancelled request ("+p.transport+")", "%s", describe(got))
 		ping := p.request("ping", nil)
 		c.Require(ping.Error == nil, "the server still answers ping", "%s", describe(ping))

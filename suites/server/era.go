@@ -188,16 +188,23 @@ func probeOnce(cfg run.Config, t check.Transport, method string, params any, ver
 	return stdioAnswer(p, cn.(stdioConn), id, method, d)
 }
 
-// httpAnswer judges the reply to the probe's POST: it is complete (a JSON
-// body) or a stream read for the run's ProbeTimeout at most.
+// httpAnswer judges the reply to the probe's POST at once: a complete one
+// (a JSON body, or none, whatever its HTTP status), or a stream read until
+// the answer, its end or the run's ProbeTimeout. An error without id (null)
+// answers the probe's lone request: it is how a server refuses a POST it
+// cannot read as a request of its session (HTTP 400 "Server not
+// initialized").
 func httpAnswer(p *peer, h *httpConn, id jsonrpc.ID, method string, d time.Duration) answer {
 	a := answer{spoke: true, over: ", in HTTP " + h.lastHead}
+	answers := func(m *jsonrpc.Message) bool {
+		return responseTo(id)(m) || m.Kind() == jsonrpc.KindError && m.ID.IsZero()
+	}
 	if h.settled() {
 		if a.reply = p.waitReady(responseTo(id)); a.reply == nil {
-			a.reply = p.waitReady(func(m *jsonrpc.Message) bool { return m.Kind() == jsonrpc.KindError && m.ID.IsZero() })
+			a.reply = p.waitReady(answers)
 		}
 	} else {
-		a.reply = p.wait(responseTo(id), d)
+		a.reply = p.waitUntil(answers, d, h.streamEnd)
 	}
 	if a.reply == nil {
 		a.what = fmt.Sprintf("answered %s with HTTP %s and no JSON-RPC response", method, h.last)

@@ -23,7 +23,7 @@ var _ = serverCheck(check.Descriptor{
 	eachTransport(c, func(p *peer) {
 		p.initialize(v1125, nil)
 		p.raw([]byte(`{"jsonrpc":"2.0","id":5,"method":"ping"`))
-		m := p.wait(func(m *jsonrpc.Message) bool { return m.Kind() == jsonrpc.KindError }, c.Config().Prompt)
+		m := p.wait(func(m *jsonrpc.Message) bool { return m.Kind() == jsonrpc.KindError }, p.within(c.Config().Prompt))
 		if m == nil && p.refusedOverHTTP() {
 			return // HT-16: an HTTP error status; the JSON-RPC body is optional
 		}
@@ -44,7 +44,7 @@ var _ = serverCheck(check.Descriptor{
 	eachTransport(c, func(p *peer) {
 		p.initialize(v1125, nil)
 		p.raw([]byte(`{"jsonrpc":"2.0","id":6,"method":42}`))
-		m := p.wait(func(m *jsonrpc.Message) bool { return m.Kind() == jsonrpc.KindError }, c.Config().Prompt)
+		m := p.wait(func(m *jsonrpc.Message) bool { return m.Kind() == jsonrpc.KindError }, p.within(c.Config().Prompt))
 		if m == nil && p.refusedOverHTTP() {
 			return // HT-16: an HTTP error status; the JSON-RPC body is optional
 		}
@@ -74,13 +74,14 @@ var _ = serverCheck(check.Descriptor{
 	Requirement: "The receiver of a notification never answers it, not even with an error.",
 	Rules:       []string{"JR-14", "JR-13"},
 	KilledBy:    killers(mutant.AnswersNotifications),
+	Waits:       []check.Wait{{What: "responses to the notifications, after the ping that follows them", Setting: check.QuietWindow}},
 }, func(c *run.C) {
 	eachTransport(c, func(p *peer) {
 		p.initialize(v1125, nil)
 		p.message(jsonrpc.ID{}, "notifications/mcpconform-unknown", map[string]any{})
 		p.message(jsonrpc.ID{}, "notifications/roots/list_changed", nil)
 		ping := p.request("ping", nil) // a marker: anything answering the notifications comes before it or soon after
-		got := p.quiet(c.Config().Prompt / 4)
+		got := p.quiet(c.QuietWindow())
 		for _, m := range append(p.unread, got...) {
 			c.Require(m.Kind() != jsonrpc.KindResult && m.Kind() != jsonrpc.KindError, "no response to a notification ("+p.transport+")",
 				"a %s with id %s arrived (the ping was %s)", m.Kind(), m.ID, ping.ID)
@@ -112,6 +113,7 @@ var _ = serverCheck(check.Descriptor{
 	Rules:       []string{"CN-05", "CN-08", "CN-07", "JR-14"},
 	Level:       check.MUST,
 	KilledBy:    killers(mutant.UnknownCancelAnswered),
+	Waits:       []check.Wait{{What: "replies to the cancellations, after the last ping", Setting: check.QuietWindow}},
 }, func(c *run.C) {
 	eachTransport(c, func(p *peer) {
 		p.initialize(v1125, nil)
@@ -120,7 +122,7 @@ var _ = serverCheck(check.Descriptor{
 		p.message(jsonrpc.ID{}, "notifications/cancelled", map[string]any{"requestId": done.ID, "reason": "already finished"})
 		m := p.request("ping", nil)
 		c.Require(m.Error == nil, "the server still answers ping ("+p.transport+")", "%s", describe(m))
-		for _, u := range p.quiet(c.Config().Prompt / 4) {
+		for _, u := range p.quiet(c.QuietWindow()) {
 			c.Require(u.Kind() != jsonrpc.KindError && u.Kind() != jsonrpc.KindResult, "no reply to the cancellations", "%s", describe(u))
 		}
 	})
@@ -146,11 +148,7 @@ var _ = serverCheck(check.Descriptor{
 			// and no JSON-RPC body (server.jsonrpc.method-not-found judges
 			// that); the reuse is judged by the other requests.
 			p.message(id, "mcpconform/no-such-method", map[string]any{})
-			wait := c.Config().Patience
-			if p.refusedOverHTTP() {
-				wait = c.Config().Prompt / 4 // a refusal's body, if any, has arrived with it
-			}
-			unknown := p.wait(responseTo(id), wait)
+			unknown := p.wait(responseTo(id), p.patience()) // none at all once an HTTP refusal's body has arrived
 			if unknown == nil && p.refusedOverHTTP() {
 				unknown = &jsonrpc.Message{ID: id, Error: &jsonrpc.Error{}}
 			}

@@ -133,7 +133,7 @@ func postLying(c *run.C, method string, params map[string]any, version string, o
 	h.version, h.modern, h.override = version, true, override
 	p := &peer{c: c, conn: h, transport: "http"}
 	p.message(p.id(), method, modernParams(mcp.ModernVersion, params))
-	m := p.wait(func(m *jsonrpc.Message) bool { return m.Kind() == jsonrpc.KindError || m.Kind() == jsonrpc.KindResult }, cfg.Prompt)
+	m := p.wait(func(m *jsonrpc.Message) bool { return m.Kind() == jsonrpc.KindError || m.Kind() == jsonrpc.KindResult }, p.within(cfg.Prompt))
 	return h.lastStatus, m
 }
 
@@ -222,6 +222,7 @@ var _ = serverCheck(check.Descriptor{
 	Rules:       []string{"LG-12"},
 	Eras:        modernEra,
 	KilledBy:    killers(mutant.LogsWithoutLevel),
+	Waits:       []check.Wait{{What: "log messages, after the response", Setting: check.QuietWindow}},
 }, func(c *run.C) {
 	eachTransport(c, func(p *peer) {
 		p.modern = mcp.ModernVersion
@@ -229,7 +230,7 @@ var _ = serverCheck(check.Descriptor{
 			p.unread = nil
 			m := p.modernRequest("tools/call", mcp.ModernVersion, modernParams(mcp.ModernVersion, callParams(f, nil)))
 			c.Require(m.Error == nil, f.Tool+" answers ("+p.transport+")", "%s", describe(m))
-			logs := logMessages(append(p.unread, p.quiet(c.Config().Prompt/4)...))
+			logs := logMessages(append(p.unread, p.quiet(c.QuietWindow())...))
 			c.Require(len(logs) == 0, "no notifications/message ("+p.transport+")", "%d arrived", len(logs))
 		}
 	})

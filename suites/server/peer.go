@@ -127,6 +127,12 @@ func (p *peer) message(id jsonrpc.ID, method string, params any) {
 // wait returns the first message (unread first) that match accepts, or nil
 // once d passes; with d <= 0 it takes only what was already delivered.
 func (p *peer) wait(match func(*jsonrpc.Message) bool, d time.Duration) *jsonrpc.Message {
+	return p.waitUntil(match, d, nil)
+}
+
+// waitUntil is wait that also gives up once stop is closed (nil: never),
+// taking what was delivered before it.
+func (p *peer) waitUntil(match func(*jsonrpc.Message) bool, d time.Duration, stop <-chan struct{}) *jsonrpc.Message {
 	for i, m := range p.unread {
 		if match(m) {
 			p.unread = append(p.unread[:i], p.unread[i+1:]...)
@@ -147,6 +153,8 @@ func (p *peer) wait(match func(*jsonrpc.Message) bool, d time.Duration) *jsonrpc
 			case m, ok = <-p.conn.messages():
 			case <-expired:
 				return nil
+			case <-stop:
+				return p.waitUntil(match, 0, nil)
 			}
 		} else {
 			select {
@@ -195,11 +203,15 @@ func (p *peer) requestWithID(id jsonrpc.ID, method string, params any) *jsonrpc.
 // patience is how long to wait for the response to the request just sent:
 // the run's Patience, but no time at all once an HTTP reply is complete
 // without it (nothing else can bring it).
-func (p *peer) patience() time.Duration {
+func (p *peer) patience() time.Duration { return p.within(p.c.Config().Patience) }
+
+// within is d, or no time at all once the latest HTTP reply is complete: a
+// JSON body or none, whatever its status, brings every message it will.
+func (p *peer) within(d time.Duration) time.Duration {
 	if h, ok := p.conn.(*httpConn); ok && h.settled() {
 		return 0
 	}
-	return p.c.Config().Patience
+	return d
 }
 
 // silence says what was observed when a wait of d saw nothing: "none

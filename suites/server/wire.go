@@ -33,6 +33,10 @@ func wireSchemaCheck(t check.Transport) check.Descriptor {
 		Rules:    wireRules,
 		Eras:     bothEras,
 		KilledBy: killers(mutant.ToolWithoutInputSchema),
+		Waits: []check.Wait{
+			{What: "the conversation's tool call, when it is slower than the budget; the call is then cancelled", Setting: check.ToolBudget},
+			{What: "late messages, at the end of each conversation", Setting: check.QuietWindow},
+		},
 	}
 }
 
@@ -79,13 +83,11 @@ func legacyConversation(p *peer) string {
 	if f, ok := callable(p.c, tools); ok {
 		id := p.id()
 		p.message(id, "tools/call", callParams(f, nil))
-		if p.wait(responseTo(id), p.c.Config().Patience) == nil {
-			p.message(jsonrpc.ID{}, "notifications/cancelled", map[string]any{"requestId": id, "reason": "mcpconform: no answer in time"})
-		}
+		p.awaitCall(f, id)
 	}
 	p.request("ping", nil)
 	p.offer("mcpconform/no-such-method", map[string]any{})
-	p.quiet(p.c.Config().Prompt / 4)
+	p.quiet(p.c.QuietWindow())
 	return r.ProtocolVersion
 }
 
@@ -102,11 +104,27 @@ func modernConversation(p *peer) string {
 	if f, ok := callable(p.c, tools); ok {
 		id := p.id()
 		p.message(id, "tools/call", modernParams(mcp.ModernVersion, callParams(f, nil)))
-		p.wait(responseTo(id), p.c.Config().Patience)
+		p.awaitCall(f, id)
 	}
 	p.offer("mcpconform/no-such-method", modernParams(mcp.ModernVersion, nil))
-	p.quiet(p.c.Config().Prompt / 4)
+	p.quiet(p.c.QuietWindow())
 	return mcp.ModernVersion
+}
+
+// awaitCall waits for the answer to the conversation's call of f (request
+// id) within the run's ToolBudget; past it the call is cancelled, and the
+// check says that its answer was not judged.
+func (p *peer) awaitCall(f run.Fixture, id jsonrpc.ID) {
+	budget := p.c.ToolBudget()
+	if p.patience() == 0 { // a complete HTTP reply: nothing more can come
+		p.waitReady(responseTo(id))
+		return
+	}
+	if p.wait(responseTo(id), budget) != nil {
+		return
+	}
+	p.message(jsonrpc.ID{}, "notifications/cancelled", map[string]any{"requestId": id, "reason": "mcpconform: no answer within the tool budget"})
+	p.c.Note("the call of %s got no answer within the tool budget of %s (%s) and was cancelled: its result was not judged", f.Tool, budget, p.transport)
 }
 
 // offer sends a request whose answer, if the server sends one, is a
@@ -149,7 +167,8 @@ func (p *peer) walkDeclared(caps map[string]json.RawMessage) []json.RawMessage {
 
 // callable is the tool the conversation calls: the first listed that the
 // fixtures file maps, with its arguments, else the first whose inputSchema
-// requires no argument, with {}.
+// requires no argument, with {}; never a slow tool (run.SlowTools), which
+// answers only when cancelled.
 func callable(c *run.C, tools []json.RawMessage) (run.Fixture, bool) {
 	type tool struct {
 		Name        string `json:"name"`
@@ -157,14 +176,15 @@ func callable(c *run.C, tools []json.RawMessage) (run.Fixture, bool) {
 			Required []string `json:"required"`
 		} `json:"inputSchema"`
 	}
+	fixtures := c.Config().Fixtures
+	slow := run.SlowTools(fixtures)
 	var listed []tool
 	for _, raw := range tools {
 		var t tool
-		if json.Unmarshal(raw, &t) == nil && t.Name != "" {
+		if json.Unmarshal(raw, &t) == nil && t.Name != "" && !slices.Contains(slow, t.Name) {
 			listed = append(listed, t)
 		}
 	}
-	fixtures := c.Config().Fixtures
 	roles := slices.Sorted(maps.Keys(fixtures))
 	for _, t := range listed {
 		for _, role := range roles {
