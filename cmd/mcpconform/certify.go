@@ -88,7 +88,11 @@ func parseRunFlags(name string, args []string, stderr io.Writer) (*runOptions, e
 	fs.StringVar(&o.profile, "profile", "", "the rules that bind: spec (the MCP specification; default for a target you name) or hardened (the seed behaviours too; default for the built-in reference)")
 	fs.DurationVar(&o.timeout, "timeout", run.DefaultCheckDeadline, "deadline for one adapter run; past it the adapter is killed and the check fails")
 	fs.DurationVar(&o.runTimeout, "run-timeout", 0, "the whole run's budget; past it every target in flight is killed, the checks not finished are SKIPPED, the reports are written and the exit status is 2 (default: 1m plus 10s per selected check, stated at the start)")
-	fs.IntVar(&o.parallel, "parallel", defaultParallel, "checks run at once, each worker a process of its own; the reports do not depend on it (1: one after the other in this process)")
+	parallel := defaultParallel
+	if name == "server" {
+		parallel = defaultServerParallel
+	}
+	fs.IntVar(&o.parallel, "parallel", parallel, "checks run at once, each worker a process of its own; the reports do not depend on it (1: one after the other in this process)")
 	fs.Int64Var(&o.seed, "seed", 0, "seed of the property checks (default: time-based, printed)")
 	fs.BoolVar(&o.noColor, "no-color", false, "no colour in the console output")
 	fs.BoolVar(&o.verbose, "v", false, "verbose console output")
