@@ -16,6 +16,7 @@ import (
 
 	"github.com/mcpconform/mcpconform/harness/check"
 	"github.com/mcpconform/mcpconform/harness/mutant"
+	"github.com/mcpconform/mcpconform/harness/reaper"
 	"github.com/mcpconform/mcpconform/harness/report"
 	"github.com/mcpconform/mcpconform/harness/selfexec"
 	"github.com/mcpconform/mcpconform/harness/serve"
@@ -82,7 +83,7 @@ func selftest(args []string, stdout, stderr io.Writer) int {
 	fs.SetOutput(stderr)
 	jsonPath := fs.String("json", "", "write the kill matrix as JSON to `FILE`")
 	matrix := fs.Bool("matrix", false, "run every mutant against every check (slow), proving nothing else changes")
-	parallel := fs.Int("parallel", 3, "mutant runs at once")
+	parallel := fs.Int("parallel", 6, "mutant runs at once")
 	seed := fs.Int64("seed", 1, "seed of the property checks")
 	verbose := fs.Bool("v", false, "print each run's command")
 	withFuzz := fs.Bool("fuzz", true, "also run the fuzzer's kill matrix: each planted bug found, the reference holding")
@@ -104,6 +105,8 @@ func selftest(args []string, stdout, stderr io.Writer) int {
 		return exitFor(err, stderr)
 	}
 	km := tally(jobs, results)
+	// After the check runs, not beside them: the fuzzer loads the CPU, and
+	// some client checks time what the client does.
 	km.Fuzz = []fuzzKill{}
 	if *withFuzz {
 		if km.Fuzz, err = fuzzMatrix(context.Background(), *seed, stdout); err != nil {
@@ -146,8 +149,20 @@ func selftestJobs(matrix bool) []job {
 		targets := check.KilledBy(string(v.Name))
 		jobs = append(jobs, job{role: role, name: v.Name, profile: check.HardenedProfile, variant: true, targets: targets, only: targets, skip: len(targets) == 0})
 	}
+	// The big runs, first in the list, spread their checks over workers;
+	// the many small ones run a check or two each, side by side.
+	for i := range jobs {
+		jobs[i].parallel = 1
+		if len(jobs[i].only) == 0 || len(jobs[i].only) > 8 {
+			jobs[i].parallel = bigJobParallel
+		}
+	}
+	slices.SortStableFunc(jobs, func(a, b job) int { return b.parallel - a.parallel })
 	return jobs
 }
+
+// bigJobParallel is the --parallel of a self-test run of many checks.
+const bigJobParallel = 2
 
 // checksOf returns the IDs of the checks of role on transport ("any": all
 // of the role's).
@@ -305,6 +320,9 @@ type job struct {
 	// httpOnly serves the server over HTTP alone (a variant of the HTTP
 	// server transport leaves the stdio server the reference).
 	httpOnly bool
+	// parallel is the run's --parallel: a run of many checks (a
+	// reference, a variant under spec) spreads them over workers.
+	parallel int
 }
 
 func (j job) label() string {
@@ -332,7 +350,8 @@ func runMutant(dir string, j job, seed int64, verbose bool, stderr io.Writer) (m
 	}
 	name += "-" + string(j.profile)
 	out := filepath.Join(dir, name+".json")
-	args := []string{"--json", out, "--no-color", "--seed", fmt.Sprint(seed), "--profile", string(j.profile)}
+	// One job runs few checks, and the jobs themselves run side by side.
+	args := []string{"--json", out, "--no-color", "--seed", fmt.Sprint(seed), "--profile", string(j.profile), "--parallel", fmt.Sprint(j.parallel)}
 	if len(j.only) > 0 {
 		args = append(args, "--only", strings.Join(j.only, ","))
 	}
@@ -366,7 +385,17 @@ func runMutant(dir string, j job, seed int64, verbose bool, stderr io.Writer) (m
 		defer log.Close()
 		cmd.Stdout, cmd.Stderr = log, log
 	}
-	err := cmd.Run()
+	// Tracked, so that no reaping of orphans in this process (the fuzz
+	// matrix's servers) takes the run for one.
+	err := cmd.Start()
+	if err == nil {
+		reaper.Track(cmd.Process.Pid)
+		err = cmd.Wait()
+		reaper.Untrack(cmd.Process.Pid)
+	}
+	if cmd.ProcessState == nil {
+		return nil, fmt.Errorf("starting %s: %v", argv[0], err)
+	}
 	if code := cmd.ProcessState.ExitCode(); code != 0 && code != 1 {
 		return nil, fmt.Errorf("exit status %d (%v); the end of its output:\n%s", code, err, logTail(filepath.Join(dir, name+".log")))
 	}
