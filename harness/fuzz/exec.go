@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/mcpconform/mcpconform/harness/jsonrpc"
+	"github.com/mcpconform/mcpconform/harness/report"
 	"github.com/mcpconform/mcpconform/harness/transcript"
 )
 
@@ -411,7 +412,7 @@ func (r *run) settle() bool {
 		if rss, ok := r.c.rss(false); ok {
 			r.out.Peak = max(r.out.Peak, rss)
 			if rss > r.opt.MaxRSS {
-				r.fail(MaxRSS, "rss", fmt.Sprintf("the server's process group holds %s resident, over --max-rss %s", Bytes(rss), Bytes(r.opt.MaxRSS)))
+				r.fail(MaxRSS, "rss", fmt.Sprintf("the server's process group holds %s resident, over --max-rss %s", report.Size(rss), report.Size(r.opt.MaxRSS)))
 				return true
 			}
 		}
@@ -502,15 +503,3 @@ func (r *run) warn(inv Invariant, detail string) {
 	}
 }
 
-// Bytes renders a size in binary units.
-func Bytes(n int64) string {
-	switch {
-	case n >= 1<<30:
-		return fmt.Sprintf("%.1f GiB", float64(n)/(1<<30))
-	case n >= 1<<20:
-		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
-	case n >= 1<<10:
-		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
-	}
-	return fmt.Sprintf("%d B", n)
-}

@@ -32,7 +32,7 @@ func ReadInput(what, path string, limit int64) ([]byte, error) {
 		return nil, fmt.Errorf("%s %s: %w", what, path, err)
 	}
 	if int64(len(b)) > limit {
-		return nil, fmt.Errorf("%s %s: grew past %s while it was read; give a file that is not being written", what, path, sizeText(limit))
+		return nil, fmt.Errorf("%s %s: grew past %s while it was read; give a file that is not being written", what, path, Size(limit))
 	}
 	return b, nil
 }
@@ -56,17 +56,20 @@ func CheckInput(what, path string, limit int64) error {
 		return fmt.Errorf("%s %s is %s; give a regular file", what, path, kind)
 	}
 	if fi.Size() > limit {
-		return fmt.Errorf("%s %s is %s, over the limit of %s; is it the right file?", what, path, sizeText(fi.Size()), sizeText(limit))
+		return fmt.Errorf("%s %s is %s, over the limit of %s; is it the right file?", what, path, Size(fi.Size()), Size(limit))
 	}
 	return nil
 }
 
-func sizeText(n int64) string {
+// Size renders a byte count in binary units: "512 B", "1.5 KiB", "16.0 MiB".
+func Size(n int64) string {
 	switch {
+	case n >= 1<<30:
+		return fmt.Sprintf("%.1f GiB", float64(n)/(1<<30))
 	case n >= 1<<20:
 		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
 	case n >= 1<<10:
 		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
 	}
-	return fmt.Sprintf("%d bytes", n)
+	return fmt.Sprintf("%d B", n)
 }
