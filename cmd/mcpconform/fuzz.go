@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -42,7 +43,8 @@ duration each (a ping round-trip loop on one connection, the fuzzer with
 one worker, the loop on two connections, the fuzzer with two workers),
 and prints executions per second beside the ceiling.
 
-Exit status: 0 no finding; 1 an invariant broke; 2 usage or harness error.
+Exit status: 0 no finding; 1 an invariant broke; 2 usage or harness error;
+130 or 143 SIGINT or SIGTERM stopped it (the summary so far is printed).
 `
 
 // fuzzOptions are the flags of mcpconform fuzz.
@@ -201,7 +203,7 @@ func fuzzCommand(args []string, stdout, stderr io.Writer) int {
 		return exitFor(err, stderr)
 	}
 	defer stopTargets(targets)
-	ctx, cancel := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, cancel, caughtSignal := signalContext()
 	defer cancel()
 	fmt.Fprintf(stdout, "mcpconform fuzz --seed %d\n", o.seed)
 	if o.bench {
@@ -237,9 +239,30 @@ func fuzzCommand(args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	if ctx.Err() != nil {
-		return 130
+		return 128 + int(caughtSignal())
 	}
 	return 0
+}
+
+// signalContext is a context that SIGINT or SIGTERM ends, and the signal
+// that ended it (SIGINT until one has).
+func signalContext() (context.Context, context.CancelFunc, func() syscall.Signal) {
+	ctx, cancel := context.WithCancel(context.Background())
+	sigs := make(chan os.Signal, 1)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	var got atomic.Int32
+	got.Store(int32(syscall.SIGINT))
+	go func() {
+		select {
+		case s := <-sigs:
+			if ss, ok := s.(syscall.Signal); ok {
+				got.Store(int32(ss))
+			}
+			cancel()
+		case <-ctx.Done():
+		}
+	}()
+	return ctx, func() { signal.Stop(sigs); cancel() }, func() syscall.Signal { return syscall.Signal(got.Load()) }
 }
 
 // fuzzRun is one target's report.
