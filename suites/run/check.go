@@ -1,10 +1,13 @@
 package run
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"os"
+	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/onsi/ginkgo/v2"
@@ -23,10 +26,50 @@ import (
 //	var _ = run.Check(check.Descriptor{…}, func(c *run.C) { … })
 func Check(d check.Descriptor, body func(c *C)) bool {
 	d = check.Register(d)
-	ginkgo.It(fmt.Sprintf("[%s] %s", d.ID, d.Title), ginkgo.Label(d.Labels()...), func() {
-		execute(d, body)
-	})
+	specsMu.Lock()
+	specs = append(specs, spec{d, body})
+	specsMu.Unlock()
 	return true
+}
+
+// spec is a registered check, made a Ginkgo spec when the suite's tree is
+// built.
+type spec struct {
+	d    check.Descriptor
+	body func(*C)
+}
+
+var (
+	specsMu sync.Mutex
+	specs   []spec // in registration order
+)
+
+// The specs are made when RunSpecs builds the tree, once every suite has
+// registered its checks and the run is configured: the checks with the
+// longest declared waits first (registration order among equals), so that
+// in a parallel run the waits overlap from the start instead of trailing
+// at the end. The reports order checks by ID whatever the order they ran;
+// the container has no text, so the specs keep their names.
+var _ = ginkgo.Describe("", func() {
+	specsMu.Lock()
+	ordered := slices.Clone(specs)
+	specsMu.Unlock()
+	cfg := Current()
+	slices.SortStableFunc(ordered, func(a, b spec) int { return cmp.Compare(declaredWaits(cfg, b.d), declaredWaits(cfg, a.d)) })
+	for _, s := range ordered {
+		ginkgo.It(fmt.Sprintf("[%s] %s", s.d.ID, s.d.Title), ginkgo.Label(s.d.Labels()...), func() {
+			execute(s.d, s.body)
+		})
+	}
+})
+
+// declaredWaits is the time the check's declared waits take at least once.
+func declaredWaits(cfg Config, d check.Descriptor) time.Duration {
+	var sum time.Duration
+	for _, w := range d.Waits {
+		sum += cfg.WaitDuration(w.Setting)
+	}
+	return sum
 }
 
 // C is a running check: what its body uses to act, observe and judge.
