@@ -269,7 +269,7 @@ func certifyWith(o *runOptions, roles []check.Role, stdout, stderr io.Writer) in
 	defer stop()
 	stopSignals := onSignal(stderr, p.budget, nil)
 	defer stopSignals()
-	cfg := run.Config{ClientAdapter: t.adapter, ServerURL: t.url, ServerCommand: t.server, Implementation: t.implementation, Fixtures: p.fixtures, Seed: o.seed, Strict: o.strict, Profile: p.profile,
+	cfg := run.Config{ClientAdapter: t.adapter, ServerURL: t.url, ServerCommand: t.server, Implementation: t.implementation, Fixtures: p.fixtures, Unsafe: p.unsafe, Seed: o.seed, Strict: o.strict, Profile: p.profile,
 		Baseline: p.baseline, SnapshotDir: o.snapshots, UpdateSnapshots: o.updateSnapshots, CheckDeadline: o.timeout, ProbeTimeout: o.probeTimeout,
 		QuietWindow: o.quietWindow, ToolBudget: o.toolBudget, Fuzz: o.fuzz, FuzzCases: o.fuzzCases, Secrets: secrets, ServerCheckDeadline: o.checkTimeout}
 	run.Configure(cfg)
@@ -291,6 +291,7 @@ type prepared struct {
 	selected int // checks the filter selects
 	baseline *report.Baseline
 	fixtures map[string]run.Fixture
+	unsafe   []string // tools no check calls
 	profile  check.Profile
 	budget   time.Duration
 	secrets  transcript.Secrets // what every output masks
@@ -325,7 +326,7 @@ func prepareRun(o *runOptions, roles []check.Role) (*prepared, error) {
 			return nil, fmt.Errorf("command %q not found: %v; give a path or a command on PATH after --", o.target[0], err)
 		}
 	}
-	if p.fixtures, err = loadFixtures(o.fixtures); err != nil {
+	if p.fixtures, p.unsafe, err = loadFixturesFile(o.fixtures); err != nil {
 		return nil, err
 	}
 	if o.seed == 0 {

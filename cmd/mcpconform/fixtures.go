@@ -20,11 +20,6 @@ var fixtureRoles = []string{"elicitation", "failing", "logging", "progress", "ro
 
 // loadFixtures reads a fixtures file: each role names a tool and its
 // arguments. An empty path means no file.
-func loadFixtures(path string) (map[string]run.Fixture, error) {
-	f, _, err := loadFixturesFile(path)
-	return f, err
-}
-
 // loadFixturesFile reads a fixtures file with its list of unsafe tools
 // (`unsafe: [NAME, …]`, tools that write or delete: the fuzzer never calls
 // them).

@@ -344,7 +344,7 @@ func TestFixturesFileErrors(t *testing.T) {
 		if err := os.WriteFile(path, []byte(tc.body), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		f, err := loadFixtures(path)
+		f, _, err := loadFixturesFile(path)
 		switch {
 		case tc.want == "" && (err != nil || f["progress"].Tool != "ticker" || f["progress"].Arguments["steps"] != 3):
 			t.Errorf("%q: %v, %+v", tc.body, err, f)
@@ -352,7 +352,7 @@ func TestFixturesFileErrors(t *testing.T) {
 			t.Errorf("%q: error %v, want one saying %q", tc.body, err, tc.want)
 		}
 	}
-	if _, err := loadFixtures(filepath.Join(dir, "missing.yaml")); err == nil {
+	if _, _, err := loadFixturesFile(filepath.Join(dir, "missing.yaml")); err == nil {
 		t.Error("a missing fixtures file was accepted")
 	}
 }

@@ -63,6 +63,9 @@ type Config struct {
 	// CheckDeadline bounds one adapter run; past it the adapter's process
 	// group is killed and the check fails.
 	CheckDeadline time.Duration
+	// Unsafe are tools no check calls, whatever else it does: the fixtures
+	// file's `unsafe: [TOOL, …]`, tools that write, delete or reach out.
+	Unsafe []string
 	// ServerCheckDeadline bounds one server check, whatever its target
 	// does (zero: DefaultServerCheckDeadline); past it the check is ERROR.
 	ServerCheckDeadline time.Duration

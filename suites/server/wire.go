@@ -181,7 +181,7 @@ func callable(c *run.C, tools []json.RawMessage) (run.Fixture, bool) {
 	var listed []tool
 	for _, raw := range tools {
 		var t tool
-		if json.Unmarshal(raw, &t) == nil && t.Name != "" && !slices.Contains(slow, t.Name) {
+		if json.Unmarshal(raw, &t) == nil && t.Name != "" && !slices.Contains(slow, t.Name) && !slices.Contains(c.Config().Unsafe, t.Name) {
 			listed = append(listed, t)
 		}
 	}
