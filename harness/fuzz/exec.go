@@ -502,4 +502,3 @@ func (r *run) warn(inv Invariant, detail string) {
 		r.out.Warnings = append(r.out.Warnings, &Violation{Invariant: inv, Step: r.step, Detail: detail, Frames: frames})
 	}
 }
-
