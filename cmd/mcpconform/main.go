@@ -23,9 +23,6 @@ import (
 	_ "github.com/mcpconform/mcpconform/suites/stdio"  // the checks
 )
 
-// Version is the tool's version, set at build time with -ldflags.
-var Version = "dev"
-
 const usage = `mcpconform certifies MCP clients and servers.
 
 Usage:

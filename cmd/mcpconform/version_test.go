@@ -1,0 +1,37 @@
+package main
+
+import (
+	"runtime/debug"
+	"testing"
+)
+
+func TestVersionString(t *testing.T) {
+	vcs := func(kv ...string) []debug.BuildSetting {
+		var out []debug.BuildSetting
+		for i := 0; i < len(kv); i += 2 {
+			out = append(out, debug.BuildSetting{Key: kv[i], Value: kv[i+1]})
+		}
+		return out
+	}
+	for _, tc := range []struct {
+		name     string
+		version  string
+		settings []debug.BuildSetting
+		want     string
+	}{
+		{"go install @version", "v1.2.3", nil, "v1.2.3"},
+		{"released from a clean tree", "v1.2.3",
+			vcs("vcs", "git", "vcs.revision", "abc1234def5678", "vcs.time", "2026-12-01T10:00:00Z", "vcs.modified", "false"),
+			"v1.2.3 (commit abc1234, 2026-12-01T10:00:00Z)"},
+		{"a modified checkout", "(devel)",
+			vcs("vcs.revision", "abc1234def5678", "vcs.time", "2026-12-01T10:00:00Z", "vcs.modified", "true"),
+			"(devel) (commit abc1234, 2026-12-01T10:00:00Z, modified)"},
+		{"a pseudo-version", "v0.0.0-20261201100000-abc1234def56", nil, "v0.0.0-20261201100000-abc1234def56"},
+		{"no module version", "", vcs("vcs.revision", "abc"), "(devel) (commit abc)"},
+	} {
+		info := &debug.BuildInfo{Main: debug.Module{Path: "github.com/mcpconform/mcpconform", Version: tc.version}, Settings: tc.settings}
+		if got := versionString(info); got != tc.want {
+			t.Errorf("%s: %q, want %q", tc.name, got, tc.want)
+		}
+	}
+}
