@@ -46,9 +46,9 @@ var sectionPages = map[string]string{
 var versionNames = map[string]string{"0326": "2025-03-26", "0618": "2025-06-18", "1125": "2025-11-25", "0728": "2026-07-28"}
 
 var (
-	headingRow = regexp.MustCompile(`^#{2,3} (\d+(?:\.\d+)?)[. ]`)
+	headingRow = regexp.MustCompile(`^#{2,3} (\d+(?:\.\d+)?)[. ]\s*(.*?)\s*$`)
 	specRow    = regexp.MustCompile(`^\| ([A-Z]{2}-\d+[a-z]?) \| ([^|]+) \| (client|server|both) \| ([^|]+) \| (.*) \|$`)
-	seedHead   = regexp.MustCompile(`^## (NG|RM|CX): [^(]*\(([^)]+)\)`)
+	seedHead   = regexp.MustCompile(`^## ((NG|RM|CX): [^(]*?) *\(([^)]+)\)`)
 	seedRow    = regexp.MustCompile(`^\| ((NG|RM|CX)-\d+) \| (.*) \|$`)
 )
 
@@ -71,33 +71,33 @@ func FromDocuments(spec, seeds []byte) ([]Rule, error) {
 		out = append(out, r)
 		return nil
 	}
-	section := ""
+	section, title := "", ""
 	for _, line := range strings.Split(string(spec), "\n") {
 		if m := headingRow.FindStringSubmatch(line); m != nil {
-			section = m[1]
+			section, title = m[1], m[2]
 			continue
 		}
 		m := specRow.FindStringSubmatch(line)
 		if m == nil {
 			continue
 		}
-		r := Rule{ID: m[1], Level: strings.TrimSpace(m[2]), Side: m[3], Versions: strings.TrimSpace(m[4]), Source: Spec, Text: strings.TrimSpace(m[5])}
+		r := Rule{ID: m[1], Level: strings.TrimSpace(m[2]), Side: m[3], Versions: strings.TrimSpace(m[4]), Source: Spec, Section: strings.TrimSpace(section + " " + title), Text: strings.TrimSpace(m[5])}
 		r.URL = specURL(section, r.Versions)
 		if err := add(r); err != nil {
 			return nil, err
 		}
 	}
-	family, doc := "", ""
+	family, heading, doc := "", "", ""
 	for _, line := range strings.Split(string(seeds), "\n") {
 		if m := seedHead.FindStringSubmatch(line); m != nil {
-			family, doc = m[1], m[2]
+			heading, family, doc = m[1], m[2], m[3]
 			continue
 		}
 		m := seedRow.FindStringSubmatch(line)
 		if m == nil || m[2] != family {
 			continue
 		}
-		r := Rule{ID: m[1], Level: "MUST", Side: seedSides[family], Versions: "all", Source: Hardened, URL: "seeds/" + doc, Text: strings.TrimSpace(m[3])}
+		r := Rule{ID: m[1], Level: "MUST", Side: seedSides[family], Versions: "all", Source: Hardened, Section: heading, URL: "seeds/" + doc, Text: strings.TrimSpace(m[3])}
 		if err := add(r); err != nil {
 			return nil, err
 		}

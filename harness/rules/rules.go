@@ -39,6 +39,10 @@ type Rule struct {
 	// Versions are the protocol versions it belongs to: "all", "0326–1125", "0728", …
 	Versions string
 	Source   Source
+	// Section is where in its document the rule stands: the section of the
+	// specification digest ("4.6 Sessions (legacy only)"), or the seed
+	// family ("NG: stdio client").
+	Section string
 	// URL is where the rule's text is read.
 	URL string
 	// Text is the rule in one sentence.
@@ -92,6 +96,27 @@ func (r Rule) Covers(era string) bool {
 		return hi >= modern
 	}
 	return lo < modern
+}
+
+// VersionNames returns the published names of the protocol versions the
+// rule belongs to, oldest first: "0618–1125" is 2025-06-18, 2025-11-25.
+func (r Rule) VersionNames() []string {
+	lo, hi := 0, len(versionCodes)-1
+	if r.Versions != "all" {
+		from, to, ok := strings.Cut(r.Versions, "–")
+		if !ok {
+			to = from
+		}
+		lo, hi = indexOf(from), indexOf(to)
+	}
+	if lo < 0 || hi < lo {
+		return nil
+	}
+	out := make([]string, 0, hi-lo+1)
+	for _, c := range versionCodes[lo : hi+1] {
+		out = append(out, versionNames[c])
+	}
+	return out
 }
 
 func indexOf(code string) int {
@@ -159,7 +184,7 @@ func Unknown(ids []string) []string {
 }
 
 // columns of rules.tsv, in order.
-var columns = []string{"id", "level", "side", "versions", "source", "url", "text"}
+var columns = []string{"id", "level", "side", "versions", "source", "section", "url", "text"}
 
 // ReadTSV parses the table: a header line naming the columns, then one rule
 // a line, tab-separated.
@@ -174,7 +199,7 @@ func ReadTSV(b []byte) ([]Rule, error) {
 		if len(f) != len(columns) {
 			return nil, fmt.Errorf("rules.tsv line %d: %d fields, want %d", n+2, len(f), len(columns))
 		}
-		r := Rule{ID: f[0], Level: f[1], Side: f[2], Versions: f[3], Source: Source(f[4]), URL: f[5], Text: f[6]}
+		r := Rule{ID: f[0], Level: f[1], Side: f[2], Versions: f[3], Source: Source(f[4]), Section: f[5], URL: f[6], Text: f[7]}
 		if r.Source != Spec && r.Source != Hardened {
 			return nil, fmt.Errorf("rules.tsv line %d: rule %s has source %q, want spec or hardened", n+2, r.ID, r.Source)
 		}
@@ -187,6 +212,6 @@ func ReadTSV(b []byte) ([]Rule, error) {
 func WriteTSV(w io.Writer, list []Rule) {
 	fmt.Fprintln(w, strings.Join(columns, "\t"))
 	for _, r := range list {
-		fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", r.ID, r.Level, r.Side, r.Versions, r.Source, r.URL, r.Text)
+		fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", r.ID, r.Level, r.Side, r.Versions, r.Source, r.Section, r.URL, r.Text)
 	}
 }

@@ -48,8 +48,13 @@ func TestLookup(t *testing.T) {
 		if r.Source != tc.source || r.Side != tc.side || strings.Join(r.Keywords(), " ") != tc.keywords || r.Primary() != tc.primary {
 			t.Errorf("%s: source %s side %s keywords %v primary %q; want %s %s %q %q", tc.id, r.Source, r.Side, r.Keywords(), r.Primary(), tc.source, tc.side, tc.keywords, tc.primary)
 		}
-		if r.Text == "" || r.URL == "" {
-			t.Errorf("%s: no text or URL", tc.id)
+		if r.Text == "" || r.URL == "" || r.Section == "" {
+			t.Errorf("%s: no text, URL or section", tc.id)
+		}
+	}
+	for id, want := range map[string]string{"ST-03": "3 stdio transport", "HT-56": "4.6 Sessions (legacy only)", "NG-03": "NG: stdio client"} {
+		if r, _ := Lookup(id); r.Section != want {
+			t.Errorf("%s: section %q, want %q", id, r.Section, want)
 		}
 	}
 	if got := Unknown([]string{"ST-03", "XX-99"}); len(got) != 1 || got[0] != "XX-99" {
@@ -69,6 +74,10 @@ func TestCovers(t *testing.T) {
 		{"1125", true, false},
 	} {
 		r := Rule{Versions: tc.versions}
+		names := r.VersionNames()
+		if len(names) == 0 || (tc.versions == "all") != (len(names) == len(versionCodes)) || (tc.modern != (names[len(names)-1] == "2026-07-28")) {
+			t.Errorf("%s: versions %v", tc.versions, names)
+		}
 		if r.Covers("legacy") != tc.legacy || r.Covers("modern") != tc.modern {
 			t.Errorf("%s: covers legacy %v modern %v, want %v %v", tc.versions, r.Covers("legacy"), r.Covers("modern"), tc.legacy, tc.modern)
 		}
