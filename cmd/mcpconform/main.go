@@ -37,9 +37,12 @@ Usage:
   mcpconform replay FILE… [--url U | -- CMD…]
                                       run corpus cases again; exit 1 when an invariant breaks
   mcpconform list [--format table|json]
+                                      every check with its rules and their URLs
+  mcpconform rules [--format table|json|markdown]
+                                      every rule with its sentence, its source and the checks that cite it
   mcpconform adapter [--mutant M]     the reference client, speaking the adapter contract
   mcpconform fakeserver --case ID …   one fake stdio server (what client adapters spawn)
-  mcpconform version
+  mcpconform version                  the module version and the commit it was built from
 
 Run "mcpconform COMMAND -h" for a command's flags.
 Exit status: 0 every required check passed; 1 a check failed or a baseline entry is stale; 2 usage or harness error.
@@ -93,6 +96,8 @@ func dispatch(args []string, stdout, stderr io.Writer) int {
 		return selftest(args[1:], stdout, stderr)
 	case "list":
 		return list(args[1:], stdout, stderr)
+	case "rules":
+		return rulesCommand(args[1:], stdout, stderr)
 	case "fuzz":
 		return fuzzCommand(args[1:], stdout, stderr)
 	case "replay":

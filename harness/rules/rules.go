@@ -73,6 +73,16 @@ func (r Rule) Primary() string {
 	return best
 }
 
+// Link returns the rule's URL when it is a web address (a section of the
+// MCP specification), or "" for a seed document, which is named by its
+// path in the project's documents.
+func (r Rule) Link() string {
+	if strings.HasPrefix(r.URL, "https://") || strings.HasPrefix(r.URL, "http://") {
+		return r.URL
+	}
+	return ""
+}
+
 // Binds reports whether the rule binds the given role (client or server).
 func (r Rule) Binds(role string) bool { return r.Side == role || r.Side == "both" }
 
