@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"text/tabwriter"
 
@@ -28,8 +29,11 @@ type listEntry struct {
 	Title       string   `json:"title"`
 	Requirement string   `json:"requirement"`
 	Rules       []string `json:"rules"`
-	Level       string   `json:"level"`
-	Source      string   `json:"source"`
+	// RuleURLs are the URLs of the rules, in the order of Rules: a section
+	// of the MCP specification, or the seed document.
+	RuleURLs []string `json:"rule_urls"`
+	Level    string   `json:"level"`
+	Source   string   `json:"source"`
 	// References resolve each rule ID in the rule table.
 	References []reference `json:"references"`
 	Role       string      `json:"role"`
@@ -72,6 +76,7 @@ func list(args []string, stdout, stderr io.Writer) int {
 			for _, id := range d.Rules {
 				r, _ := rules.Lookup(id)
 				e.References = append(e.References, reference{ID: r.ID, Level: r.Level, Side: r.Side, Source: string(r.Source), URL: r.URL, Text: r.Text})
+				e.RuleURLs = append(e.RuleURLs, r.URL)
 			}
 			for _, era := range d.EraList() {
 				e.Eras = append(e.Eras, string(era))
@@ -90,13 +95,20 @@ func list(args []string, stdout, stderr io.Writer) int {
 		}
 	case "table":
 		tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
-		fmt.Fprintln(tw, "ID\tLEVEL\tSOURCE\tROLE\tTRANSPORT\tRULES\tTITLE")
+		fmt.Fprintln(tw, "ID\tLEVEL\tSOURCE\tROLE\tTRANSPORT\tRULES\tTITLE\tRULE URLS")
 		for _, d := range all {
 			title := d.Title
 			if d.Fuzz {
 				title = "[" + check.FuzzLabel + "] " + title // off by default: --fuzz runs it
 			}
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", d.ID, d.Level, d.Source, d.Role, d.Transport, strings.Join(d.Rules, ","), title)
+			var urls []string
+			for _, id := range d.Rules {
+				if r, _ := rules.Lookup(id); !slices.Contains(urls, r.URL) {
+					urls = append(urls, r.URL)
+				}
+			}
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", d.ID, d.Level, d.Source, d.Role, d.Transport, strings.Join(d.Rules, ","), title,
+				strings.Join(urls, " "))
 		}
 		tw.Flush()
 		fmt.Fprintf(stdout, "%d checks\n", len(all))

@@ -109,9 +109,12 @@ func TestListJSONNamesEveryCheckWithItsKiller(t *testing.T) {
 		if len(c.References) != len(c.Rules) {
 			t.Errorf("%s: %d references for %d rules", c.ID, len(c.References), len(c.Rules))
 		}
-		for _, r := range c.References {
+		for i, r := range c.References {
 			if r.Text == "" || r.URL == "" || r.Level == "" {
 				t.Errorf("%s: rule %s has no text, URL or level in the table", c.ID, r.ID)
+			}
+			if len(c.RuleURLs) != len(c.Rules) || c.RuleURLs[i] != r.URL {
+				t.Errorf("%s: rule_urls %v do not follow the rules %v", c.ID, c.RuleURLs, c.Rules)
 			}
 		}
 	}

@@ -76,3 +76,20 @@ func TestRulesFormats(t *testing.T) {
 		t.Errorf("--format xml: exit %d, stderr %q", code, stderr.String())
 	}
 }
+
+func TestListTableShowsRuleURLs(t *testing.T) {
+	var stdout, stderr bytes.Buffer
+	if code := dispatch([]string{"list"}, &stdout, &stderr); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr.String())
+	}
+	for _, line := range strings.Split(stdout.String(), "\n") {
+		if strings.HasPrefix(line, "stdio.client.banner.before-initialize ") {
+			// NG-01 and NG-03 share their seed document; ST-03 is a section of the specification.
+			if !strings.HasSuffix(line, "  seeds/neograph-stdio-client-config.txt https://modelcontextprotocol.io/specification/2026-07-28/basic/transports#stdio") {
+				t.Errorf("rule URLs not at the end of %q", line)
+			}
+			return
+		}
+	}
+	t.Fatalf("stdio.client.banner.before-initialize not listed in\n%.2000s", stdout.String())
+}
