@@ -99,6 +99,7 @@ var pageTemplate = template.Must(template.New("report").Funcs(template.FuncMap{
 	"class":   func(o check.Outcome) string { return "o-" + strings.ToLower(strings.ReplaceAll(string(o), "/", "")) },
 	"failing": func(o check.Outcome) bool { return o.Failing() },
 	"join":    strings.Join,
+	"rule":    ruleRef,
 }).Parse(pageHTML))
 
 const pageHTML = `<!DOCTYPE html>
@@ -143,7 +144,7 @@ dd { margin: 0; }
 <thead><tr><th>Rule</th>{{range .Outcomes}}<th>{{.}}</th>{{end}}</tr></thead>
 <tbody>
 {{- range .Matrix}}
-<tr><th>{{.Rule}}</th>{{range .Cells}}{{if .Checks}}<td class="n {{class .Outcome}}" title="{{join .Checks ", "}}">{{len .Checks}}</td>{{else}}<td class="n"></td>{{end}}{{end}}</tr>
+<tr><th>{{template "rule" .Rule}}</th>{{range .Cells}}{{if .Checks}}<td class="n {{class .Outcome}}" title="{{join .Checks ", "}}">{{len .Checks}}</td>{{else}}<td class="n"></td>{{end}}{{end}}</tr>
 {{- end}}
 </tbody>
 </table>
@@ -158,7 +159,7 @@ dd { margin: 0; }
 {{- end}}
 <dt>role</dt><dd>{{.Role}}</dd>
 <dt>transport</dt><dd>{{.Transport}}</dd>
-<dt>rules</dt><dd>{{join .Rules ", "}}</dd>
+<dt>rules</dt><dd>{{range $i, $r := .Rules}}{{if $i}}, {{end}}{{template "rule" $r}}{{end}}</dd>
 <dt>duration</dt><dd>{{.DurationMS}} ms</dd>
 {{- if .Seed}}
 <dt>seed</dt><dd>{{.Seed}}</dd>
@@ -177,4 +178,5 @@ dd { margin: 0; }
 {{- end}}
 </body>
 </html>
+{{- define "rule"}}{{with rule .}}{{if .Link}}<a href="{{.Link}}" title="{{.Text}}">{{.ID}}</a>{{else if .Text}}<span title="{{.Text}}">{{.ID}}</span>{{else}}{{.ID}}{{end}}{{end}}{{end}}
 `

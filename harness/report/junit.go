@@ -88,7 +88,7 @@ func junitSpecs(specs types.SpecReports) types.SpecReports {
 				s.LeafNodeText = fmt.Sprintf("[%s]", s.LeafNodeType)
 			}
 		}
-		out = append(out, s)
+		out = append(out, withRuleURLs(s))
 	}
 	// By check ID, suite-level nodes last, so that the report does not
 	// depend on the order the specs ran in (a seed, or a parallel run's

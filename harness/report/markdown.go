@@ -61,7 +61,7 @@ func RenderMarkdown(ix *Index) []byte {
 		b.WriteString("| Check | Outcome | Level | Source | Rules | Message |\n| --- | --- | --- | --- | --- | --- |\n")
 		for _, c := range attention {
 			fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s |\n", mdCell(c.ID), c.Outcome, c.Level, c.Source,
-				mdCell(strings.Join(c.Rules, ", ")), mdCell(oneLine(c.Message)))
+				mdRules(c.Rules), mdCell(oneLine(c.Message)))
 		}
 		b.WriteString("\n")
 	}
@@ -71,7 +71,7 @@ func RenderMarkdown(ix *Index) []byte {
 	b.WriteString("| --- | --- | --- | --- | --- | --- | --: | --- |\n")
 	for _, c := range ix.Checks {
 		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s | %d | %s |\n", mdCell(c.ID), c.Outcome, c.Level,
-			c.Role, c.Transport, mdCell(strings.Join(c.Rules, ", ")), c.DurationMS, mdCell(oneLine(c.Message)))
+			c.Role, c.Transport, mdRules(c.Rules), c.DurationMS, mdCell(oneLine(c.Message)))
 	}
 	b.WriteString("\n</details>\n")
 	return b.Bytes()
