@@ -38,15 +38,15 @@ func mdRules(ids []string) string {
 const ruleURLProperty = "rule_url"
 
 // withRuleURLs returns the spec with one rule_url report entry for each
-// rule its labels cite ("rule:ST-03"), hidden from its timeline; Ginkgo's
-// JUnit reporter writes report entries as test case properties.
+// rule its labels cite ("rule:ST-03"): Ginkgo's JUnit reporter writes
+// report entries as test case properties (and, for a spec that failed,
+// in its timeline too).
 func withRuleURLs(s types.SpecReport) types.SpecReport {
 	var entries types.ReportEntries
 	for _, l := range s.LeafNodeLabels {
 		if id, ok := strings.CutPrefix(l, "rule:"); ok {
 			if u := ruleRef(id).URL; u != "" {
-				entries = append(entries, types.ReportEntry{Name: ruleURLProperty, Visibility: types.ReportEntryVisibilityNever,
-					Value: types.WrapEntryValue(id + " " + u)})
+				entries = append(entries, types.ReportEntry{Name: ruleURLProperty, Value: types.WrapEntryValue(id + " " + u)})
 			}
 		}
 	}
