@@ -526,7 +526,7 @@ func describeTarget(roles []check.Role, o *runOptions, serverURL string) string 
 // Ginkgo's report, redacted here.
 func writeReports(o *runOptions, ix *report.Index, suite types.Report, secrets transcript.Secrets) error {
 	if o.junit != "" {
-		if err := report.WriteJUnit(report.RedactReport(suite, secrets), o.junit); err != nil {
+		if err := report.WriteJUnit(report.RedactReport(suite, secrets), ix, o.junit); err != nil {
 			return err
 		}
 	}

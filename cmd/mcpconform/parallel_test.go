@@ -1,11 +1,15 @@
 package main
 
 import (
+	"encoding/xml"
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/onsi/ginkgo/v2/reporters"
 
 	"github.com/mcpconform/mcpconform/harness/mutant"
 	"github.com/mcpconform/mcpconform/harness/report"
@@ -78,6 +82,32 @@ func parallelRun(t *testing.T, args []string, n string) (report.Index, string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	times := regexp.MustCompile(`\s(time|timestamp)="[^"]*"`)
-	return ix, strings.TrimSpace(times.ReplaceAllString(string(b), ""))
+	return ix, junitShape(t, b)
+}
+
+// junitShape is a JUnit report without what varies between two runs: its
+// times, and the messages past their verdict (verdictOf).
+func junitShape(t *testing.T, b []byte) string {
+	t.Helper()
+	var suites reporters.JUnitTestSuites
+	if err := xml.Unmarshal(b, &suites); err != nil {
+		t.Fatalf("JUnit: %v", err)
+	}
+	var out strings.Builder
+	for _, s := range suites.TestSuites {
+		fmt.Fprintf(&out, "%s tests=%d failures=%d errors=%d skipped=%d\n", s.Name, s.Tests, s.Failures, s.Errors, s.Skipped)
+		for _, tc := range s.TestCases {
+			msg := tc.SystemOut
+			switch {
+			case tc.Failure != nil:
+				msg = tc.Failure.Description
+			case tc.Error != nil:
+				msg = tc.Error.Description
+			case tc.Skipped != nil:
+				msg = tc.Skipped.Message
+			}
+			fmt.Fprintf(&out, "  %s %s %s %q\n", tc.Classname, tc.Name, tc.Status, verdictOf(msg))
+		}
+	}
+	return out.String()
 }

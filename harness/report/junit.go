@@ -3,123 +3,201 @@ package report
 import (
 	"encoding/xml"
 	"fmt"
-	"os"
-	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/onsi/ginkgo/v2/reporters"
 	"github.com/onsi/ginkgo/v2/types"
+
+	"github.com/mcpconform/mcpconform/harness/check"
 )
 
-// junitConfig keeps what a CI test view needs: one test case per spec, named
-// by its text (the suites name specs "[check.id] title"), failure messages
-// and, for specs that did not pass, the timeline. It leaves out the leaf
-// node type and the labels (they repeat the descriptor the name already
-// identifies) and captured stdout/stderr (the transcript is in the other
-// reports).
-var junitConfig = reporters.JunitReportConfig{
-	OmitTimelinesForSpecState:          types.SpecStatePassed | types.SpecStateSkipped | types.SpecStatePending,
-	OmitCapturedStdOutErr:              true,
-	OmitSpecLabels:                     true,
-	OmitSpecSemVerConstraints:          true,
-	OmitSpecComponentSemVerConstraints: true,
-	OmitLeafNodeType:                   true,
+// Messages of the SKIPPED checks a run did not select: the selection
+// (--only, --skip, labels) left them out, or the run named no server over
+// their transport. The JUnit report leaves them out, as a test view shows
+// what ran; the JSON index keeps them.
+const (
+	NotSelected     = "not selected"
+	NoServerURL     = "no --url given: HTTP checks need a streamable HTTP endpoint (mcpconform server --url URL)"
+	NoServerCommand = "no server command given: stdio checks need one (mcpconform server -- CMD…)"
+)
+
+// LeftOut reports whether the run did not select c (see NotSelected).
+func LeftOut(c Check) bool {
+	if c.Outcome != check.Skipped {
+		return false
+	}
+	switch c.Message {
+	case NotSelected, NoServerURL, NoServerCommand:
+		return true
+	}
+	return false
 }
 
-// WriteJUnit writes report as JUnit XML to path through Ginkgo's own
-// reporter, atomically: Ginkgo writes a temporary file in the same directory,
-// which is synced, checked to be well-formed XML and renamed over path.
+// junitSuiteNodes names the testsuite of the suite-level nodes (BeforeSuite,
+// AfterSuite, …) that did not pass.
+const junitSuiteNodes = "mcpconform suite nodes"
+
+// WriteJUnit writes the JUnit XML report of a run to path, atomically. Its
+// outcomes are the index's (XFAIL, STALE, WARN, HARDENED, N/A … are not
+// Ginkgo states); report, Ginkgo's, gives the run's start and length and
+// the suite-level nodes that did not pass. The shape is Ginkgo's reporter
+// types, so that it is what Ginkgo's own JUnit report is:
 //
-// Suite-level nodes (BeforeSuite, AfterSuite, …) appear only when they did
-// not pass, named after their node type.
-func WriteJUnit(report types.Report, path string) error {
-	report.SpecReports = junitSpecs(report.SpecReports)
-
-	dir := filepath.Dir(path)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return fmt.Errorf("JUnit report %s: create directory: %w; choose a path in a writable directory", path, err)
-	}
-	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
-		return fmt.Errorf("JUnit report %s: it is a directory; name a file inside it instead", path)
-	}
-	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
+//   - one testsuite per role and transport that ran ("server http"), each
+//     check a testcase named "[id] title", its classname the ID's area
+//     (server.lifecycle for server.lifecycle.initialize-result), its status
+//     the index outcome; the suites in name order, their properties the
+//     run's (tool, profile, seed, scores) as plain values (the schema
+//     gives a testcase none);
+//   - FAIL and STALE a failure, ERROR an error, each with the full message;
+//   - WARN, HARDENED, INFO and PASS passed, the message in system-out;
+//   - UNIMPLEMENTED, N/A, SKIPPED and XFAIL skipped, with the message;
+//   - checks the run did not select left out (LeftOut).
+//
+// Nothing holds a source path: Ginkgo's failure locations are not written.
+// Pass both redacted.
+func WriteJUnit(report types.Report, ix *Index, path string) error {
+	data, err := xml.MarshalIndent(JUnit(report, ix), "", "  ")
 	if err != nil {
-		return fmt.Errorf("JUnit report %s: %w; choose a path in a writable directory", path, err)
+		return fmt.Errorf("JUnit report %s: %w", path, err)
 	}
-	tmpName := tmp.Name()
-	tmp.Close()
-	fail := func(step string, err error) error {
-		os.Remove(tmpName)
-		return fmt.Errorf("JUnit report %s: %s: %w; check the free space and permissions of %s, or choose another path", path, step, err, dir)
-	}
-	if err := reporters.GenerateJUnitReportWithConfig(report, tmpName, junitConfig); err != nil {
-		return fail("generate", err)
-	}
-	// Ginkgo's generator does not report encoding errors, so check what it wrote.
-	data, err := os.ReadFile(tmpName)
-	if err != nil {
-		return fail("read back", err)
-	}
-	var suites reporters.JUnitTestSuites
-	if err := xml.Unmarshal(data, &suites); err != nil {
-		return fail("verify", err)
-	}
-	if err := syncAndChmod(tmpName); err != nil {
-		return fail("sync", err)
-	}
-	if err := os.Rename(tmpName, path); err != nil {
-		return fail("rename", err)
-	}
-	syncDir(dir)
-	return nil
+	return WriteFileAtomic(path, append(append([]byte(xml.Header), data...), '\n'))
 }
 
-// junitSpecs drops suite-level nodes that passed or were skipped and names
-// the others, whose text is empty once the node type is left out.
-func junitSpecs(specs types.SpecReports) types.SpecReports {
-	out := make(types.SpecReports, 0, len(specs))
-	for _, s := range specs {
-		if s.LeafNodeType.Is(types.NodeTypesForSuiteLevelNodes) {
-			if s.State.Is(types.SpecStatePassed | types.SpecStateSkipped | types.SpecStatePending) {
-				continue
-			}
-			if s.FullText() == "" {
-				s.LeafNodeText = fmt.Sprintf("[%s]", s.LeafNodeType)
+// JUnit builds the JUnit document WriteJUnit writes.
+func JUnit(report types.Report, ix *Index) reporters.JUnitTestSuites {
+	timestamp := report.StartTime.UTC().Format("2006-01-02T15:04:05")
+	var suites []reporters.JUnitTestSuite
+	byName := map[string]int{}
+	for _, c := range ix.Checks {
+		if LeftOut(c) {
+			continue
+		}
+		name := fmt.Sprintf("%s %s", c.Role, c.Transport)
+		i, ok := byName[name]
+		if !ok {
+			i = len(suites)
+			byName[name] = i
+			suites = append(suites, reporters.JUnitTestSuite{
+				Name: name, Package: "mcpconform", Timestamp: timestamp,
+				Properties: reporters.JUnitProperties{Properties: runProperties(ix)},
+			})
+		}
+		suites[i].TestCases = append(suites[i].TestCases, junitCase(c))
+	}
+	slices.SortStableFunc(suites, func(a, b reporters.JUnitTestSuite) int { return strings.Compare(a.Name, b.Name) })
+	if nodes := failedSuiteNodes(report); len(nodes) > 0 {
+		suites = append(suites, reporters.JUnitTestSuite{Name: junitSuiteNodes, Package: "mcpconform", Timestamp: timestamp, TestCases: nodes})
+	}
+	out := reporters.JUnitTestSuites{Time: report.RunTime.Seconds(), TestSuites: suites}
+	for i := range suites {
+		s := &suites[i]
+		for _, tc := range s.TestCases {
+			s.Tests++
+			s.Time += tc.Time
+			switch {
+			case tc.Failure != nil:
+				s.Failures++
+			case tc.Error != nil:
+				s.Errors++
+			case tc.Skipped != nil:
+				s.Skipped++
 			}
 		}
-		out = append(out, withRuleURLs(s))
+		s.Time = seconds(s.Time)
+		out.Tests += s.Tests
+		out.Failures += s.Failures
+		out.Errors += s.Errors
 	}
-	// By check ID, suite-level nodes last, so that the report does not
-	// depend on the order the specs ran in (a seed, or a parallel run's
-	// workers).
-	slices.SortStableFunc(out, func(a, b types.SpecReport) int { return strings.Compare(junitKey(a), junitKey(b)) })
+	out.Time = seconds(out.Time)
 	return out
 }
 
-// junitKey orders a spec: its check ID (the suites name specs "[id]
-// title"), or after every check for a node that is none.
-func junitKey(s types.SpecReport) string {
-	if rest, ok := strings.CutPrefix(s.LeafNodeText, "["); ok {
-		if id, _, ok := strings.Cut(rest, "]"); ok && s.LeafNodeType == types.NodeTypeIt {
-			return id
-		}
+// runProperties describes the run, as plain values.
+func runProperties(ix *Index) []reporters.JUnitProperty {
+	ps := []reporters.JUnitProperty{
+		{Name: "tool", Value: strings.TrimSpace(ix.Tool.Name + " " + ix.Tool.Version)},
+		{Name: "profile", Value: string(ix.Profile)},
+		{Name: "seed", Value: strconv.FormatInt(ix.Seed, 10)},
+		{Name: "scores", Value: ix.Scores.String()},
 	}
-	return "\uffff"
+	if ix.Interrupted {
+		ps = append(ps, reporters.JUnitProperty{Name: "interrupted_by", Value: ix.InterruptedBy})
+	}
+	return ps
 }
 
-func syncAndChmod(name string) error {
-	f, err := os.OpenFile(name, os.O_RDWR, 0)
-	if err != nil {
-		return err
+// junitCase is one check's testcase.
+func junitCase(c Check) reporters.JUnitTestCase {
+	tc := reporters.JUnitTestCase{
+		Name:      fmt.Sprintf("[%s] %s", c.ID, c.Title),
+		Classname: area(c.ID),
+		Status:    string(c.Outcome),
+		Time:      float64(c.DurationMS) / 1000,
 	}
-	if err := f.Chmod(0o644); err != nil {
-		f.Close()
-		return err
+	msg := strings.TrimSpace(c.Message)
+	switch c.Outcome {
+	case check.Fail, check.Stale:
+		tc.Failure = &reporters.JUnitFailure{Type: string(c.Outcome), Message: firstLine(msg), Description: msg}
+	case check.Error:
+		tc.Error = &reporters.JUnitError{Type: string(c.Outcome), Message: firstLine(msg), Description: msg}
+	case check.ExpectedFail:
+		tc.Skipped = &reporters.JUnitSkipped{Message: "expected failure: " + msg}
+	case check.Unimplemented, check.NotApplicable, check.Skipped:
+		tc.Skipped = &reporters.JUnitSkipped{Message: strings.ToLower(string(c.Outcome)) + ": " + msg}
+	default: // PASS, WARN, HARDENED, INFO pass the run
+		if msg != "" {
+			tc.SystemOut = string(c.Outcome) + ": " + msg
+		}
 	}
-	if err := f.Sync(); err != nil {
-		f.Close()
-		return err
+	if rules := ruleURLLines(c.Rules); len(rules) > 0 {
+		tc.SystemOut = strings.TrimSpace(tc.SystemOut + "\n" + strings.Join(rules, "\n"))
 	}
-	return f.Close()
+	return tc
+}
+
+// failedSuiteNodes are the suite-level nodes that did not pass, named
+// after their node type, their failure without its source location.
+func failedSuiteNodes(report types.Report) []reporters.JUnitTestCase {
+	var out []reporters.JUnitTestCase
+	for _, s := range report.SpecReports {
+		if !s.LeafNodeType.Is(types.NodeTypesForSuiteLevelNodes) || s.State.Is(types.SpecStatePassed|types.SpecStateSkipped|types.SpecStatePending) {
+			continue
+		}
+		msg := strings.TrimSpace(s.Failure.Message)
+		if s.Failure.ForwardedPanic != "" {
+			msg = strings.TrimSpace(msg + "\npanic: " + s.Failure.ForwardedPanic)
+		}
+		out = append(out, reporters.JUnitTestCase{
+			Name:      fmt.Sprintf("[%s]", s.LeafNodeType),
+			Classname: "mcpconform",
+			Status:    s.State.String(),
+			Time:      seconds(s.RunTime.Seconds()),
+			Error:     &reporters.JUnitError{Type: s.State.String(), Message: firstLine(msg), Description: msg},
+		})
+	}
+	return out
+}
+
+// area is the part of a check ID before its last dot: the group of
+// checks it belongs to.
+func area(id string) string {
+	if i := strings.LastIndexByte(id, '.'); i > 0 {
+		return id[:i]
+	}
+	return id
+}
+
+func firstLine(s string) string {
+	line, _, _ := strings.Cut(s, "\n")
+	return line
+}
+
+// seconds rounds a duration in seconds to the millisecond, so that sums
+// of milliseconds print as such.
+func seconds(s float64) float64 {
+	v, _ := strconv.ParseFloat(strconv.FormatFloat(s, 'f', 3, 64), 64)
+	return v
 }

@@ -11,82 +11,165 @@ import (
 
 	"github.com/onsi/ginkgo/v2/reporters"
 	"github.com/onsi/ginkgo/v2/types"
+
+	"github.com/mcpconform/mcpconform/harness/check"
 )
 
 func syntheticReport() types.Report {
 	start := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
 	return types.Report{
 		SuiteDescription: "mcpconform",
-		SuitePath:        "/suites",
+		SuitePath:        "/abs/suites",
 		StartTime:        start,
 		EndTime:          start.Add(time.Second),
 		RunTime:          time.Second,
 		SpecReports: types.SpecReports{
 			{LeafNodeType: types.NodeTypeBeforeSuite, State: types.SpecStatePassed},
 			{
-				ContainerHierarchyTexts: []string{"stdio server"},
-				LeafNodeType:            types.NodeTypeIt,
-				LeafNodeText:            "[stdio.server.ping] answers ping",
-				LeafNodeLabels:          []string{"id:stdio.server.ping", "level:MUST"},
-				State:                   types.SpecStatePassed,
-				RunTime:                 20 * time.Millisecond,
-				CapturedStdOutErr:       "noise from the server",
+				LeafNodeType: types.NodeTypeIt,
+				LeafNodeText: "[stdio.server.banner] writes nothing but JSON-RPC on stdout",
+				State:        types.SpecStateFailed,
+				Failure: types.Failure{Message: "ginkgo's own message",
+					Location: types.CodeLocation{FileName: "/abs/suites/server/banner.go", LineNumber: 12}},
 			},
-			{
-				LeafNodeType:   types.NodeTypeIt,
-				LeafNodeText:   "[stdio.server.banner] writes nothing but JSON-RPC on stdout",
-				LeafNodeLabels: []string{"id:stdio.server.banner"},
-				State:          types.SpecStateFailed,
-				RunTime:        30 * time.Millisecond,
-				Failure:        types.Failure{Message: "server wrote a <banner> & more"},
-			},
-			{LeafNodeType: types.NodeTypeAfterSuite, State: types.SpecStateFailed, Failure: types.Failure{Message: "teardown failed"}},
+			{LeafNodeType: types.NodeTypeAfterSuite, State: types.SpecStateFailed,
+				Failure: types.Failure{Message: "teardown failed", Location: types.CodeLocation{FileName: "/abs/suites/run/suite.go", LineNumber: 3}}},
 		},
 	}
 }
 
-func TestWriteJUnit(t *testing.T) {
-	dir := t.TempDir()
-	path := filepath.Join(dir, "junit.xml")
-	if err := WriteJUnit(syntheticReport(), path); err != nil {
+// everyOutcome is an index with one check of each outcome over two
+// transports, and two checks the run did not select.
+func everyOutcome() *Index {
+	var rs []check.Result
+	for i, o := range Outcomes {
+		r := result("server.area"+string(rune('a'+i))+".check", o, "requirement (MUST, ST-01): a rule\nexpected: one thing\nobserved: <another> & \"more\"")
+		if i%2 == 1 {
+			r.Transport = check.HTTP
+		}
+		rs = append(rs, r)
+	}
+	left := result("server.left.out", check.Skipped, NotSelected)
+	noURL := result("http.server.no-url", check.Skipped, NoServerURL)
+	noURL.Transport = check.HTTP
+	client := result("stdio.client.hello", check.Warn, "observed: slow")
+	client.Role = check.Client
+	ix := NewIndex(Tool{Name: "mcpconform", Version: "1.2"}, nil, 7, append(rs, left, noURL, client))
+	ix.Profile = check.SpecProfile
+	return ix
+}
+
+func writeJUnit(t *testing.T, ix *Index) (string, reporters.JUnitTestSuites) {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "junit.xml")
+	if err := WriteJUnit(syntheticReport(), ix, path); err != nil {
 		t.Fatal(err)
 	}
 	data := readFile(t, path)
 	var suites reporters.JUnitTestSuites
 	if err := xml.Unmarshal([]byte(data), &suites); err != nil {
-		t.Fatalf("not valid JUnit XML: %v\n%s", err, data)
+		t.Fatalf("not valid XML: %v\n%s", err, data)
 	}
-	if len(suites.TestSuites) != 1 {
-		t.Fatalf("got %d suites", len(suites.TestSuites))
-	}
-	var names []string
-	for _, tc := range suites.TestSuites[0].TestCases {
-		names = append(names, tc.Name)
-	}
-	// Ordered by check ID, whatever order the specs ran in.
-	want := []string{
-		"[stdio.server.banner] writes nothing but JSON-RPC on stdout",
-		"stdio server [stdio.server.ping] answers ping",
-		"[AfterSuite]",
-	}
-	if !reflect.DeepEqual(names, want) {
-		t.Errorf("test case names = %q, want %q", names, want)
-	}
-	cases := suites.TestSuites[0].TestCases
-	if cases[0].Failure == nil || cases[0].Failure.Message != "server wrote a <banner> & more" {
-		t.Errorf("failure = %+v", cases[0].Failure)
-	}
-	if cases[1].SystemOut != "" || cases[1].SystemErr != "" {
-		t.Errorf("passing spec carries output: %q / %q", cases[1].SystemOut, cases[1].SystemErr)
-	}
-	if suites.Failures != 2 || suites.Tests != 3 {
-		t.Errorf("tests=%d failures=%d, want 3 and 2", suites.Tests, suites.Failures)
-	}
-	if got := dirEntries(t, dir); !reflect.DeepEqual(got, []string{"junit.xml"}) {
-		t.Errorf("directory holds %v", got)
-	}
+	return data, suites
+}
+
+func TestJUnitFollowsTheIndex(t *testing.T) {
+	ix := everyOutcome()
+	data, suites := writeJUnit(t, ix)
 	if !strings.HasPrefix(data, xml.Header) {
 		t.Error("missing XML header")
+	}
+	var names []string
+	cases := map[string]reporters.JUnitTestCase{}
+	for _, s := range suites.TestSuites {
+		names = append(names, s.Name)
+		for _, tc := range s.TestCases {
+			id, _, _ := strings.Cut(strings.TrimPrefix(tc.Name, "["), "]")
+			cases[id] = tc
+		}
+	}
+	if want := []string{"client stdio", "server http", "server stdio", junitSuiteNodes}; !reflect.DeepEqual(names, want) {
+		t.Errorf("suites %q, want %q", names, want)
+	}
+	if _, ok := cases["server.left.out"]; ok {
+		t.Error("a check the selection left out is a test case")
+	}
+	if _, ok := cases["http.server.no-url"]; ok {
+		t.Error("a check of a transport the run did not name is a test case")
+	}
+	// Every check but the two left out, and the failed AfterSuite.
+	if want := len(ix.Checks) - 2 + 1; suites.Tests != want || len(cases) != want {
+		t.Errorf("tests=%d cases=%d, want %d", suites.Tests, len(cases), want)
+	}
+	skipped := 0
+	for _, s := range suites.TestSuites {
+		skipped += s.Skipped
+	}
+	s := ix.Summary
+	if want := s.Unimplemented + s.NotApplicable + s.XFail + s.Skipped - 2; skipped != want {
+		t.Errorf("skipped=%d, want the index's %d", skipped, want)
+	}
+	if suites.Failures != s.Fail+s.Stale || suites.Errors != s.Error+1 {
+		t.Errorf("failures=%d errors=%d", suites.Failures, suites.Errors)
+	}
+	for _, c := range ix.Checks {
+		tc, ok := cases[c.ID]
+		if !ok {
+			continue
+		}
+		if tc.Status != string(c.Outcome) || tc.Classname != area(c.ID) {
+			t.Errorf("%s: status %q classname %q", c.ID, tc.Status, tc.Classname)
+		}
+		full := strings.TrimSpace(c.Message)
+		switch c.Outcome {
+		case check.Fail, check.Stale:
+			if tc.Failure == nil || tc.Failure.Description != full || tc.Failure.Type != string(c.Outcome) {
+				t.Errorf("%s: failure %+v", c.ID, tc.Failure)
+			}
+		case check.Error:
+			if tc.Error == nil || tc.Error.Description != full {
+				t.Errorf("%s: error %+v", c.ID, tc.Error)
+			}
+		case check.ExpectedFail:
+			if tc.Skipped == nil || tc.Skipped.Message != "expected failure: "+full {
+				t.Errorf("%s: skipped %+v", c.ID, tc.Skipped)
+			}
+		case check.Unimplemented, check.NotApplicable, check.Skipped:
+			if tc.Skipped == nil || !strings.HasSuffix(tc.Skipped.Message, full) {
+				t.Errorf("%s: skipped %+v", c.ID, tc.Skipped)
+			}
+		default:
+			if tc.Failure != nil || tc.Error != nil || tc.Skipped != nil || !strings.Contains(tc.SystemOut, "observed:") {
+				t.Errorf("%s: %s is not a pass with its message in system-out: %+v", c.ID, c.Outcome, tc)
+			}
+		}
+	}
+	if tc := cases["server.areaa.check"]; tc.Time != 0.012 {
+		t.Errorf("time %v, want the index's 12 ms", tc.Time)
+	}
+	if after := suites.TestSuites[3].TestCases; len(after) != 1 || after[0].Name != "[AfterSuite]" || after[0].Error.Description != "teardown failed" {
+		t.Errorf("suite nodes %+v", after)
+	}
+	if strings.Contains(data, "/abs/") || strings.Contains(data, ".go:") || strings.Contains(data, "ginkgo's own message") {
+		t.Errorf("the report holds a source path or Ginkgo's verdict:\n%s", data)
+	}
+	if got := suites.TestSuites[0].Properties.WithName("profile"); got != "spec" {
+		t.Errorf("profile property %q", got)
+	}
+	if strings.Contains(data, `value="&#34;`) {
+		t.Errorf("property values are quoted:\n%s", data)
+	}
+}
+
+func TestJUnitValidatesAgainstTheSchema(t *testing.T) {
+	rules := loadXSD(t, junitSchema)
+	data, _ := writeJUnit(t, everyOutcome())
+	if problems := rules.validate([]byte(data)); len(problems) > 0 {
+		t.Errorf("the JUnit report breaks %s:\n%s\n%s", junitSchema, strings.Join(problems, "\n"), data)
+	}
+	empty, _ := writeJUnit(t, NewIndex(Tool{Name: "mcpconform"}, nil, 0, nil))
+	if problems := rules.validate([]byte(empty)); len(problems) > 0 {
+		t.Errorf("an empty run's report breaks the schema: %q", problems)
 	}
 }
 
@@ -96,7 +179,7 @@ func TestWriteJUnitPathIsDirectory(t *testing.T) {
 	if err := os.Mkdir(target, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	err := WriteJUnit(syntheticReport(), target)
+	err := WriteJUnit(syntheticReport(), everyOutcome(), target)
 	if err == nil {
 		t.Fatal("writing over a directory succeeded")
 	}

@@ -14,25 +14,41 @@ import (
 // maxMessageRunes bounds the one-line message of a Markdown table cell.
 const maxMessageRunes = 200
 
+// MarkdownLimit bounds the whole summary: GitHub takes a step summary of
+// up to 1 MiB, and a summary past a screenful of tables is not read.
+const MarkdownLimit = 64 << 10
+
+// maxLineRunes bounds each line of a message in the attention table; a
+// summary over MarkdownLimit is rendered again with half the bound.
+const maxLineRunes = 400
+
 // attentionRank orders the checks a reader must look at first; outcomes not
-// listed (PASS, SKIPPED) need no attention.
+// listed (PASS, XFAIL, UNIMPLEMENTED, INFO, SKIPPED, N/A) need no attention.
 var attentionRank = map[check.Outcome]int{
-	check.Error:         0,
-	check.Fail:          1,
-	check.Stale:         2,
-	check.Warn:          3,
-	check.HardenedMiss:  4,
-	check.ExpectedFail:  5,
-	check.Unimplemented: 6,
-	check.Info:          7,
+	check.Error:        0,
+	check.Fail:         1,
+	check.Stale:        2,
+	check.Warn:         3,
+	check.HardenedMiss: 4,
 }
 
 // RenderMarkdown returns the Markdown summary of a run, fit for a GitHub step
-// summary: a headline with the counts, a table of the checks that need
-// attention (every outcome but PASS and SKIPPED, failures first), then every
-// check in a collapsed <details> block. Cell text is escaped so a message
-// cannot break the table or inject markup.
+// summary: a headline with the verdict, counts and scores, a table of the
+// checks that need attention (ERROR, FAIL, STALE, WARN and HARDENED, in that
+// order) with each line of their message whole (the requirement
+// and the transcript left to the other reports), then every other check in
+// a collapsed <details> block. It stays under MarkdownLimit: lines longer
+// than the bound are cut at their end, never before expected: or observed:.
+// Cell text is escaped so a message cannot break the table or inject markup.
 func RenderMarkdown(ix *Index) []byte {
+	out := renderMarkdown(ix, maxLineRunes)
+	for limit := maxLineRunes / 2; len(out) > MarkdownLimit && limit >= 20; limit /= 2 {
+		out = renderMarkdown(ix, limit)
+	}
+	return out
+}
+
+func renderMarkdown(ix *Index, lineRunes int) []byte {
 	var b bytes.Buffer
 	verdict := "passed"
 	if ix.ExitCode() != 0 {
@@ -45,10 +61,12 @@ func RenderMarkdown(ix *Index) []byte {
 		b.WriteString("**Target:** " + targetLine(ix.Target) + "\n\n")
 	}
 
-	var attention []Check
+	var attention, rest []Check
 	for _, c := range ix.Checks {
 		if _, ok := attentionRank[c.Outcome]; ok {
 			attention = append(attention, c)
+		} else {
+			rest = append(rest, c)
 		}
 	}
 	sort.SliceStable(attention, func(i, j int) bool {
@@ -61,20 +79,47 @@ func RenderMarkdown(ix *Index) []byte {
 		b.WriteString("| Check | Outcome | Level | Source | Rules | Message |\n| --- | --- | --- | --- | --- | --- |\n")
 		for _, c := range attention {
 			fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s |\n", mdCell(c.ID), c.Outcome, c.Level, c.Source,
-				mdRules(c.Rules), mdCell(oneLine(c.Message)))
+				mdRules(c.Rules), mdCell(verdictLines(c.Message, lineRunes)))
 		}
 		b.WriteString("\n")
 	}
 
-	fmt.Fprintf(&b, "<details><summary>All checks (%d)</summary>\n\n", len(ix.Checks))
-	b.WriteString("| Check | Outcome | Level | Role | Transport | Rules | ms | Message |\n")
-	b.WriteString("| --- | --- | --- | --- | --- | --- | --: | --- |\n")
-	for _, c := range ix.Checks {
-		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s | %d | %s |\n", mdCell(c.ID), c.Outcome, c.Level,
-			c.Role, c.Transport, mdRules(c.Rules), c.DurationMS, mdCell(oneLine(c.Message)))
+	if len(rest) > 0 {
+		fmt.Fprintf(&b, "<details><summary>Other checks (%d)</summary>\n\n", len(rest))
+		b.WriteString("| Check | Outcome | Level | Role | Transport | Rules | ms | Message |\n")
+		b.WriteString("| --- | --- | --- | --- | --- | --- | --: | --- |\n")
+		for _, c := range rest {
+			fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s | %d | %s |\n", mdCell(c.ID), c.Outcome, c.Level,
+				c.Role, c.Transport, mdRules(c.Rules), c.DurationMS, mdCell(oneLine(c.Message, min(lineRunes, maxMessageRunes))))
+		}
+		b.WriteString("\n</details>\n")
 	}
-	b.WriteString("\n</details>\n")
 	return b.Bytes()
+}
+
+// verdictLines is a message as the attention table shows it: every line
+// but the leading requirement and the transcript's tail, each cut at its
+// end to lineRunes.
+func verdictLines(msg string, lineRunes int) string {
+	msg, _, _ = strings.Cut(strings.TrimSpace(msg), "\ntranscript")
+	lines := strings.Split(msg, "\n")
+	if len(lines) > 1 && strings.HasPrefix(lines[0], "requirement (") {
+		lines = lines[1:]
+	}
+	var out []string
+	for _, l := range lines {
+		if l = strings.TrimSpace(l); l != "" {
+			out = append(out, cutRunes(l, lineRunes))
+		}
+	}
+	return strings.Join(out, "\n")
+}
+
+func cutRunes(s string, n int) string {
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	return string([]rune(s)[:n]) + " …"
 }
 
 // WriteMarkdown writes RenderMarkdown(ix) to path, atomically.
@@ -142,15 +187,15 @@ var mdEscaper = strings.NewReplacer(
 
 func mdCell(s string) string { return mdEscaper.Replace(s) }
 
-// oneLine returns the first non-blank line of a message, cut to
-// maxMessageRunes, with an ellipsis when anything was left out.
-func oneLine(msg string) string {
+// oneLine returns the first non-blank line of a message, cut to n runes,
+// with an ellipsis when anything was left out.
+func oneLine(msg string, n int) string {
 	msg = strings.TrimSpace(msg)
 	line, rest, more := strings.Cut(msg, "\n")
 	line = strings.TrimSpace(line)
 	more = more && strings.TrimSpace(rest) != ""
-	if utf8.RuneCountInString(line) > maxMessageRunes {
-		line = string([]rune(line)[:maxMessageRunes])
+	if utf8.RuneCountInString(line) > n {
+		line = string([]rune(line)[:n])
 		more = true
 	}
 	if more {

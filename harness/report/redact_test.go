@@ -6,8 +6,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/onsi/ginkgo/v2/types"
-
 	"github.com/mcpconform/mcpconform/harness/check"
 	"github.com/mcpconform/mcpconform/harness/transcript"
 )
@@ -51,10 +49,9 @@ func TestRedactReportMasksWhatJUnitWrites(t *testing.T) {
 	rep := syntheticReport()
 	failed := &rep.SpecReports[2]
 	failed.Failure.Message = "observed: PLANTED<&> at http://u:SECRETPW@127.0.0.1:1/mcp?token=SECRETQ"
-	failed.Failure.AdditionalFailure = &types.AdditionalFailure{Failure: types.Failure{Message: "also SECRETQ"}}
-	failed.CapturedGinkgoWriterOutput = "SECRETPW"
+	failed.Failure.ForwardedPanic = "also SECRETQ"
 	path := filepath.Join(t.TempDir(), "junit.xml")
-	if err := WriteJUnit(RedactReport(rep, plantedSecrets), path); err != nil {
+	if err := WriteJUnit(RedactReport(rep, plantedSecrets), NewIndex(Tool{Name: "mcpconform"}, nil, 0, nil), path); err != nil {
 		t.Fatal(err)
 	}
 	data := readFile(t, path)

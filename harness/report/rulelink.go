@@ -3,8 +3,6 @@ package report
 import (
 	"strings"
 
-	"github.com/onsi/ginkgo/v2/types"
-
 	"github.com/mcpconform/mcpconform/harness/rules"
 )
 
@@ -33,25 +31,15 @@ func mdRules(ids []string) string {
 	return strings.Join(parts, ", ")
 }
 
-// ruleURLProperty is the JUnit property that links a test case to a rule:
-// its value is the rule ID and the URL of its text.
-const ruleURLProperty = "rule_url"
-
-// withRuleURLs returns the spec with one rule_url report entry for each
-// rule its labels cite ("rule:ST-03"): Ginkgo's JUnit reporter writes
-// report entries as test case properties (and, for a spec that failed,
-// in its timeline too).
-func withRuleURLs(s types.SpecReport) types.SpecReport {
-	var entries types.ReportEntries
-	for _, l := range s.LeafNodeLabels {
-		if id, ok := strings.CutPrefix(l, "rule:"); ok {
-			if u := ruleRef(id).URL; u != "" {
-				entries = append(entries, types.ReportEntry{Name: ruleURLProperty, Value: types.WrapEntryValue(id + " " + u)})
-			}
+// ruleURLLines are the lines that link a JUnit test case to the text of
+// each rule it cites: "rule ST-03 https://…". The schema allows no
+// properties on a test case, so they go in its system-out.
+func ruleURLLines(ids []string) []string {
+	var out []string
+	for _, id := range ids {
+		if u := ruleRef(id).URL; u != "" {
+			out = append(out, "rule "+id+" "+u)
 		}
 	}
-	if len(entries) > 0 {
-		s.ReportEntries = append(append(types.ReportEntries{}, s.ReportEntries...), entries...)
-	}
-	return s
+	return out
 }

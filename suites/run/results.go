@@ -5,6 +5,7 @@ import (
 	"sync"
 
 	"github.com/mcpconform/mcpconform/harness/check"
+	"github.com/mcpconform/mcpconform/harness/report"
 )
 
 var (
@@ -38,7 +39,7 @@ func Results(roles ...check.Role) []check.Result {
 		}
 		r, ok := results[d.ID]
 		if !ok {
-			r = check.Result{Descriptor: d, Outcome: check.Skipped, Message: "not selected"}
+			r = check.Result{Descriptor: d, Outcome: check.Skipped, Message: report.NotSelected}
 			if Interrupted() {
 				r.Message = NotRunInterrupted
 			}

@@ -1,12 +1,15 @@
 package run
 
-import "github.com/mcpconform/mcpconform/harness/check"
+import (
+	"github.com/mcpconform/mcpconform/harness/check"
+	"github.com/mcpconform/mcpconform/harness/report"
+)
 
 // Reasons a server check is SKIPPED: the run names no server over its
 // transport. The console summary counts the checks of each reason once.
 const (
-	NoServerURL     = "no --url given: HTTP checks need a streamable HTTP endpoint (mcpconform server --url URL)"
-	NoServerCommand = "no server command given: stdio checks need one (mcpconform server -- CMD…)"
+	NoServerURL     = report.NoServerURL
+	NoServerCommand = report.NoServerCommand
 )
 
 // Skip ends the check as SKIPPED: the run gives it nothing to test (its
