@@ -42,6 +42,8 @@ Usage:
                                       every rule with its sentence, its source and the checks that cite it
   mcpconform adapter [--mutant M]     the reference client, speaking the adapter contract
   mcpconform fakeserver --case ID …   one fake stdio server (what client adapters spawn)
+  mcpconform badge REPORT.json [-o FILE]
+                                      an SVG badge (shields style) of a JSON report
   mcpconform version                  the module version and the commit it was built from
 
 Run "mcpconform COMMAND -h" for a command's flags.
@@ -96,6 +98,8 @@ func dispatch(args []string, stdout, stderr io.Writer) int {
 		return selftest(args[1:], stdout, stderr)
 	case "list":
 		return list(args[1:], stdout, stderr)
+	case "badge":
+		return badgeCommand(args[1:], stdout, stderr)
 	case "rules":
 		return rulesCommand(args[1:], stdout, stderr)
 	case "fuzz":
