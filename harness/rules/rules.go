@@ -90,17 +90,23 @@ func (r Rule) Binds(role string) bool { return r.Side == role || r.Side == "both
 // modern era is the last.
 var versionCodes = []string{"0326", "0618", "1125", "0728"}
 
+// versionRange is the indexes in versionCodes of the rule's first and
+// last versions (-1 for a code it does not know).
+func (r Rule) versionRange() (lo, hi int) {
+	if r.Versions == "all" {
+		return 0, len(versionCodes) - 1
+	}
+	from, to, ok := strings.Cut(r.Versions, "–")
+	if !ok {
+		to = from
+	}
+	return indexOf(from), indexOf(to)
+}
+
 // Covers reports whether the rule belongs to a version of the era:
 // "legacy" (0326 … 1125) or "modern" (0728).
 func (r Rule) Covers(era string) bool {
-	lo, hi := 0, len(versionCodes)-1
-	if r.Versions != "all" {
-		from, to, ok := strings.Cut(r.Versions, "–")
-		if !ok {
-			to = from
-		}
-		lo, hi = indexOf(from), indexOf(to)
-	}
+	lo, hi := r.versionRange()
 	modern := len(versionCodes) - 1
 	if era == "modern" {
 		return hi >= modern
@@ -111,14 +117,7 @@ func (r Rule) Covers(era string) bool {
 // VersionNames returns the published names of the protocol versions the
 // rule belongs to, oldest first: "0618–1125" is 2025-06-18, 2025-11-25.
 func (r Rule) VersionNames() []string {
-	lo, hi := 0, len(versionCodes)-1
-	if r.Versions != "all" {
-		from, to, ok := strings.Cut(r.Versions, "–")
-		if !ok {
-			to = from
-		}
-		lo, hi = indexOf(from), indexOf(to)
-	}
+	lo, hi := r.versionRange()
 	if lo < 0 || hi < lo {
 		return nil
 	}
