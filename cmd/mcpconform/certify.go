@@ -444,6 +444,15 @@ func finishRun(o *runOptions, p *prepared, roles []check.Role, t targets, f fini
 	if len(f.eras) > 0 {
 		target["eras"] = f.eras
 	}
+	// What the implementations said they are, beside how they were run.
+	for _, e := range run.ProbedEras() {
+		if e.Info != "" {
+			target["server_info"] = e.Info
+		}
+	}
+	if info := run.ClientInfo(); info != "" && len(t.adapter) > 0 {
+		target["client_info"] = info
+	}
 	ix := report.NewIndex(report.Tool{Name: "mcpconform", Version: Version}, target, o.seed, f.results)
 	ix.Profile = p.profile
 	ix.Interrupted, ix.InterruptedBy = run.Interrupted() || interruptedBy() != "", interruptedBy()

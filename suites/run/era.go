@@ -20,6 +20,9 @@ type ServerEras struct {
 	// neither probe and exited, stayed silent or wrote no JSON-RPC) and what
 	// to try: the run stops before its checks with this one message.
 	NotAServer string
+	// Info is the serverInfo the server reported in its initialize
+	// result: "name version" ("" when it reported none).
+	Info string
 }
 
 // Applies reports whether a check of eras applies to the server: a

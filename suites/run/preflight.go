@@ -2,6 +2,7 @@ package run
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -94,6 +95,13 @@ func (p *transportProbe) do(ctx context.Context, cfg Config, transport string) {
 			p.called = slices.ContainsFunc(f.Requests(), func(q fakeservers.HTTPRequest) bool {
 				return slices.ContainsFunc(q.Messages, func(m *jsonrpc.Message) bool { return m.Method == "tools/call" })
 			})
+			for _, q := range f.Requests() {
+				for _, m := range q.Messages {
+					if m.Method == "initialize" {
+						noteClientInfo(m)
+					}
+				}
+			}
 		}
 		return
 	}
@@ -115,6 +123,47 @@ func (p *transportProbe) do(ctx context.Context, cfg Config, transport string) {
 	}
 	reapSurvivors(rec)
 	p.called = len(rec.Requests("tools/call")) > 0
+	for _, m := range rec.Requests("initialize") {
+		noteClientInfo(m)
+	}
+}
+
+var (
+	clientInfoMu sync.Mutex
+	clientInfo   string
+)
+
+// noteClientInfo keeps the clientInfo of the first initialize a client
+// sent in a pre-flight.
+func noteClientInfo(m *jsonrpc.Message) {
+	info := ImplementationInfo(m.Params, "clientInfo")
+	clientInfoMu.Lock()
+	defer clientInfoMu.Unlock()
+	if clientInfo == "" {
+		clientInfo = info
+	}
+}
+
+// ClientInfo is the clientInfo the client under test reported in its
+// pre-flight: "name version", or "".
+func ClientInfo() string {
+	clientInfoMu.Lock()
+	defer clientInfoMu.Unlock()
+	return clientInfo
+}
+
+// ImplementationInfo is the "name version" of the implementation object
+// (serverInfo, clientInfo) under field of raw, or "".
+func ImplementationInfo(raw json.RawMessage, field string) string {
+	var members map[string]json.RawMessage
+	var info struct {
+		Name    string `json:"name"`
+		Version string `json:"version"`
+	}
+	if json.Unmarshal(raw, &members) != nil || json.Unmarshal(members[field], &info) != nil {
+		return ""
+	}
+	return strings.TrimSpace(info.Name + " " + info.Version)
 }
 
 // breach says how the probe's run breaks the adapter contract, or "". A

@@ -56,6 +56,7 @@ func probeEras(cfg run.Config, t check.Transport) run.ServerEras {
 	case m.Error == nil:
 		e.Legacy = true
 		e.Evidence += ", and answered initialize with a result"
+		e.Info = run.ImplementationInfo(m.Result, "serverInfo")
 	case refusesLegacy(m.Error):
 		e.Evidence += fmt.Sprintf(", and refused initialize with error %d, naming no legacy version%s", m.Error.Code, init.over)
 	default:
