@@ -151,6 +151,9 @@ func parseRunFlags(name string, args []string, stderr io.Writer) (*runOptions, e
 			return nil, fmt.Errorf("%s: --tool-budget must be positive, got %s", name, o.toolBudget)
 		}
 	}
+	if name == "server" && o.snapshots != "" {
+		return nil, errUsage{fmt.Errorf("server: --snapshots: the server role has no snapshots; they hold what a client under test sends, which the server checks do not judge; use --snapshots with mcpconform client, or mcpconform alone for the reference client")}
+	}
 	if o.updateSnapshots && o.snapshots == "" {
 		return nil, fmt.Errorf("%s: --update-snapshots needs --snapshots DIR", name)
 	}

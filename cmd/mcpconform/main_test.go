@@ -65,7 +65,8 @@ func TestUsageErrorsExitTwoWithTheWayOut(t *testing.T) {
 		{[]string{"server", "--fixtures", "/dev/zero"}, "is a device"},
 		{[]string{"server", "--json", dir}, "is a directory; name a file inside it"},
 		{[]string{"client", "--html", filepath.Join(dir, "no", "such", "r.html")}, "create the directory first"},
-		{[]string{"server", "--snapshots", big}, "is not a directory"},
+		{[]string{"client", "--snapshots", big}, "is not a directory"},
+		{[]string{"server", "--snapshots", dir}, "the server role has no snapshots"},
 		{[]string{"server", "--fixtures", fifo}, "is a FIFO"},
 		{[]string{"client", "--expected-failures", big}, "over the limit of 4.0 MiB"},
 	}

@@ -105,8 +105,7 @@ func TestServerRunShowsNoSecret(t *testing.T) {
 	dir := t.TempDir()
 	out := func(name string) string { return filepath.Join(dir, name) }
 	argv := selfexec.Command("server", "--url", target, "--secret", plantedSecret, "--no-color", "--strict", "-v",
-		"--json", out("r.json"), "--junit", out("r.xml"), "--markdown", out("r.md"), "--html", out("r.html"),
-		"--snapshots", out("snapshots"), "--update-snapshots")
+		"--json", out("r.json"), "--junit", out("r.xml"), "--markdown", out("r.md"), "--html", out("r.html"))
 	var stdout, stderr bytes.Buffer
 	cmd := exec.Command(argv[0], argv[1:]...)
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
