@@ -158,6 +158,12 @@ func certifyParallel(o *runOptions, p *prepared, roles []check.Role, stdout, std
 	if err := preflight(cfg, t); err != nil {
 		return exitFor(err, stderr)
 	}
+	if e := run.ProbedEras()[check.HTTP]; e.Sessionless {
+		// A server without sessions cannot tell two checks apart (their
+		// request ids, the capabilities they declared): one at a time.
+		n = 1
+		fmt.Fprintln(stdout, "mcpconform: the HTTP server keeps no sessions (no Mcp-Session-Id); its checks run one at a time")
+	}
 	fmt.Fprintf(stdout, "mcpconform %s: certifying %s (seed %d, profile %s, run budget %s, %d workers)\n",
 		Version, describeTarget(roles, o, ""), o.seed, p.profile, p.budget, n)
 	f := finished{passed: true}

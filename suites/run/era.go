@@ -23,6 +23,10 @@ type ServerEras struct {
 	// Info is the serverInfo the server reported in its initialize
 	// result: "name version" ("" when it reported none).
 	Info string
+	// Sessionless: over HTTP, initialize was answered without an
+	// Mcp-Session-Id (a stateless server, HT-50): every client shares
+	// what it keeps, so checks against it cannot run side by side.
+	Sessionless bool
 }
 
 // Applies reports whether a check of eras applies to the server: a

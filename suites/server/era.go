@@ -57,6 +57,7 @@ func probeEras(cfg run.Config, t check.Transport) run.ServerEras {
 		e.Legacy = true
 		e.Evidence += ", and answered initialize with a result"
 		e.Info = run.ImplementationInfo(m.Result, "serverInfo")
+		e.Sessionless = t == check.HTTP && init.sessionless
 	case refusesLegacy(m.Error):
 		e.Evidence += fmt.Sprintf(", and refused initialize with error %d, naming no legacy version%s", m.Error.Code, init.over)
 	default:
@@ -148,6 +149,8 @@ type answer struct {
 	// spoke: the server sent a JSON-RPC message or an HTTP reply: it is
 	// there, if broken.
 	spoke bool
+	// sessionless: over HTTP, the reply carried no Mcp-Session-Id.
+	sessionless bool
 }
 
 // probeOnce sends one request on a fresh connection (over HTTP with
@@ -184,7 +187,9 @@ func probeOnce(cfg run.Config, t check.Transport, method string, params any, ver
 	}
 	p := &peer{conn: cn, transport: string(t)}
 	if overHTTP {
-		return httpAnswer(p, h, id, method, d)
+		a := httpAnswer(p, h, id, method, d)
+		a.sessionless = h.session == ""
+		return a
 	}
 	return stdioAnswer(p, cn.(stdioConn), id, method, d)
 }
