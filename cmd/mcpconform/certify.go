@@ -357,16 +357,10 @@ type targets struct {
 	userServer      bool // the server is the user's, not the built-in reference
 }
 
-// startTargets settles the targets: the client role takes the command
-// after -- as its adapter, the server role as the stdio server; without
-// --url or a command the server role certifies the reference over both
-// transports, started here (stop ends it).
+// startTargets is plannedTargets with the reference's HTTP server started
+// when the run certifies the reference (stop ends it).
 func startTargets(o *runOptions, roles []check.Role) (targets, func(), error) {
-	t := targets{adapter: o.target, url: o.url, implementation: implementationName(o)}
-	if slices.Contains(roles, check.Server) && !slices.Contains(roles, check.Client) {
-		t.adapter, t.server = nil, o.target
-	}
-	t.userServer = t.url != "" || len(t.server) > 0
+	t := plannedTargets(o, roles)
 	if !slices.Contains(roles, check.Server) || t.userServer {
 		return t, func() {}, nil
 	}
@@ -374,7 +368,7 @@ func startTargets(o *runOptions, roles []check.Role) (targets, func(), error) {
 	if err != nil {
 		return t, nil, fmt.Errorf("starting the reference server: %w", err)
 	}
-	t.url, t.server, t.implementation = url, run.ReferenceServerCommand(""), "reference"
+	t.url = url
 	return t, func() { _ = stop() }, nil
 }
 

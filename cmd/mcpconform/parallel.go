@@ -176,7 +176,7 @@ func certifyParallel(o *runOptions, p *prepared, roles []check.Role, stdout, std
 		}
 		waitWorkers(ws, p.budget+2*run.ShutdownGrace+time.Minute)
 		fmt.Fprintln(stdout)
-		if f, err = mergeShards(ws, co.claimed()); err != nil {
+		if f, err = mergeShards(ws); err != nil {
 			return exitFor(err, stderr)
 		}
 	}
@@ -186,8 +186,11 @@ func certifyParallel(o *runOptions, p *prepared, roles []check.Role, stdout, std
 	return finishRun(o, p, roles, t, f, stdout, stderr)
 }
 
-// plannedTargets names the targets for the report without starting the
-// reference: each worker starts its own.
+// plannedTargets settles the targets without starting anything: the
+// client role takes the command after -- as its adapter, the server role
+// as the stdio server; without --url or a command the server role
+// certifies the reference (its stdio command here; startTargets, or each
+// worker of a parallel run, starts its HTTP server).
 func plannedTargets(o *runOptions, roles []check.Role) targets {
 	t := targets{adapter: o.target, url: o.url, implementation: implementationName(o)}
 	if slices.Contains(roles, check.Server) && !slices.Contains(roles, check.Client) {
@@ -272,7 +275,7 @@ func exitCode(err error) int {
 // from the worker that ran it, Ginkgo's report with each spec from that
 // worker. A worker that stopped the run (exit 2: a target that is no MCP
 // implementation, a harness error) stops the merge with its message.
-func mergeShards(ws []*worker, claims map[string]int) (finished, error) {
+func mergeShards(ws []*worker) (finished, error) {
 	f := finished{passed: true, eras: map[string]string{}}
 	suites := make([]types.Report, len(ws))
 	for i, w := range ws {
@@ -301,7 +304,7 @@ func mergeShards(ws []*worker, claims map[string]int) (finished, error) {
 		suites[i] = out.Suite
 		f.passed = f.passed && out.Passed
 	}
-	f.suite = mergeSuites(suites, claims)
+	f.suite = mergeSuites(suites)
 	return f, nil
 }
 
@@ -320,47 +323,29 @@ func workerFailure(w *worker, err error) string {
 	return strings.TrimPrefix(strings.TrimSpace(msg), "mcpconform: ")
 }
 
-// mergeSuites is the first worker's Ginkgo report with each spec taken
-// from the worker that ran it (a worker a signal stopped before it began
-// has none).
-func mergeSuites(suites []types.Report, claims map[string]int) types.Report {
+// mergeSuites is what the JUnit report takes from Ginkgo's reports (its
+// cases come from the index): the first worker's start and run time, and
+// the suite-level nodes that failed in any worker (a worker a signal
+// stopped before it began has no report).
+func mergeSuites(suites []types.Report) types.Report {
 	var merged types.Report
 	for _, s := range suites {
 		if len(s.SpecReports) > 0 {
-			merged = s // the first worker that ran its suite
+			merged = s
 			break
 		}
 	}
-	merged.SpecReports = slices.Clone(merged.SpecReports)
-	byText := make([]map[string]types.SpecReport, len(suites))
-	for i, s := range suites {
-		byText[i] = map[string]types.SpecReport{}
-		for _, sr := range s.SpecReports {
-			byText[i][sr.LeafNodeText] = sr
-		}
-	}
-	for i, sr := range merged.SpecReports {
-		if w, ok := claims[specID(sr.LeafNodeText)]; ok && w < len(byText) {
-			if theirs, ok := byText[w][sr.LeafNodeText]; ok {
-				merged.SpecReports[i] = theirs
-			}
-		}
-	}
+	merged.SpecReports = nil
 	merged.SuiteSucceeded = true
 	for _, s := range suites {
 		merged.SuiteSucceeded = merged.SuiteSucceeded && s.SuiteSucceeded
-	}
-	return merged
-}
-
-// specID is the check ID of a spec named "[id] title".
-func specID(text string) string {
-	if rest, ok := strings.CutPrefix(text, "["); ok {
-		if id, _, ok := strings.Cut(rest, "]"); ok {
-			return id
+		for _, sr := range s.SpecReports {
+			if sr.LeafNodeType.Is(types.NodeTypesForSuiteLevelNodes) && sr.State.Is(types.SpecStateFailureStates) {
+				merged.SpecReports = append(merged.SpecReports, sr)
+			}
 		}
 	}
-	return ""
+	return merged
 }
 
 // printFailures prints what each failed check observed, as the serial
@@ -411,13 +396,6 @@ func newCoordinator(path string, dots io.Writer) (*coordinator, error) {
 }
 
 func (c *coordinator) close() { _ = c.ln.Close() }
-
-// claimed returns which worker ran each check.
-func (c *coordinator) claimed() map[string]int {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return maps.Clone(c.claims)
-}
 
 // serve answers one worker: "worker N", then "claim ID 0|1" (answered
 // "yes" or "no") and "done ID". A worker that goes away gives back what it

@@ -33,20 +33,14 @@ func replayCommand(args []string, stdout, stderr io.Writer) int {
 	var secrets secretList
 	fs.Var(&secrets, "secret", secretFlagUsage)
 	rest, command := splitCommand(args)
-	if err := fs.Parse(rest); err != nil {
+	// Flags may follow the files.
+	files, err := parseInterspersed(fs, rest)
+	if err != nil {
 		return exitFor(err, stderr)
 	}
 	maxRSS, err := parseBytes(*rss)
 	if err != nil {
 		return exitFor(errUsage{fmt.Errorf("replay: --max-rss %q: %v", *rss, err)}, stderr)
-	}
-	// Flags may follow the files: parse what remains after each file.
-	var files []string
-	for args := fs.Args(); len(args) > 0; args = fs.Args() {
-		files = append(files, args[0])
-		if err := fs.Parse(args[1:]); err != nil {
-			return exitFor(err, stderr)
-		}
 	}
 	mask := runSecrets(secrets, *url)
 	stdout, stderr = masked(stdout, mask), masked(stderr, mask)

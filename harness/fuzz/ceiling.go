@@ -6,6 +6,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/mcpconform/mcpconform/harness/jsonrpc"
 )
 
 // PingCeiling measures the raw ceiling the fuzzer is compared with: for
@@ -56,21 +58,26 @@ func pingLoop(ctx context.Context, c conn, deadline time.Time, timeout time.Dura
 	timer := time.NewTimer(timeout)
 	defer timer.Stop()
 	for id := 1; time.Now().Before(deadline) && ctx.Err() == nil; id++ {
-		raw := fmt.Sprintf(`{"jsonrpc":"2.0","id":"mcpconform-ceiling-%d","method":"ping"}`, id)
-		if _, err := c.send(Frame{Body: []byte(raw)}); err != nil {
+		pid := jsonrpc.StringID(fmt.Sprintf("mcpconform-ceiling-%d", id))
+		raw, _ := jsonrpc.EncodeCall(pid, "ping", nil)
+		if _, err := c.send(Frame{Body: raw}); err != nil {
 			return fmt.Errorf("ping %d could not be sent: %w", id, err)
 		}
 		timer.Reset(timeout)
-		select {
-		case m, ok := <-c.messages():
-			if !ok {
-				return fmt.Errorf("the server ended its output before answering ping %d", id)
+		// Only the ping's own answer ends the round trip; a notification
+		// the server sends meanwhile does not.
+		for answered := false; !answered; {
+			select {
+			case m, ok := <-c.messages():
+				if !ok {
+					return fmt.Errorf("the server ended its output before answering ping %d", id)
+				}
+				answered = (m.Kind() == jsonrpc.KindResult || m.Kind() == jsonrpc.KindError) && m.ID.Key() == pid.Key()
+			case <-timer.C:
+				return fmt.Errorf("ping %d had no answer within %v", id, timeout)
+			case <-ctx.Done():
+				return nil
 			}
-			_ = m
-		case <-timer.C:
-			return fmt.Errorf("ping %d had no answer within %v", id, timeout)
-		case <-ctx.Done():
-			return nil
 		}
 		pings.Add(1)
 	}

@@ -5,6 +5,9 @@ import (
 	"os"
 	"strconv"
 	"syscall"
+	"time"
+
+	"golang.org/x/sys/unix"
 )
 
 // prSetChildSubreaper is prctl's PR_SET_CHILD_SUBREAPER.
@@ -90,4 +93,34 @@ func (p proc) marked(owner string) bool {
 		}
 	}
 	return false
+}
+
+// waitExit blocks until one of pids has ended or d passes, whichever is
+// first, on the kernel's exit events (pidfd): no polling. A pid that is
+// already gone, or a kernel without pidfds, returns at once.
+func waitExit(pids []int, d time.Duration) {
+	fds := make([]unix.PollFd, 0, len(pids))
+	defer func() { closeAll(fds) }()
+	for _, pid := range pids {
+		fd, err := unix.PidfdOpen(pid, 0)
+		if err != nil {
+			return // gone already (or no pidfds): the caller looks again
+		}
+		fds = append(fds, unix.PollFd{Fd: int32(fd), Events: unix.POLLIN})
+	}
+	if len(fds) == 0 {
+		return
+	}
+	ms := int(d / time.Millisecond)
+	for {
+		if _, err := unix.Poll(fds, max(ms, 0)); err != unix.EINTR {
+			return
+		}
+	}
+}
+
+func closeAll(fds []unix.PollFd) {
+	for _, f := range fds {
+		_ = unix.Close(int(f.Fd))
+	}
 }

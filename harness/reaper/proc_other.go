@@ -2,7 +2,10 @@
 
 package reaper
 
-import "errors"
+import (
+	"errors"
+	"time"
+)
 
 func subreaper() error { return errors.New("no child subreaper on this system") }
 
@@ -15,3 +18,7 @@ type proc struct {
 func scan() []proc { return nil }
 
 func (p proc) marked(string) bool { return false }
+
+// waitExit cannot wait for an exit here: it waits a little, so that a
+// caller's loop does not spin.
+func waitExit(_ []int, d time.Duration) { time.Sleep(min(d, 10*time.Millisecond)) }

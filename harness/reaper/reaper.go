@@ -148,6 +148,7 @@ func Reap(owner string, d time.Duration, except ...int) []Proc {
 	deadline := time.Now().Add(d)
 	for {
 		found := false
+		var signalled []int
 		for _, p := range scan() {
 			if contains(except, p.pid) || p.pid == os.Getpid() {
 				continue
@@ -164,9 +165,12 @@ func Reap(owner string, d time.Duration, except ...int) []Proc {
 				continue // another parent's to reap
 			}
 			found = true
-			if syscall.Kill(p.pid, syscall.SIGKILL) == nil && !seen[p.pid] {
-				seen[p.pid] = true
-				killed = append(killed, Proc{p.pid, p.comm})
+			if syscall.Kill(p.pid, syscall.SIGKILL) == nil {
+				signalled = append(signalled, p.pid)
+				if !seen[p.pid] {
+					seen[p.pid] = true
+					killed = append(killed, Proc{p.pid, p.comm})
+				}
 			}
 			if orphan {
 				reap(p.pid)
@@ -175,8 +179,30 @@ func Reap(owner string, d time.Duration, except ...int) []Proc {
 		if !found || time.Now().After(deadline) {
 			return killed
 		}
-		time.Sleep(5 * time.Millisecond)
+		waitExit(signalled, time.Until(deadline))
 	}
+}
+
+// WaitGone waits until no process Left finds for owner and pgid is alive,
+// or d passes, on exit events rather than a sleep; it returns those still
+// alive.
+func WaitGone(owner string, pgid int, d time.Duration) []Proc {
+	deadline := time.Now().Add(d)
+	for {
+		left := Left(owner, pgid)
+		if len(left) == 0 || !time.Now().Before(deadline) {
+			return left
+		}
+		waitExit(pids(left), time.Until(deadline))
+	}
+}
+
+func pids(ps []Proc) []int {
+	out := make([]int, len(ps))
+	for i, p := range ps {
+		out[i] = p.Pid
+	}
+	return out
 }
 
 var stopped atomic.Bool
@@ -211,15 +237,10 @@ func contains(pids []int, pid int) bool {
 	return false
 }
 
-// reap collects the exit status of an adopted child, waiting briefly for
-// a SIGKILL to land.
+// reap collects the exit status of an adopted child, once its SIGKILL
+// has landed (or briefly, if it has not).
 func reap(pid int) {
+	waitExit([]int{pid}, 200*time.Millisecond)
 	var ws syscall.WaitStatus
-	for i := 0; i < 200; i++ {
-		got, err := syscall.Wait4(pid, &ws, syscall.WNOHANG, nil)
-		if got == pid || err != nil {
-			return
-		}
-		time.Sleep(time.Millisecond)
-	}
+	_, _ = syscall.Wait4(pid, &ws, syscall.WNOHANG, nil)
 }

@@ -107,7 +107,7 @@ func (a Adapter) Run(ctx context.Context, inv Invocation) (*Run, error) {
 	r.Exited = time.Now()
 	r.Duration = r.Exited.Sub(start)
 	if !r.Killed {
-		r.Left = leftAfter(owner, pgid)
+		r.Left = reaper.WaitGone(owner, pgid, LeftGrace)
 	}
 	// Whatever the adapter left, in its own group or out of it, goes too.
 	_ = syscall.Kill(-pgid, syscall.SIGKILL)
@@ -120,19 +120,6 @@ func (a Adapter) Run(ctx context.Context, inv Invocation) (*Run, error) {
 	r.Stdout, r.Stderr = stdout.Bytes(), stderr.Bytes()
 	r.Output = ParseOutput(r.Stdout)
 	return r, nil
-}
-
-// leftAfter waits up to LeftGrace for what the adapter started to end,
-// and returns what is still alive.
-func leftAfter(owner string, pgid int) []reaper.Proc {
-	deadline := time.Now().Add(LeftGrace)
-	for {
-		left := reaper.Left(owner, pgid)
-		if len(left) == 0 || time.Now().After(deadline) {
-			return left
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
 }
 
 func (inv Invocation) environment() ([]string, error) {

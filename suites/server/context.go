@@ -129,6 +129,7 @@ var levels = mcp.LogLevels()
 
 var _ = serverCheck(check.Descriptor{
 	ID:          "server.logging.threshold",
+	Serial:      true, // the log level is session state
 	Title:       "after logging/setLevel, no log message below the level arrives (each of the eight levels)",
 	Requirement: "A log message is sent only if it is at least as severe as the level the client set with logging/setLevel.",
 	Rules:       []string{"LG-04", "CX-02", "LG-02"},
@@ -156,6 +157,7 @@ var _ = serverCheck(check.Descriptor{
 
 var _ = serverCheck(check.Descriptor{
 	ID:          "server.logging.before-set-level",
+	Serial:      true, // the log level is session state
 	Title:       "log messages sent before any logging/setLevel are well-formed; which ones is reported as INFO",
 	Requirement: "Before any logging/setLevel the server chooses which messages to send (LG-05); every notifications/message carries one of the eight levels and data.",
 	Rules:       []string{"LG-05", "LG-02", "LG-07"},
@@ -257,6 +259,7 @@ func reverseCheck(id, role, capability, method string, rules []string, killer mu
 		Requirement: "A server never sends a request for a capability the client did not declare.",
 		Rules:       rules,
 		KilledBy:    killers(killer),
+		Serial:      true, // what the client declared is session state
 	}, func(c *run.C) {
 		eachTransport(c, func(p *peer) {
 			p.initialize(v1125, map[string]any{})
@@ -294,6 +297,7 @@ var _ = reverseCheck("server.reverse.roots-only-when-declared", "roots", "roots"
 
 var _ = serverCheck(check.Descriptor{
 	ID:          "server.reverse.times-out",
+	Serial:      true, // what the client declared is session state
 	Title:       "a request to the client that is never answered times out, and the tool call ends",
 	Requirement: "A server never waits forever for a reply to its own request: reverse requests have timeouts, and the failure reaches the handler.",
 	Rules:       []string{"CX-08", "CX-05", "LC-30"},

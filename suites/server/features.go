@@ -116,6 +116,7 @@ var _ = serverCheck(check.Descriptor{
 
 var _ = serverCheck(check.Descriptor{
 	ID:          "server.logging.invalid-level",
+	Serial:      true, // the log level is session state
 	Title:       "logging/setLevel with a level that is not one of the eight gets -32602",
 	Requirement: "An invalid log level is answered with -32602.",
 	Rules:       []string{"LG-06", "LG-02"},

@@ -217,6 +217,7 @@ var _ = serverCheck(check.Descriptor{
 
 var _ = serverCheck(check.Descriptor{
 	ID:          "server.modern.no-log-without-level",
+	Serial:      true, // the log level is session state
 	Title:       "a 2026-07-28 request whose _meta names no logLevel gets no log notifications",
 	Requirement: "No notifications/message for a request that lacks _meta io.modelcontextprotocol/logLevel.",
 	Rules:       []string{"LG-12"},

@@ -13,19 +13,14 @@ import (
 	"github.com/mcpconform/mcpconform/suites/run"
 )
 
-var killers = run.Killers
-
 // serverCheck registers a server check of either transport. A check whose
 // verdict hangs on what the server keeps per session (the capabilities a
-// client declared, the log level it set) runs alone in a parallel run:
-// a server that keeps no sessions (stateless over HTTP) shares that state
-// between every client, so another check's initialize would change it.
-func serverCheck(d check.Descriptor, body func(*run.C)) bool {
-	if strings.HasPrefix(d.ID, "server.reverse.") || strings.HasPrefix(d.ID, "server.logging.") || d.ID == "server.modern.no-log-without-level" {
-		d.Serial = true
-	}
-	return run.For(check.Server, check.Any)(d, body)
-}
+// client declared, the log level it set) says Serial: a server that keeps
+// no sessions shares that state between every client.
+var (
+	serverCheck = run.For(check.Server, check.Any)
+	killers     = run.Killers
+)
 
 // Protocol versions the peer proposes.
 const (

@@ -81,6 +81,7 @@ func (p *peer) callAnswering(f run.Fixture, method string, a reverseAnswer, pati
 // reverseFailureCheck registers a check that answers the server's requests
 // of rc.method with each of rc.answers in turn.
 func reverseFailureCheck(d check.Descriptor, rc reverseCase) bool {
+	d.Serial = true // what the client declared is session state
 	return serverCheck(d, func(c *run.C) {
 		eachTransport(c, func(p *peer) {
 			p.initialize(v1125, rc.caps)
