@@ -3,11 +3,13 @@ package main
 import (
 	"encoding/xml"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/onsi/ginkgo/v2/reporters"
 
@@ -110,4 +112,60 @@ func junitShape(t *testing.T, b []byte) string {
 		}
 	}
 	return out.String()
+}
+
+// TestSerialChecksRunAlone drives the coordinator as two workers do: a
+// serial check waits until the check in flight is done, nothing starts
+// while it runs, and a check is given to one worker only.
+func TestSerialChecksRunAlone(t *testing.T) {
+	dir, err := os.MkdirTemp("", "mcpconform-coord-") // a short path: Unix socket names are limited
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer os.RemoveAll(dir)
+	co, err := newCoordinator(filepath.Join(dir, "c.sock"), io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer co.close()
+	dial := func(w int) *claimClient {
+		c, err := dialCoordinator(shardConf{socket: co.path, worker: w})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return c
+	}
+	a, b := dial(0), dial(1)
+	claim := func(c *claimClient, id string, serial bool) bool {
+		ok, err := c.Claim(id, serial)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return ok
+	}
+	if !claim(a, "one", false) || claim(b, "one", false) {
+		t.Fatal("check one should go to worker 0 alone")
+	}
+	got := make(chan bool, 1)
+	go func() { got <- claim(b, "alone", true) }()
+	select {
+	case <-got:
+		t.Fatal("the serial check started while check one ran")
+	case <-time.After(100 * time.Millisecond): // nothing may arrive: the claim must stay blocked
+	}
+	a.Done("one")
+	if !<-got {
+		t.Fatal("the serial check was refused once check one was done")
+	}
+	next := make(chan bool, 1)
+	go func() { next <- claim(a, "two", false) }()
+	select {
+	case <-next:
+		t.Fatal("check two started while the serial check ran")
+	case <-time.After(100 * time.Millisecond):
+	}
+	b.Done("alone")
+	if !<-next {
+		t.Fatal("check two was refused once the serial check was done")
+	}
 }
