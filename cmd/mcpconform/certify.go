@@ -37,6 +37,7 @@ type runOptions struct {
 	strict                      bool
 	profile                     string
 	timeout                     time.Duration
+	patience                    time.Duration
 	checkTimeout                time.Duration // server: the deadline of one check
 	probeTimeout                time.Duration // server: the deadline of each era probe
 	quietWindow, toolBudget     time.Duration // server: the checks' declared waits
@@ -87,6 +88,7 @@ func parseRunFlags(name string, args []string, stderr io.Writer) (*runOptions, e
 	fs.BoolVar(&o.strict, "strict", false, "treat WARN (a broken SHOULD) as FAIL")
 	fs.StringVar(&o.profile, "profile", "", "the rules that bind: spec (the MCP specification; default for a target you name) or hardened (the seed behaviours too; default for the built-in reference)")
 	fs.DurationVar(&o.timeout, "timeout", run.DefaultCheckDeadline, "deadline for one adapter run; past it the adapter is killed and the check fails")
+	fs.DurationVar(&o.patience, "patience", run.DefaultPatience, "how long a check waits for an answer a correct implementation gives (a response, a cancellation, an exit) before it judges it missing; it elapses only against a broken one")
 	fs.DurationVar(&o.runTimeout, "run-timeout", 0, "the whole run's budget; past it every target in flight is killed, the checks not finished are SKIPPED, the reports are written and the exit status is 2 (default: 1m plus 10s per selected check, stated at the start)")
 	parallel := defaultParallel
 	if name == "server" {
@@ -131,6 +133,9 @@ func parseRunFlags(name string, args []string, stderr io.Writer) (*runOptions, e
 	}
 	if o.timeout <= 0 || o.runTimeout < 0 {
 		return nil, fmt.Errorf("%s: --timeout must be positive and --run-timeout not negative, got %s and %s", name, o.timeout, o.runTimeout)
+	}
+	if o.patience <= 0 {
+		return nil, fmt.Errorf("%s: --patience must be positive, got %s", name, o.patience)
 	}
 	if name != "server" && o.fuzzCases < 1 {
 		return nil, fmt.Errorf("%s: --fuzz-cases must be 1 or more, got %d", name, o.fuzzCases)
@@ -273,7 +278,7 @@ func certifyWith(o *runOptions, roles []check.Role, stdout, stderr io.Writer) in
 	stopSignals := onSignal(stderr, p.budget, nil)
 	defer stopSignals()
 	cfg := run.Config{ClientAdapter: t.adapter, ServerURL: t.url, ServerCommand: t.server, Implementation: t.implementation, Fixtures: p.fixtures, Unsafe: p.unsafe, Seed: o.seed, Strict: o.strict, Profile: p.profile,
-		Baseline: p.baseline, SnapshotDir: o.snapshots, UpdateSnapshots: o.updateSnapshots, CheckDeadline: o.timeout, ProbeTimeout: o.probeTimeout,
+		Baseline: p.baseline, SnapshotDir: o.snapshots, UpdateSnapshots: o.updateSnapshots, CheckDeadline: o.timeout, Patience: o.patience, ProbeTimeout: o.probeTimeout,
 		QuietWindow: o.quietWindow, ToolBudget: o.toolBudget, Fuzz: o.fuzz, FuzzCases: o.fuzzCases, Secrets: secrets, ServerCheckDeadline: o.checkTimeout}
 	run.Configure(cfg)
 	if err := preflight(cfg, t); err != nil {
