@@ -79,7 +79,7 @@ what the client checks give an adapter to launch. It records what the
 client did to --record and exits by itself after --watchdog.`,
 	Examples: []string{
 		"mcpconform fakeserver --list",
-		"mcpconform fakeserver --case well-behaved --record /tmp/record.jsonl",
+		"mcpconform fakeserver --case well-behaved --record record.jsonl",
 	},
 }
 
