@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"context"
 	"encoding/json"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -22,6 +21,7 @@ import (
 	"github.com/mcpconform/mcpconform/harness/report"
 	"github.com/mcpconform/mcpconform/harness/selfexec"
 	"github.com/mcpconform/mcpconform/harness/serve"
+	"github.com/mcpconform/mcpconform/harness/usage"
 	"github.com/mcpconform/mcpconform/suites/run"
 )
 
@@ -81,15 +81,14 @@ type variantResult struct {
 }
 
 func selftest(args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("selftest", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := usage.NewFlagSet("selftest")
 	jsonPath := fs.String("json", "", "write the kill matrix as JSON to `FILE`")
 	matrix := fs.Bool("matrix", false, "run every mutant against every check (slow), proving nothing else changes")
 	parallel := fs.Int("parallel", 8, "mutant runs at once")
 	seed := fs.Int64("seed", 1, "seed of the property checks")
 	verbose := fs.Bool("v", false, "print each run's command")
 	withFuzz := fs.Bool("fuzz", true, "also run the fuzzer's kill matrix: each planted bug found, the reference holding")
-	if err := fs.Parse(args); err != nil {
+	if err := selftestHelp.Parse(fs, args, stdout); err != nil {
 		return exitFor(err, stderr)
 	}
 	if fs.NArg() > 0 || *parallel < 1 {
