@@ -16,7 +16,7 @@ import (
 	"sync/atomic"
 	"testing"
 
-	"github.com/mcpconform/mcpconform/harness/mcp"
+	"github.com/mcpconform/mcpconform/harness/mcpclient"
 	"github.com/mcpconform/mcpconform/harness/mutant"
 	"github.com/mcpconform/mcpconform/harness/selfexec"
 	"github.com/mcpconform/mcpconform/harness/serve"
@@ -208,7 +208,7 @@ func TestFuzzAndReplayShowNoSecret(t *testing.T) {
 func TestClientRunShowsNoSecret(t *testing.T) {
 	dir := t.TempDir()
 	out := func(name string) string { return filepath.Join(dir, name) }
-	argv := selfexec.Command("client", "--secret", mcp.DefaultClientName, "--no-color", "-v",
+	argv := selfexec.Command("client", "--secret", mcpclient.DefaultName, "--no-color", "-v",
 		"--only", "stdio.client.stdin.only-jsonrpc,http.client.headers.bearer-and-custom-everywhere",
 		"--json", out("r.json"), "--junit", out("r.xml"), "--markdown", out("r.md"), "--html", out("r.html"),
 		"--snapshots", out("snapshots"), "--update-snapshots")
@@ -225,7 +225,7 @@ func TestClientRunShowsNoSecret(t *testing.T) {
 	token := regexp.MustCompile(`mcpconform-token-[0-9a-f]{24}`)
 	snapshot := false
 	for name, b := range outputs {
-		if bytes.Contains(b, []byte(mcp.DefaultClientName)) || token.Match(b) {
+		if bytes.Contains(b, []byte(mcpclient.DefaultName)) || token.Match(b) {
 			t.Errorf("%s holds the client's name or its bearer token", name)
 		}
 		snapshot = snapshot || strings.HasSuffix(name, ".snap") && bytes.Contains(b, []byte(`"clientInfo":{"name":"***"`))

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/mcpconform/mcpconform/harness/mcp"
+	"github.com/mcpconform/mcpconform/harness/mcpclient"
 	"github.com/mcpconform/mcpconform/harness/mutant"
 	"github.com/mcpconform/mcpconform/harness/selfexec"
 	"github.com/mcpconform/mcpconform/harness/stdio"
@@ -132,11 +133,11 @@ func Main(args []string) int {
 		return 2
 	}
 	out := &printer{w: os.Stdout}
-	opts := mcp.ClientOptions{StartupTimeout: cfg.StartupTimeout, CallTimeout: inv.CallTimeout, Mutant: s.Mutant}
+	opts := mcpclient.Options{StartupTimeout: cfg.StartupTimeout, CallTimeout: inv.CallTimeout, Mutant: s.Mutant}
 	switch inv.Transport {
 	case "stdio":
 		out.line(target.Line{Config: declare(cfg, nil, s.Mutant)})
-		run(inv, opts, out, func() (mcp.Transport, error) {
+		run(inv, opts, out, func() (mcpclient.Transport, error) {
 			c, err := stdio.Start(cfg)
 			if err != nil {
 				return nil, err
@@ -145,7 +146,7 @@ func Main(args []string) int {
 		})
 	case "http":
 		out.line(target.Line{Config: declare(cfg, &h, s.Mutant)})
-		run(inv, opts, out, func() (mcp.Transport, error) {
+		run(inv, opts, out, func() (mcpclient.Transport, error) {
 			c, err := streamable.Dial(h)
 			if err != nil {
 				return nil, err
@@ -161,14 +162,14 @@ func Main(args []string) int {
 
 // run connects over the transport start returns, lists the tools, calls
 // each, and closes, printing a contract line for every step.
-func run(inv target.Invocation, opts mcp.ClientOptions, out *printer, dial func() (mcp.Transport, error)) {
+func run(inv target.Invocation, opts mcpclient.Options, out *printer, dial func() (mcpclient.Transport, error)) {
 	began := time.Now()
 	client, err := dial()
 	if err != nil {
 		out.line(target.Line{Connect: phase(began, err)})
 		return
 	}
-	session, err := mcp.Connect(context.Background(), client, opts)
+	session, err := mcpclient.Connect(context.Background(), client, opts)
 	out.line(target.Line{Connect: phase(began, err)})
 	if err != nil {
 		_ = client.Close()
@@ -185,7 +186,7 @@ func run(inv target.Invocation, opts mcp.ClientOptions, out *printer, dial func(
 	out.line(target.Line{Close: phase(start, err)})
 }
 
-func callAll(session *mcp.ClientSession, tools []mcp.Tool, parallel bool, out *printer) {
+func callAll(session *mcpclient.Session, tools []mcp.Tool, parallel bool, out *printer) {
 	var wg sync.WaitGroup
 	for _, t := range tools {
 		call := func() {

@@ -1,15 +1,7 @@
-// Package mcp holds mcpconform's reference MCP sessions.
-//
-// The client side is the minimal client session (ClientSession: the
-// initialize handshake, requests routed by id, timeouts and cancellation,
-// tools, ping) over any Transport, such as the reference stdio client of
-// package stdio. It keeps LC-03 … LC-13, JR-05, JR-07, CN-01, CN-02, PG-02 of
-// the requirements digest and NG-07, NG-09, NG-12 of SEMANTICS.md.
-//
-// The server side is the reference server (Server), which the streamable HTTP
-// and stdio server transports serve through its Handle method: version
-// negotiation, ping, tools, resources and their subscriptions, prompts,
-// completion and pagination, and a RequestContext for every request handler
-// with logging, progress, cancellation and requests back to the client
-// (CX-01 … CX-08).
+// Package mcp is the protocol both sides share: the versions of each era
+// and the 2026-07-28 request metadata, the types both a client and a server
+// read (Tool, CallToolResult), and the constants of the wire (header
+// names, the endpoint path, content types). JSON-RPC's own error codes,
+// and MCP's, are in package jsonrpc. The reference client session is
+// package mcpclient; the reference server, package mcpserver.
 package mcp

@@ -94,3 +94,7 @@ func UnsupportedVersion(requested string, supported []string) *jsonrpc.Error {
 		Data:    data,
 	}
 }
+
+// LegacyProtocolVersions are the versions of the initialize handshake that
+// the reference client and server speak, newest first.
+var LegacyProtocolVersions = []string{"2025-11-25", "2025-06-18", "2025-03-26"}

@@ -18,7 +18,7 @@ import (
 	"time"
 
 	"github.com/mcpconform/mcpconform/harness/jsonrpc"
-	"github.com/mcpconform/mcpconform/harness/mcp"
+	"github.com/mcpconform/mcpconform/harness/mcpserver"
 	"github.com/mcpconform/mcpconform/harness/mutant"
 	"github.com/mcpconform/mcpconform/harness/selfexec"
 	"github.com/mcpconform/mcpconform/harness/stdio"
@@ -38,13 +38,13 @@ type Options struct {
 	// Stateless serves without sessions.
 	Stateless bool
 	// PageSize, ReverseTimeout and SlowBound configure the MCP server; see
-	// mcp.ServerOptions.
+	// mcpserver.ServerOptions.
 	PageSize       int
 	ReverseTimeout time.Duration
 	SlowBound      time.Duration
-	// Era is the protocol eras served: mcp.EraDual (the default),
-	// mcp.EraLegacy or mcp.EraModern.
-	Era mcp.ServerEra
+	// Era is the protocol eras served: mcpserver.EraDual (the default),
+	// mcpserver.EraLegacy or mcpserver.EraModern.
+	Era mcpserver.Era
 	// Mutant selects a mutant of the server (its transport, the MCP server,
 	// or the command); empty is the reference.
 	Mutant mutant.Name
@@ -55,8 +55,8 @@ type Options struct {
 const DefaultAddr = "127.0.0.1:0"
 
 // mcpServer makes the reference MCP server the options describe.
-func (o Options) mcpServer() (*mcp.Server, error) {
-	return mcp.NewServer(mcp.ServerOptions{PageSize: o.PageSize, ReverseTimeout: o.ReverseTimeout, SlowBound: o.SlowBound, Era: o.Era, Mutant: o.Mutant})
+func (o Options) mcpServer() (*mcpserver.Server, error) {
+	return mcpserver.New(mcpserver.Options{PageSize: o.PageSize, ReverseTimeout: o.ReverseTimeout, SlowBound: o.SlowBound, Era: o.Era, Mutant: o.Mutant})
 }
 
 // Start serves the reference server over the streamable HTTP server
@@ -74,16 +74,16 @@ func Start(o Options) (url string, stop func() error, err error) {
 	cfg := streamable.DefaultServerConfig(handler(server))
 	cfg.JSONResponse = o.JSONResponse
 	cfg.Stateless = o.Stateless || o.Mutant == mutant.StatelessServer
-	cfg.LegacyOnly = o.Era == mcp.EraLegacy
-	cfg.ModernOnly = o.Era == mcp.EraModern
+	cfg.LegacyOnly = o.Era == mcpserver.EraLegacy
+	cfg.ModernOnly = o.Era == mcpserver.EraModern
 	cfg.Mutant = o.Mutant
 	return streamable.Listen(o.Addr, streamable.NewServer(cfg))
 }
 
 // handler puts the MCP server behind the HTTP transport, which hands it its
-// *streamable.ServerSession as an mcp.SessionInfo. The client's replies to
+// *streamable.ServerSession as an mcpserver.SessionInfo. The client's replies to
 // the server's requests reach Handle as POSTed responses.
-func handler(m *mcp.Server) streamable.Handler {
+func handler(m *mcpserver.Server) streamable.Handler {
 	return streamable.HandlerFunc(func(ctx context.Context, s *streamable.ServerSession, req *jsonrpc.Message, out func(*jsonrpc.Message) error) *jsonrpc.Message {
 		return m.Handle(ctx, s, req, out)
 	})
@@ -212,9 +212,9 @@ func parseFlags(args []string, stdout io.Writer) (Options, string, error) {
 	fs.BoolVar(&o.JSONResponse, "json-response", false, "http: answer requests with application/json instead of SSE")
 	fs.BoolVar(&o.Stateless, "stateless", false, "http: serve without sessions")
 	era := fs.String("era", "dual", "the protocol eras to serve: dual, legacy (initialize only) or modern (2026-07-28 only)")
-	fs.IntVar(&o.PageSize, "page-size", mcp.DefaultPageSize, "items per page of the list methods")
-	fs.DurationVar(&o.ReverseTimeout, "reverse-timeout", mcp.DefaultReverseTimeout, "how long the server waits for the client's reply to its own requests")
-	fs.DurationVar(&o.SlowBound, "slow-bound", mcp.DefaultSlowBound, "the longest the slow tool waits to be cancelled")
+	fs.IntVar(&o.PageSize, "page-size", mcpserver.DefaultPageSize, "items per page of the list methods")
+	fs.DurationVar(&o.ReverseTimeout, "reverse-timeout", mcpserver.DefaultReverseTimeout, "how long the server waits for the client's reply to its own requests")
+	fs.DurationVar(&o.SlowBound, "slow-bound", mcpserver.DefaultSlowBound, "the longest the slow tool waits to be cancelled")
 	if err := help.Parse(fs, args, stdout); err != nil {
 		return o, "", err
 	}
@@ -224,7 +224,7 @@ func parseFlags(args []string, stdout io.Writer) (Options, string, error) {
 	if o.PageSize < 1 || o.ReverseTimeout <= 0 || o.SlowBound <= 0 {
 		return o, "", fmt.Errorf("--page-size (%d), --reverse-timeout (%v) and --slow-bound (%v) must be positive", o.PageSize, o.ReverseTimeout, o.SlowBound)
 	}
-	parsedEra, err := mcp.ParseServerEra(*era)
+	parsedEra, err := mcpserver.ParseEra(*era)
 	if err != nil {
 		return o, "", fmt.Errorf("--era: %w", err)
 	}

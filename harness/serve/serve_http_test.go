@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/mcpconform/mcpconform/harness/jsonrpc"
-	"github.com/mcpconform/mcpconform/harness/mcp"
+	"github.com/mcpconform/mcpconform/harness/mcpclient"
 	"github.com/mcpconform/mcpconform/harness/streamable"
 )
 
@@ -160,7 +160,7 @@ func TestHTTPReconnectionResumesWithTheReferenceClient(t *testing.T) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), waitLimit)
 	defer cancel()
-	sess, err := mcp.Connect(ctx, client, mcp.ClientOptions{CallTimeout: waitLimit})
+	sess, err := mcpclient.Connect(ctx, client, mcpclient.Options{CallTimeout: waitLimit})
 	if err != nil {
 		t.Fatal(err)
 	}

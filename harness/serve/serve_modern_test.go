@@ -8,6 +8,7 @@ import (
 
 	"github.com/mcpconform/mcpconform/harness/jsonrpc"
 	"github.com/mcpconform/mcpconform/harness/mcp"
+	"github.com/mcpconform/mcpconform/harness/mcpserver"
 )
 
 // postModern POSTs body with headers (name, value pairs) and returns the
@@ -52,7 +53,7 @@ func TestModernHTTPAnswers(t *testing.T) {
 		t.Errorf("dual, no _meta: %d %v, want 400 with -32602", status, m.Error)
 	}
 
-	modern := start(t, Options{Era: mcp.EraModern})
+	modern := start(t, Options{Era: mcpserver.EraModern})
 	// A legacy initialize learns the versions served (LC-48).
 	status, m = postModern(t, modern, `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`)
 	if status != http.StatusBadRequest || m.Error == nil || m.Error.Code != jsonrpc.CodeUnsupportedProtocolVersion || !strings.Contains(string(m.Error.Data), mcp.ModernVersion) {

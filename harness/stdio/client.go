@@ -9,7 +9,7 @@
 // by Config.Mutant.
 //
 // The package also holds the reference stdio server transport (Serve): it
-// serves an MCP server such as *mcp.Server on stdin and stdout, one JSON-RPC
+// serves an MCP server such as *mcpserver.Server on stdin and stdout, one JSON-RPC
 // message per line.
 package stdio
 

@@ -47,7 +47,7 @@ type Config struct {
 	// SIGTERM before SIGKILL (LC-20).
 	ShutdownGrace time.Duration
 	// StartupTimeout covers launch until notifications/initialized is sent
-	// (NG-09). The session (mcp.Connect) enforces it; the transport only
+	// (NG-09). The session (mcpclient.Connect) enforces it; the transport only
 	// carries it.
 	StartupTimeout time.Duration
 

@@ -11,17 +11,17 @@ import (
 	"sync"
 
 	"github.com/mcpconform/mcpconform/harness/jsonrpc"
-	"github.com/mcpconform/mcpconform/harness/mcp"
+	"github.com/mcpconform/mcpconform/harness/mcpserver"
 	"github.com/mcpconform/mcpconform/harness/mutant"
 )
 
-// ServerHandler answers the messages of a stdio connection; *mcp.Server is
+// ServerHandler answers the messages of a stdio connection; *mcpserver.Server is
 // one. Requests are handled concurrently, each in its own goroutine, so that
 // a cancellation or a reply to the server's own request can arrive while
 // they run; initialize, notifications and responses are handled in order,
 // in the read loop, and must return quickly.
 type ServerHandler interface {
-	Handle(ctx context.Context, s mcp.SessionInfo, m *jsonrpc.Message, out func(*jsonrpc.Message) error) *jsonrpc.Message
+	Handle(ctx context.Context, s mcpserver.SessionInfo, m *jsonrpc.Message, out func(*jsonrpc.Message) error) *jsonrpc.Message
 }
 
 // ServerConfig configures the reference stdio server transport. A zero limit

@@ -4,7 +4,7 @@ import (
 	"fmt"
 
 	"github.com/mcpconform/mcpconform/harness/jsonrpc"
-	"github.com/mcpconform/mcpconform/harness/mcp"
+	"github.com/mcpconform/mcpconform/harness/mcpserver"
 	"github.com/mcpconform/mcpconform/harness/mutant"
 )
 
@@ -29,7 +29,7 @@ func (srv *lineServer) reply(req, resp *jsonrpc.Message) {
 	if resp == nil {
 		return
 	}
-	if srv.cfg.Mutant == mutant.PlantedDuplicateReply && mcp.PlantedDuplicateTrigger(req) {
+	if srv.cfg.Mutant == mutant.PlantedDuplicateReply && mcpserver.PlantedDuplicateTrigger(req) {
 		srv.w.twice(resp)
 		return
 	}

@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/mcpconform/mcpconform/harness/jsonrpc"
-	"github.com/mcpconform/mcpconform/harness/mcp"
+	"github.com/mcpconform/mcpconform/harness/mcpserver"
 	"github.com/mcpconform/mcpconform/harness/mutant"
 )
 
@@ -30,7 +30,7 @@ const initLine = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"proto
 func serveLines(t *testing.T, cfg ServerConfig) *stdioPeer {
 	t.Helper()
 	if cfg.Handler == nil {
-		srv, err := mcp.NewServer(mcp.ServerOptions{Mutant: cfg.Mutant})
+		srv, err := mcpserver.New(mcpserver.Options{Mutant: cfg.Mutant})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -263,7 +263,7 @@ type failingWriter struct{}
 func (failingWriter) Write([]byte) (int, error) { return 0, errors.New("stdout is gone") }
 
 func TestStdioServerEndsWhenStdoutBreaks(t *testing.T) {
-	srv, _ := mcp.NewServer(mcp.ServerOptions{})
+	srv, _ := mcpserver.New(mcpserver.Options{})
 	inR, inW := io.Pipe()
 	defer inW.Close()
 	served := make(chan error, 1)

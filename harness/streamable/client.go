@@ -21,11 +21,11 @@ import (
 
 	"github.com/mcpconform/mcpconform/harness/failure"
 	"github.com/mcpconform/mcpconform/harness/jsonrpc"
-	"github.com/mcpconform/mcpconform/harness/mcp"
+	"github.com/mcpconform/mcpconform/harness/mcpclient"
 )
 
-// Client is one MCP session over streamable HTTP, as an mcp.Transport and
-// mcp.FailureSource. Its methods are safe for concurrent use.
+// Client is one MCP session over streamable HTTP, as an mcpclient.Transport and
+// mcpclient.FailureSource. Its methods are safe for concurrent use.
 type Client struct {
 	cfg       ClientConfig
 	hc        *http.Client
@@ -35,7 +35,7 @@ type Client struct {
 	cancel    context.CancelFunc
 
 	incoming chan *jsonrpc.Message
-	failures chan mcp.RequestFailure
+	failures chan mcpclient.RequestFailure
 	done     chan struct{} // closed when the client is closed
 
 	ordinary *queue // ordinary POSTs (RM-01)
@@ -67,7 +67,7 @@ func Dial(cfg ClientConfig) (*Client, error) {
 		ctx:       ctx,
 		cancel:    cancel,
 		incoming:  make(chan *jsonrpc.Message),
-		failures:  make(chan mcp.RequestFailure),
+		failures:  make(chan mcpclient.RequestFailure),
 		done:      make(chan struct{}),
 		ordinary:  newQueue(),
 		control:   newQueue(),
@@ -120,7 +120,7 @@ func (c *Client) Incoming() <-chan *jsonrpc.Message { return c.incoming }
 // expired and not recovered, recovery timeout, oversize event, stream lost),
 // by JSON-RPC id, each a *failure.Error; the mcp session fails the call with
 // it. It is closed with Incoming.
-func (c *Client) Failures() <-chan mcp.RequestFailure { return c.failures }
+func (c *Client) Failures() <-chan mcpclient.RequestFailure { return c.failures }
 
 // Done is closed when the client is closed.
 func (c *Client) Done() <-chan struct{} { return c.done }
@@ -178,7 +178,7 @@ func (c *Client) deliver(m *jsonrpc.Message) bool {
 // report fails request id with err.
 func (c *Client) report(id jsonrpc.ID, err error) {
 	select {
-	case c.failures <- mcp.RequestFailure{ID: id, Err: err}:
+	case c.failures <- mcpclient.RequestFailure{ID: id, Err: err}:
 	case <-c.done:
 	}
 }

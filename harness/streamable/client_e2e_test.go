@@ -9,17 +9,17 @@ import (
 
 	"github.com/mcpconform/mcpconform/harness/failure"
 	"github.com/mcpconform/mcpconform/harness/jsonrpc"
-	"github.com/mcpconform/mcpconform/harness/mcp"
+	"github.com/mcpconform/mcpconform/harness/mcpclient"
 )
 
 // connectSession runs the mcp client session over a client of the rig with
 // the seed defaults (GET stream included), except short timeouts.
-func connectSession(t *testing.T, s *rig) (*mcp.ClientSession, *Client) {
+func connectSession(t *testing.T, s *rig) (*mcpclient.Session, *Client) {
 	t.Helper()
 	c := dialRig(t, s, func(cfg *ClientConfig) { cfg.OpenGETStream = true })
 	ctx, cancel := context.WithTimeout(context.Background(), clientWait)
 	defer cancel()
-	sess, err := mcp.Connect(ctx, c, mcp.ClientOptions{CallTimeout: clientWait})
+	sess, err := mcpclient.Connect(ctx, c, mcpclient.Options{CallTimeout: clientWait})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -56,7 +56,7 @@ func TestOverHTTPWithTheMCPSession(t *testing.T) {
 }
 
 // TestRequestFailureFailsTheCallAtOnce: an HTTP error on a call reaches the
-// caller at once through mcp.FailureSource, with its kind, long before the
+// caller at once through mcpclient.FailureSource, with its kind, long before the
 // call timeout; the session goes on.
 func TestRequestFailureFailsTheCallAtOnce(t *testing.T) {
 	s := newRig(t, func(w http.ResponseWriter, q *seen) bool {

@@ -15,7 +15,7 @@ import (
 
 	"github.com/mcpconform/mcpconform/harness/failure"
 	"github.com/mcpconform/mcpconform/harness/jsonrpc"
-	"github.com/mcpconform/mcpconform/harness/mcp"
+	"github.com/mcpconform/mcpconform/harness/mcpclient"
 	"github.com/mcpconform/mcpconform/harness/mutant"
 )
 
@@ -432,5 +432,5 @@ func holdUntil(q *seen, release <-chan struct{}) {
 	}
 }
 
-// the mcp.FailureSource the session relies on.
-var _ mcp.FailureSource = (*Client)(nil)
+// the mcpclient.FailureSource the session relies on.
+var _ mcpclient.FailureSource = (*Client)(nil)

@@ -8,6 +8,7 @@ import (
 
 	"github.com/mcpconform/mcpconform/harness/jsonrpc"
 	"github.com/mcpconform/mcpconform/harness/mcp"
+	"github.com/mcpconform/mcpconform/harness/mcpserver"
 )
 
 // MinimalServer is the smallest MCP server, the transport tests' fixture: the initialize
@@ -15,19 +16,19 @@ import (
 // logging/setLevel (LG-03, LG-06), and two tools. "echo" returns its "text"
 // argument, or "ok"; "notify" sends a notifications/message log notification
 // on the request's stream before its result (HT-21). Its Handle has the shape
-// of streamable.Handler with the session as a mcp.SessionInfo.
+// of streamable.Handler with the session as a mcpserver.SessionInfo.
 type MinimalServer struct {
 	versions []string // supported protocol versions, newest first
 }
 
-// NewMinimalServer returns a minimal server speaking mcp.DefaultProtocolVersions.
+// NewMinimalServer returns a minimal server speaking mcp.LegacyProtocolVersions.
 func NewMinimalServer() *MinimalServer {
-	return &MinimalServer{versions: slices.Clone(mcp.DefaultProtocolVersions)}
+	return &MinimalServer{versions: slices.Clone(mcp.LegacyProtocolVersions)}
 }
 
 // Handle answers one message. Requests get their response; notifications and
 // responses get nil (JR-14). Related messages go out through out.
-func (m *MinimalServer) Handle(ctx context.Context, _ mcp.SessionInfo, req *jsonrpc.Message, out func(*jsonrpc.Message) error) *jsonrpc.Message {
+func (m *MinimalServer) Handle(ctx context.Context, _ mcpserver.SessionInfo, req *jsonrpc.Message, out func(*jsonrpc.Message) error) *jsonrpc.Message {
 	if req.Kind() != jsonrpc.KindRequest {
 		return nil
 	}
@@ -86,7 +87,7 @@ func (m *MinimalServer) initialize(params json.RawMessage) (any, *jsonrpc.Error)
 	return map[string]any{
 		"protocolVersion": version,
 		"capabilities":    map[string]any{"tools": map[string]any{}, "logging": map[string]any{}},
-		"serverInfo":      map[string]string{"name": mcp.ServerName, "version": mcp.ServerVersion},
+		"serverInfo":      map[string]string{"name": mcpserver.Name, "version": mcpserver.Version},
 	}, nil
 }
 
@@ -131,12 +132,12 @@ func callTool(ctx context.Context, params json.RawMessage, out func(*jsonrpc.Mes
 			Text *string `json:"text"`
 		}
 		if len(p.Arguments) > 0 && json.Unmarshal(p.Arguments, &args) != nil {
-			return mcp.ErrorResult(`echo takes an object argument with an optional string "text"`), nil
+			return mcpserver.ErrorResult(`echo takes an object argument with an optional string "text"`), nil
 		}
 		if args.Text == nil {
-			return mcp.TextResult("ok"), nil
+			return mcpserver.TextResult("ok"), nil
 		}
-		return mcp.TextResult(*args.Text), nil
+		return mcpserver.TextResult(*args.Text), nil
 	case "notify":
 		note, err := jsonrpc.NewNotification("notifications/message", map[string]any{
 			"level": "info", "logger": "notify", "data": "the notify tool was called",
@@ -144,7 +145,7 @@ func callTool(ctx context.Context, params json.RawMessage, out func(*jsonrpc.Mes
 		if err == nil && ctx.Err() == nil {
 			_ = out(note)
 		}
-		return mcp.TextResult("ok"), nil
+		return mcpserver.TextResult("ok"), nil
 	}
 	return nil, mcp.InvalidParams(fmt.Sprintf("unknown tool %q; tools/list names the tools", p.Name))
 }

@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/mcpconform/mcpconform/fakeservers"
-	"github.com/mcpconform/mcpconform/harness/mcp"
+	"github.com/mcpconform/mcpconform/harness/mcpclient"
 )
 
 // BenchmarkConcurrencyPeak runs 1000 concurrent tool calls through the
@@ -28,7 +28,7 @@ func BenchmarkConcurrencyPeak(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		session, err := mcp.Connect(context.Background(), client, mcp.ClientOptions{CallTimeout: time.Minute})
+		session, err := mcpclient.Connect(context.Background(), client, mcpclient.Options{CallTimeout: time.Minute})
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -20,7 +20,7 @@ import (
 // request the client cancelled unanswered (CN-04): its SSE stream then ends
 // without a response, while initialize and application/json answers get an
 // internal error instead. Where the client can resume the request's stream,
-// ctx carries the means to close its connection mid-call (mcp.Disconnect,
+// ctx carries the means to close its connection mid-call (mcpserver.Disconnect,
 // HT-29a). Notifications and responses the client POSTs (among them replies
 // to the handler's own requests) are handed over too; for those the handler
 // returns nil and out fails with ErrNoStream.

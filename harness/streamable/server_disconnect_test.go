@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/mcpconform/mcpconform/harness/jsonrpc"
-	"github.com/mcpconform/mcpconform/harness/mcp"
+	"github.com/mcpconform/mcpconform/harness/mcpserver"
 	"github.com/mcpconform/mcpconform/harness/streamable"
 )
 
@@ -18,7 +18,7 @@ const dropBody = `{"jsonrpc":"2.0","id":7,"method":"drop"}`
 
 // dropping is the minimal server, plus a method "drop" whose handler sends
 // a log notification "before", closes its stream's connection
-// (mcp.Disconnect), sends "after", and answers whether it could close it.
+// (mcpserver.Disconnect), sends "after", and answers whether it could close it.
 // Closing at once instead, before "before", is "drop-first".
 func dropping() streamable.ServerConfig {
 	server := NewMinimalServer()
@@ -33,14 +33,14 @@ func dropping() streamable.ServerConfig {
 			}
 			var err error
 			if req.Method == "drop-first" {
-				err = mcp.Disconnect(ctx)
+				err = mcpserver.Disconnect(ctx)
 			}
 			log("before")
 			if req.Method == "drop" {
-				err = mcp.Disconnect(ctx)
+				err = mcpserver.Disconnect(ctx)
 			}
 			log("after")
-			if err != nil && !errors.Is(err, mcp.ErrCannotDisconnect) {
+			if err != nil && !errors.Is(err, mcpserver.ErrCannotDisconnect) {
 				return jsonrpc.NewError(req.ID, jsonrpc.CodeInternalError, err.Error())
 			}
 			resp, _ := jsonrpc.NewResult(req.ID, map[string]bool{"disconnected": err == nil})

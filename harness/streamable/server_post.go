@@ -10,7 +10,7 @@ import (
 	"net/http"
 
 	"github.com/mcpconform/mcpconform/harness/jsonrpc"
-	"github.com/mcpconform/mcpconform/harness/mcp"
+	"github.com/mcpconform/mcpconform/harness/mcpserver"
 	"github.com/mcpconform/mcpconform/harness/mutant"
 )
 
@@ -209,7 +209,7 @@ func (s *Server) runRequests(sess *ServerSession, st *serverStream, requests []*
 		}
 		if resps[i] != nil {
 			s.respond(sess, st, resps[i])
-			if s.cfg.Mutant == mutant.PlantedDuplicateReply && mcp.PlantedDuplicateTrigger(req) {
+			if s.cfg.Mutant == mutant.PlantedDuplicateReply && mcpserver.PlantedDuplicateTrigger(req) {
 				s.respond(sess, st, resps[i])
 			}
 		}
@@ -226,7 +226,7 @@ func (s *Server) runRequests(sess *ServerSession, st *serverStream, requests []*
 const disconnectSince = "2025-11-25"
 
 // handlerContext is the context of a request answered on stream st: the
-// session's, carrying st's disconnect (mcp.WithDisconnect) where the client
+// session's, carrying st's disconnect (mcpserver.WithDisconnect) where the client
 // can resume the stream: a session of disconnectSince or later, on a server
 // that serves GET (HT-29a, HT-45).
 func (s *Server) handlerContext(sess *ServerSession, st *serverStream) context.Context {
@@ -234,7 +234,7 @@ func (s *Server) handlerContext(sess *ServerSession, st *serverStream) context.C
 	if sess.ephemeral || !s.cfg.EnableGET || sess.ProtocolVersion() < disconnectSince {
 		return ctx
 	}
-	return mcp.WithDisconnect(ctx, st.disconnect)
+	return mcpserver.WithDisconnect(ctx, st.disconnect)
 }
 
 // outFor is the out function of a request answered on stream st: each

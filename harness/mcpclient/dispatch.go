@@ -1,0 +1,126 @@
+package mcpclient
+
+import (
+	"strings"
+
+	"github.com/mcpconform/mcpconform/harness/failure"
+	"github.com/mcpconform/mcpconform/harness/jsonrpc"
+	"github.com/mcpconform/mcpconform/harness/mutant"
+)
+
+// dispatch reads the server's messages until the transport ends: responses
+// go to their callers, requests are answered, notifications are ignored,
+// and a transport's RequestFailure fails its call (FailureSource). When the
+// transport ends, every pending call fails with its reason.
+func (s *Session) dispatch() {
+	defer close(s.dispatchDone)
+	in, done, failures := s.t.Incoming(), s.t.Done(), s.failures()
+	for {
+		select {
+		case m, ok := <-in:
+			if !ok {
+				s.transportEnded()
+				return
+			}
+			s.handle(m)
+		case f, ok := <-failures:
+			if !ok {
+				failures = nil
+				continue
+			}
+			s.fail(f)
+		case <-done:
+			s.drain(in)
+			s.transportEnded()
+			return
+		}
+	}
+}
+
+// drain handles the messages a transport delivered before it ended.
+func (s *Session) drain(in <-chan *jsonrpc.Message) {
+	for {
+		select {
+		case m, ok := <-in:
+			if !ok {
+				return
+			}
+			s.handle(m)
+		default:
+			return
+		}
+	}
+}
+
+// transportEnded records why the transport ended and wakes every pending call.
+func (s *Session) transportEnded() {
+	err := s.t.Err()
+	if err == nil {
+		err = failure.New(failure.ErrConnection, "receive", "the transport stopped delivering messages")
+	}
+	s.mu.Lock()
+	s.endErr = err
+	s.pending = map[string]*pendingCall{}
+	s.mu.Unlock()
+	close(s.gone)
+}
+
+// handle acts on one message from the server.
+func (s *Session) handle(m *jsonrpc.Message) {
+	switch m.Kind() {
+	case jsonrpc.KindResult, jsonrpc.KindError:
+		s.route(m)
+	case jsonrpc.KindRequest:
+		s.answer(m)
+	}
+}
+
+// route gives a response to the call it answers; a response that matches no
+// pending call (unknown, cancelled, or without a readable id) is ignored.
+func (s *Session) route(m *jsonrpc.Message) {
+	if m.ID.IsZero() {
+		return
+	}
+	s.mu.Lock()
+	p := s.match(m.ID)
+	if p != nil {
+		delete(s.pending, p.key)
+	}
+	s.mu.Unlock()
+	if p != nil {
+		p.reply <- m
+	}
+}
+
+// match finds the pending call a response id answers, by the id's key, which
+// keeps its JSON type: 2 and "2" are different ids (NG-12, JR-07). The
+// caller holds s.mu.
+func (s *Session) match(id jsonrpc.ID) *pendingCall {
+	switch s.opts.Mutant {
+	case mutant.IDTypeConfusion:
+		return s.pending[strings.Trim(id.Key(), `"`)]
+	case mutant.FIFOCorrelation:
+		var oldest *pendingCall
+		for _, p := range s.pending {
+			if oldest == nil || p.id < oldest.id {
+				oldest = p
+			}
+		}
+		return oldest
+	}
+	return s.pending[id.Key()]
+}
+
+// answer replies to a server request: ping gets {} (PG-02); anything else is
+// method-not-found, since the reference declares no client capabilities.
+func (s *Session) answer(req *jsonrpc.Message) {
+	reply := jsonrpc.NewError(req.ID, jsonrpc.CodeMethodNotFound, "Method not found: "+req.Method)
+	if req.Method == "ping" {
+		if r, err := jsonrpc.NewResult(req.ID, struct{}{}); err == nil {
+			reply = r
+		}
+	}
+	// A failed send means the transport ended or broke; dispatch learns
+	// that from Done.
+	_ = s.t.Send(reply)
+}

@@ -1,0 +1,56 @@
+package mcpclient
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/mcpconform/mcpconform/harness/failure"
+	"github.com/mcpconform/mcpconform/harness/mcp"
+)
+
+// MaxToolPages bounds how many tools/list pages ListTools follows.
+const MaxToolPages = 1000
+
+// ListTools lists the server's tools, following nextCursor pagination for at
+// most MaxToolPages pages.
+func (s *Session) ListTools(ctx context.Context) ([]mcp.Tool, error) {
+	var tools []mcp.Tool
+	var params any
+	for range MaxToolPages {
+		var page struct {
+			Tools      []mcp.Tool `json:"tools"`
+			NextCursor string     `json:"nextCursor"`
+		}
+		if err := s.Call(ctx, "tools/list", params, &page); err != nil {
+			return nil, err
+		}
+		tools = append(tools, page.Tools...)
+		if page.NextCursor == "" {
+			return tools, nil
+		}
+		params = map[string]string{"cursor": page.NextCursor}
+	}
+	return nil, failure.New(failure.ErrProtocol, "tools/list", fmt.Sprintf(
+		"the server still offers a nextCursor after %d pages; the client stops there", MaxToolPages))
+}
+
+type callToolParams struct {
+	Name      string `json:"name"`
+	Arguments any    `json:"arguments,omitempty"`
+}
+
+// CallTool calls tool name with args (nil sends no arguments). A JSON-RPC
+// error response is an error wrapping *jsonrpc.Error; a result with isError
+// is returned as a result.
+func (s *Session) CallTool(ctx context.Context, name string, args any) (*mcp.CallToolResult, error) {
+	var res mcp.CallToolResult
+	if err := s.Call(ctx, "tools/call", callToolParams{Name: name, Arguments: args}, &res); err != nil {
+		return nil, err
+	}
+	return &res, nil
+}
+
+// Ping sends ping and waits for its empty result (PG-01, PG-02).
+func (s *Session) Ping(ctx context.Context) error {
+	return s.Call(ctx, "ping", nil, nil)
+}
