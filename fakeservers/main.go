@@ -1,7 +1,6 @@
 package fakeservers
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"flag"
@@ -25,15 +24,10 @@ func init() { selfexec.Register("fakeserver", Main) }
 // (default DefaultWatchdog) whatever happens, so no fake outlives a run.
 // --list prints the cases. Bad flags exit 2 with a message on stderr.
 func Main(args []string) int {
-	var flagOut bytes.Buffer
-	o, err := ParseArgs(args, &flagOut)
+	o, err := ParseArgs(args, os.Stdout)
 	switch {
 	case errors.Is(err, flag.ErrHelp):
-		_, _ = os.Stderr.Write(flagOut.Bytes())
 		return 0
-	case err != nil && flagOut.Len() > 0: // the flag package has said what was wrong
-		_, _ = os.Stderr.Write(flagOut.Bytes())
-		return 2
 	case err != nil:
 		fmt.Fprintln(os.Stderr, err)
 		return 2

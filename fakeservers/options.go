@@ -1,13 +1,14 @@
 package fakeservers
 
 import (
-	"flag"
 	"fmt"
 	"io"
 	"sort"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/mcpconform/mcpconform/harness/usage"
 )
 
 // Options select and parameterise one fake server. The same values travel as
@@ -68,12 +69,25 @@ func (o Options) Args() []string {
 	return args
 }
 
+var help = usage.Help{
+	Command:  "mcpconform fakeserver",
+	Synopsis: []string{"--case ID [--record FILE] [flags]", "--list"},
+	About: `
+One fake stdio server, scripted to do one hard thing (a banner, a damaged
+line, a stderr flood, a grandchild, …) on this process's stdin and stdout:
+what the client checks give an adapter to launch. It records what the
+client did to --record and exits by itself after --watchdog.`,
+	Examples: []string{
+		"mcpconform fakeserver --list",
+		"mcpconform fakeserver --case well-behaved --record record.jsonl",
+	},
+}
+
 // ParseArgs reads options from command-line flags; errors name the flag, the
-// value and the list of cases.
-func ParseArgs(args []string, stderr io.Writer) (Options, error) {
+// value and the list of cases. -h writes the help to stdout.
+func ParseArgs(args []string, stdout io.Writer) (Options, error) {
 	var o Options
-	fs := flag.NewFlagSet("fakeserver", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := usage.NewFlagSet("fakeserver")
 	fs.StringVar(&o.Case, "case", "", "the fake's case ID (see --list)")
 	fs.StringVar(&o.Record, "record", "", "file to append the record of what the fake saw (JSON lines)")
 	fs.IntVar(&o.Lines, "lines", 0, "text lines to write")
@@ -86,8 +100,8 @@ func ParseArgs(args []string, stderr io.Writer) (Options, error) {
 	fs.StringVar(&o.When, "when", "", "before or during")
 	fs.DurationVar(&o.Watchdog, "watchdog", 0, "self-exit after this long (default 60s)")
 	list := fs.Bool("list", false, "list the cases and exit")
-	if err := fs.Parse(args); err != nil {
-		return o, err
+	if err := help.Parse(fs, args, stdout); err != nil {
+		return o, fmt.Errorf("fakeserver: %w", err)
 	}
 	if *list {
 		return Options{Case: "--list"}, nil

@@ -3,29 +3,28 @@ package main
 import (
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 
 	"github.com/mcpconform/mcpconform/harness/report"
+	"github.com/mcpconform/mcpconform/harness/usage"
 )
 
-const badgeUsage = `Usage: mcpconform badge REPORT.json [-o FILE]
-
+var badgeHelp = usage.Help{
+	Command:  "mcpconform badge",
+	Synopsis: []string{"REPORT.json [-o FILE]"},
+	About: `
 Writes an SVG badge (shields style) from a JSON report of mcpconform client,
 server or the default run: the spec MUST checks passed, the profile, and the
 roles and transports that ran. Green when no spec check failed, red
-otherwise. Without -o the SVG goes to standard output.
-
-Example: mcpconform server --json r.json -- ./my-server; mcpconform badge r.json -o badge.svg
-`
+otherwise. Without -o the SVG goes to standard output.`,
+	Examples: []string{"mcpconform server --json r.json -- ./my-server && mcpconform badge r.json -o badge.svg"},
+}
 
 func badgeCommand(args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("badge", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.Usage = func() { fmt.Fprint(stderr, badgeUsage); fs.PrintDefaults() }
+	fs := usage.NewFlagSet("badge")
 	out := fs.String("o", "", "write the SVG to `FILE`")
-	rest, err := parseInterspersed(fs, args)
+	rest, err := badgeHelp.ParseInterspersed(fs, args, stdout)
 	if err != nil {
 		return exitFor(err, stderr)
 	}
@@ -50,20 +49,4 @@ func badgeCommand(args []string, stdout, stderr io.Writer) int {
 		return exitFor(err, stderr)
 	}
 	return 0
-}
-
-// parseInterspersed parses flags that may come before or after the
-// positional arguments.
-func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
-	var rest []string
-	for {
-		if err := fs.Parse(args); err != nil {
-			return nil, err
-		}
-		if fs.NArg() == 0 {
-			return rest, nil
-		}
-		rest = append(rest, fs.Arg(0))
-		args = fs.Args()[1:]
-	}
 }

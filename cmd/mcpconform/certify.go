@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"maps"
@@ -16,12 +15,15 @@ import (
 	"time"
 
 	"github.com/onsi/ginkgo/v2"
+	"github.com/onsi/ginkgo/v2/formatter"
 	"github.com/onsi/ginkgo/v2/types"
 
 	"github.com/mcpconform/mcpconform/harness/check"
+	"github.com/mcpconform/mcpconform/harness/console"
 	"github.com/mcpconform/mcpconform/harness/report"
 	"github.com/mcpconform/mcpconform/harness/serve"
 	"github.com/mcpconform/mcpconform/harness/transcript"
+	"github.com/mcpconform/mcpconform/harness/usage"
 	"github.com/mcpconform/mcpconform/suites/run"
 )
 
@@ -37,16 +39,18 @@ type runOptions struct {
 	strict                      bool
 	profile                     string
 	timeout                     time.Duration
+	patience                    time.Duration
 	checkTimeout                time.Duration // server: the deadline of one check
 	probeTimeout                time.Duration // server: the deadline of each era probe
 	quietWindow, toolBudget     time.Duration // server: the checks' declared waits
 	seed                        int64
-	fuzz                        bool     // client: run the fuzz checks (kind:fuzz) too
-	fuzzCases                   int      // client: cases per fuzz check
-	parallel                    int      // checks at once (worker processes)
-	command                     string   // the subcommand: client, server or "" (the default run)
-	args                        []string // the flags and command as given, for the workers
-	noColor, verbose            bool
+	fuzz                        bool         // client: run the fuzz checks (kind:fuzz) too
+	fuzzCases                   int          // client: cases per fuzz check
+	parallel                    int          // checks at once (worker processes)
+	command                     string       // the subcommand: client, server or "" (the default run)
+	args                        []string     // the flags and command as given, for the workers
+	color                       console.Mode // --color, or never with --no-color
+	verbose                     bool
 	url                         string     // server: the endpoint under test
 	secrets                     secretList // --secret: the values every output masks
 	fixtures                    string     // server: the fixtures file
@@ -67,13 +71,14 @@ func (l *idList) Set(v string) error {
 	return nil
 }
 
-func parseRunFlags(name string, args []string, stderr io.Writer) (*runOptions, error) {
+// parseRunFlags reads the flags of client, server or the default run
+// (name "mcpconform"); -h writes the command's help to stdout.
+func parseRunFlags(name string, args []string, stdout io.Writer) (*runOptions, error) {
 	o := &runOptions{args: args}
 	if name != "mcpconform" {
 		o.command = name
 	}
-	fs := flag.NewFlagSet(name, flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := usage.NewFlagSet(name)
 	fs.StringVar(&o.junit, "junit", "", "write a JUnit XML report to `FILE`")
 	fs.StringVar(&o.json, "json", "", "write the JSON index to `FILE`")
 	fs.StringVar(&o.markdown, "markdown", "", "write a Markdown summary to `FILE`")
@@ -87,6 +92,7 @@ func parseRunFlags(name string, args []string, stderr io.Writer) (*runOptions, e
 	fs.BoolVar(&o.strict, "strict", false, "treat WARN (a broken SHOULD) as FAIL")
 	fs.StringVar(&o.profile, "profile", "", "the rules that bind: spec (the MCP specification; default for a target you name) or hardened (the seed behaviours too; default for the built-in reference)")
 	fs.DurationVar(&o.timeout, "timeout", run.DefaultCheckDeadline, "deadline for one adapter run; past it the adapter is killed and the check fails")
+	fs.DurationVar(&o.patience, "patience", run.DefaultPatience, "how long a check waits for an answer a correct implementation gives (a response, a cancellation, an exit) before it judges it missing; it elapses only against a broken one")
 	fs.DurationVar(&o.runTimeout, "run-timeout", 0, "the whole run's budget; past it every target in flight is killed, the checks not finished are SKIPPED, the reports are written and the exit status is 2 (default: 1m plus 10s per selected check, stated at the start)")
 	parallel := defaultParallel
 	if name == "server" {
@@ -94,8 +100,9 @@ func parseRunFlags(name string, args []string, stderr io.Writer) (*runOptions, e
 	}
 	fs.IntVar(&o.parallel, "parallel", parallel, "checks run at once, each worker a process of its own; the reports do not depend on it (1: one after the other in this process)")
 	fs.Int64Var(&o.seed, "seed", 0, "seed of the property checks (default: time-based, printed)")
-	fs.BoolVar(&o.noColor, "no-color", false, "no colour in the console output")
-	fs.BoolVar(&o.verbose, "v", false, "verbose console output")
+	color := fs.String("color", string(console.Auto), "`WHEN` to colour the console: auto (on a terminal, unless NO_COLOR is set), always or never")
+	noColor := fs.Bool("no-color", false, "the same as --color never")
+	fs.BoolVar(&o.verbose, "v", false, "verbose console: on a terminal a line for every finished check, and after the run the message of every check that did not pass")
 	fs.Var(&o.secrets, "secret", secretFlagUsage)
 	if name != "server" {
 		fs.BoolVar(&o.fuzz, "fuzz", false, "also run the client fuzz checks ("+check.FuzzLabel+"): seeded random fake servers, the expected outcome computed from the rules")
@@ -111,10 +118,17 @@ func parseRunFlags(name string, args []string, stderr io.Writer) (*runOptions, e
 		fs.StringVar(&o.fixtures, "fixtures", "", "YAML `FILE` mapping behaviours (progress, logging, sampling, elicitation, roots, slow, failing) to tools")
 		fs.DurationVar(&o.probeTimeout, "probe-timeout", run.DefaultProbeTimeout, "how long the server has to answer server/discover, then initialize, before any check; a server that answers neither stops the run")
 	}
-	if err := fs.Parse(args); err != nil {
+	if err := runHelp[name].Parse(fs, args, stdout); err != nil {
 		return nil, err
 	}
 	o.target = fs.Args()
+	mode, err := console.ParseMode(*color)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	if o.color = mode; *noColor {
+		o.color = console.Never
+	}
 	if o.url != "" {
 		if u, err := url.Parse(o.url); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 			return nil, fmt.Errorf("server: --url %q is not an http(s) URL with a host, e.g. http://127.0.0.1:8080/mcp", transcript.RedactURL(o.url))
@@ -131,6 +145,9 @@ func parseRunFlags(name string, args []string, stderr io.Writer) (*runOptions, e
 	}
 	if o.timeout <= 0 || o.runTimeout < 0 {
 		return nil, fmt.Errorf("%s: --timeout must be positive and --run-timeout not negative, got %s and %s", name, o.timeout, o.runTimeout)
+	}
+	if o.patience <= 0 {
+		return nil, fmt.Errorf("%s: --patience must be positive, got %s", name, o.patience)
 	}
 	if name != "server" && o.fuzzCases < 1 {
 		return nil, fmt.Errorf("%s: --fuzz-cases must be 1 or more, got %d", name, o.fuzzCases)
@@ -224,7 +241,7 @@ func fuzzCheckIn(list string) string {
 // certify runs the client checks against the adapter after -- (default: the
 // reference adapter) and writes the reports.
 func certify(args []string, stdout, stderr io.Writer) int {
-	o, err := parseRunFlags("client", args, stderr)
+	o, err := parseRunFlags("client", args, stdout)
 	if err != nil {
 		return exitFor(err, stderr)
 	}
@@ -234,7 +251,7 @@ func certify(args []string, stdout, stderr io.Writer) int {
 // certifyServer runs the server checks against --url (default: the
 // reference server, started in this process).
 func certifyServer(args []string, stdout, stderr io.Writer) int {
-	o, err := parseRunFlags("server", args, stderr)
+	o, err := parseRunFlags("server", args, stdout)
 	if err != nil {
 		return exitFor(err, stderr)
 	}
@@ -243,7 +260,7 @@ func certifyServer(args []string, stdout, stderr io.Writer) int {
 
 // certifyAll certifies the built-in reference client and server.
 func certifyAll(args []string, stdout, stderr io.Writer) int {
-	o, err := parseRunFlags("mcpconform", args, stderr)
+	o, err := parseRunFlags("mcpconform", args, stdout)
 	if err != nil {
 		return exitFor(err, stderr)
 	}
@@ -255,12 +272,15 @@ func certifyAll(args []string, stdout, stderr io.Writer) int {
 
 func certifyWith(o *runOptions, roles []check.Role, stdout, stderr io.Writer) int {
 	secrets := runSecrets(o.secrets, o.url)
+	width, terminal := console.Terminal(stdout, os.Getenv)
 	stdout, stderr = masked(stdout, secrets), masked(stderr, secrets)
 	p, err := prepareRun(o, roles)
 	if err != nil {
 		return exitFor(err, stderr)
 	}
 	p.secrets = secrets
+	p.console = console.Options{Live: terminal, Colour: o.color.Colour(terminal, os.Getenv), Width: width,
+		Total: p.selected, Budget: p.budget, Verbose: o.verbose}
 	shard, isWorker := workerShard()
 	if o.parallel > 1 && !isWorker && p.selected > 1 {
 		return certifyParallel(o, p, roles, stdout, stderr)
@@ -273,7 +293,7 @@ func certifyWith(o *runOptions, roles []check.Role, stdout, stderr io.Writer) in
 	stopSignals := onSignal(stderr, p.budget, nil)
 	defer stopSignals()
 	cfg := run.Config{ClientAdapter: t.adapter, ServerURL: t.url, ServerCommand: t.server, Implementation: t.implementation, Fixtures: p.fixtures, Unsafe: p.unsafe, Seed: o.seed, Strict: o.strict, Profile: p.profile,
-		Baseline: p.baseline, SnapshotDir: o.snapshots, UpdateSnapshots: o.updateSnapshots, CheckDeadline: o.timeout, ProbeTimeout: o.probeTimeout,
+		Baseline: p.baseline, SnapshotDir: o.snapshots, UpdateSnapshots: o.updateSnapshots, CheckDeadline: o.timeout, Patience: o.patience, ProbeTimeout: o.probeTimeout,
 		QuietWindow: o.quietWindow, ToolBudget: o.toolBudget, Fuzz: o.fuzz, FuzzCases: o.fuzzCases, Secrets: secrets, ServerCheckDeadline: o.checkTimeout}
 	run.Configure(cfg)
 	if err := preflight(cfg, t); err != nil {
@@ -283,7 +303,11 @@ func certifyWith(o *runOptions, roles []check.Role, stdout, stderr io.Writer) in
 		return runShard(shard, o, p, roles, stderr)
 	}
 	fmt.Fprintf(stdout, "mcpconform %s: certifying %s (seed %d, profile %s, run budget %s)\n", Version, describeTarget(roles, o, t.url), o.seed, p.profile, p.budget)
+	con := console.New(stdout, p.console)
+	run.SetProgress(con)
 	passed := runSpecs(o, p)
+	run.SetProgress(nil)
+	con.Close()
 	return finishRun(o, p, roles, t, finished{results: run.Results(roles...), eras: probedEras(), suite: lastReport, passed: passed}, stdout, stderr)
 }
 
@@ -298,6 +322,7 @@ type prepared struct {
 	profile  check.Profile
 	budget   time.Duration
 	secrets  transcript.Secrets // what every output masks
+	console  console.Options    // how the run shows on stdout
 }
 
 // prepareRun checks the flags' files and paths and settles the seed, the
@@ -390,16 +415,20 @@ func preflight(cfg run.Config, t targets) error {
 }
 
 // runSpecs runs the selected checks through Ginkgo (unless the run is
-// already interrupted) and reports whether the suite passed.
+// already interrupted) and reports whether the suite passed. Ginkgo's own
+// console (its dots, its failures, its "Ran N of M Specs" footer) counts
+// specs where mcpconform counts checks and outcomes, and would contradict
+// the summary: it is silenced, the console shows the checks, and the
+// summary is the one footer.
 func runSpecs(o *runOptions, p *prepared) bool {
 	suiteConfig, reporterConfig := ginkgo.GinkgoConfiguration()
 	suiteConfig.LabelFilter = p.filter
 	suiteConfig.RandomSeed = o.seed
 	suiteConfig.GracePeriod = run.ShutdownGrace
-	reporterConfig.NoColor = o.noColor
-	reporterConfig.Succinct = !o.verbose
-	reporterConfig.Verbose = o.verbose
-	reporterConfig.SilenceSkips = !o.verbose
+	reporterConfig.NoColor = true
+	reporterConfig.Succinct = true
+	reporterConfig.SilenceSkips = true
+	formatter.ColorableStdOut = io.Discard
 	if run.Interrupted() {
 		return true
 	}
@@ -457,17 +486,18 @@ func finishRun(o *runOptions, p *prepared, roles []check.Role, t targets, f fini
 	if err := writeReports(o, ix, f.suite, p.secrets); err != nil {
 		return exitFor(err, stderr)
 	}
-	printSummary(stdout, ix)
-	if code := interruptedExit(); code != 0 {
-		return code
+	colour := p.console.Colour
+	printFailures(stdout, ix.Checks, o.verbose, colour)
+	printSuiteFailures(stdout, report.RedactReport(f.suite, p.secrets))
+	code := interruptedExit()
+	if code == 0 {
+		code = ix.ExitCode()
 	}
-	if code := ix.ExitCode(); code != 0 {
-		return code
+	if code == 0 && !f.passed {
+		code = 1
 	}
-	if !f.passed {
-		return 1
-	}
-	return 0
+	printSummary(stdout, ix, code, colour)
+	return code
 }
 
 // probeTarget runs the era probe of each server transport the run names
@@ -550,7 +580,10 @@ func writeReports(o *runOptions, ix *report.Index, suite types.Report, secrets t
 	return nil
 }
 
-func printSummary(w io.Writer, ix *report.Index) {
+// printSummary prints the run's footer: the era probes, the count per
+// outcome, the scores, the checks that did not pass, and the verdict with
+// the exit status.
+func printSummary(w io.Writer, ix *report.Index, code int, colour bool) {
 	if eras, ok := ix.Target["eras"].(map[string]string); ok {
 		fmt.Fprintln(w)
 		for _, t := range slices.Sorted(maps.Keys(eras)) {
@@ -561,12 +594,18 @@ func printSummary(w io.Writer, ix *report.Index) {
 		fmt.Fprintf(w, "\nINTERRUPTED by %s: the checks in flight and those not reached are SKIPPED\n", ix.InterruptedBy)
 	}
 	s := ix.Summary
-	fmt.Fprintf(w, "\n%d pass, %d fail, %d warn, %d hardened, %d info, %d unimplemented, %d skipped, %d not applicable, %d expected failures, %d stale, %d error\n",
-		s.Pass, s.Fail, s.Warn, s.Hardened, s.Info, s.Unimplemented, s.Skipped, s.NotApplicable, s.XFail, s.Stale, s.Error)
+	notSelected := 0
+	for _, c := range ix.Checks {
+		if c.Outcome == check.Skipped && c.Message == report.NotSelected {
+			notSelected++
+		}
+	}
+	fmt.Fprintf(w, "\n%d pass, %d fail, %d warn, %d hardened, %d info, %d unimplemented, %d skipped (%d not selected), %d not applicable, %d expected failures, %d stale, %d error\n",
+		s.Pass, s.Fail, s.Warn, s.Hardened, s.Info, s.Unimplemented, s.Skipped, notSelected, s.NotApplicable, s.XFail, s.Stale, s.Error)
 	fmt.Fprintf(w, "%s (profile %s)\n", ix.Scores, ix.Profile)
 	for _, c := range ix.Checks {
 		if c.Outcome != check.Pass && c.Outcome != check.Skipped && c.Outcome != check.NotApplicable {
-			fmt.Fprintf(w, "  %-13s %s\n", c.Outcome, c.ID)
+			fmt.Fprintf(w, "  %s %s\n", console.Paint(colour, c.Outcome, fmt.Sprintf("%-13s", c.Outcome)), c.ID)
 		}
 	}
 	for _, why := range []string{run.NoServerURL, run.NoServerCommand} {
@@ -576,11 +615,74 @@ func printSummary(w io.Writer, ix *report.Index) {
 				n++
 			}
 		}
-		switch {
-		case n == 1:
-			fmt.Fprintf(w, "1 check skipped: %s\n", why)
-		case n > 1:
-			fmt.Fprintf(w, "%d checks skipped: %s\n", n, why)
+		if n > 0 {
+			fmt.Fprintf(w, "%s skipped: %s\n", count(n, "check"), why)
+		}
+	}
+	fmt.Fprintln(w, verdict(ix, code, colour))
+}
+
+// verdict is the summary's last line: what the exit status says.
+func verdict(ix *report.Index, code int, colour bool) string {
+	s := ix.Summary
+	switch {
+	case ix.Interrupted:
+		return console.Paint(colour, check.Error, "INTERRUPTED") + fmt.Sprintf(" by %s (exit %d)", ix.InterruptedBy, code)
+	case s.Error > 0:
+		return console.Paint(colour, check.Error, "ERROR") + fmt.Sprintf(": %s not judged (exit %d)", count(s.Error, "check"), code)
+	case code == 0:
+		return console.Paint(colour, check.Pass, "PASS") + ": every required check passed (exit 0)"
+	case s.Fail+s.Stale == 0:
+		return console.Paint(colour, check.Fail, "FAIL") + fmt.Sprintf(": the suite failed outside the checks (exit %d)", code)
+	}
+	var why []string
+	if s.Fail > 0 {
+		why = append(why, count(s.Fail, "check")+" failed")
+	}
+	if s.Stale > 0 {
+		why = append(why, count(s.Stale, "baseline entry")+" stale")
+	}
+	return console.Paint(colour, check.Fail, "FAIL") + fmt.Sprintf(": %s (exit %d)", strings.Join(why, ", "), code)
+}
+
+// count is "1 check" or "2 checks" (entry: entries).
+func count(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	if s, ok := strings.CutSuffix(noun, "y"); ok {
+		return fmt.Sprintf("%d %sies", n, s)
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
+}
+
+// printFailures prints the message of each check that failed, or with
+// verbose of each that did not pass, with the requirement, what was
+// expected and observed, and the transcript's tail.
+func printFailures(w io.Writer, checks []report.Check, verbose, colour bool) {
+	for _, c := range checks {
+		switch c.Outcome {
+		case check.Fail, check.Stale, check.Error:
+		case check.Pass:
+			continue
+		default:
+			if !verbose || report.LeftOut(c) {
+				continue
+			}
+		}
+		fmt.Fprintf(w, "\n%s [%s] %s\n", console.Paint(colour, c.Outcome, string(c.Outcome)), c.ID, c.Title)
+		for _, line := range strings.Split(c.Message, "\n") {
+			fmt.Fprintln(w, "  "+line)
+		}
+	}
+}
+
+// printSuiteFailures prints what failed in Ginkgo outside the checks (a
+// suite-level node), which no check's outcome shows.
+func printSuiteFailures(w io.Writer, r types.Report) {
+	for _, sr := range r.SpecReports {
+		if sr.LeafNodeType.Is(types.NodeTypesForSuiteLevelNodes) && sr.State.Is(types.SpecStateFailureStates) {
+			fmt.Fprintf(w, "\nharness: Ginkgo's %s failed: %s\n", sr.LeafNodeType, sr.Failure.Message)
 		}
 	}
 }

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"encoding/xml"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -22,14 +21,18 @@ import (
 	"github.com/mcpconform/mcpconform/harness/selfexec"
 	"github.com/mcpconform/mcpconform/harness/serve"
 	"github.com/mcpconform/mcpconform/harness/transcript"
+	"github.com/mcpconform/mcpconform/harness/usage"
 	"github.com/mcpconform/mcpconform/suites/run"
 )
 
-const fuzzUsage = `Usage: mcpconform fuzz [--seed N] [--duration D | --iterations N] [--workers N]
-                       [--max-rss BYTES] [--timeout D] [--fixtures F] [--tools A,B]
-                       [--corpus DIR] [--json F] [--junit F] [--bench] [--secret V]
-                       [(-- CMD… | --url U)]
-
+var fuzzHelp = usage.Help{
+	Command: "mcpconform fuzz",
+	Synopsis: []string{
+		"[flags] -- CMD…   fuzz the stdio server CMD…",
+		"[flags] --url U   fuzz the streamable HTTP server at U",
+		"[flags]           fuzz the built-in reference server, stdio then HTTP",
+	},
+	About: `
 Fuzzes an MCP server: gopter's stateful commands drive a model of the
 session (initialize, list, call, ping, cancel, set level, progress,
 subscriptions; over HTTP also DELETE and wrong headers) interleaved with
@@ -44,8 +47,13 @@ one worker, the loop on two connections, the fuzzer with two workers),
 and prints executions per second beside the ceiling.
 
 Exit status: 0 no finding; 1 an invariant broke; 2 usage or harness error;
-130 or 143 SIGINT or SIGTERM stopped it (the summary so far is printed).
-`
+130 or 143 SIGINT or SIGTERM stopped it (the summary so far is printed).`,
+	Examples: []string{
+		"mcpconform fuzz --duration 5m -- ./my-server --stdio",
+		"mcpconform fuzz --url http://127.0.0.1:8080/mcp --seed 42 --iterations 200 --corpus corpus",
+		"mcpconform fuzz --bench --duration 20s",
+	},
+}
 
 // fuzzOptions are the flags of mcpconform fuzz.
 type fuzzOptions struct {
@@ -69,11 +77,9 @@ type fuzzOptions struct {
 	mask transcript.Secrets
 }
 
-func parseFuzzFlags(args []string, stderr io.Writer) (*fuzzOptions, error) {
+func parseFuzzFlags(args []string, stdout io.Writer) (*fuzzOptions, error) {
 	o := &fuzzOptions{}
-	fs := flag.NewFlagSet("fuzz", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.Usage = func() { fmt.Fprint(stderr, fuzzUsage); fs.PrintDefaults() }
+	fs := usage.NewFlagSet("fuzz")
 	fs.Int64Var(&o.seed, "seed", 0, "the seed (0: one from the clock, printed)")
 	fs.DurationVar(&o.duration, "duration", time.Minute, "how long to search (0: no bound by time)")
 	fs.IntVar(&o.iterations, "iterations", 0, "how many sequences to run (0: no bound by count)")
@@ -89,7 +95,7 @@ func parseFuzzFlags(args []string, stderr io.Writer) (*fuzzOptions, error) {
 	fs.BoolVar(&o.bench, "bench", false, "measure instead of hunting: the ping ceiling and the fuzzer's executions/s with 1 and 2 workers, a quarter of --duration each")
 	fs.Var(&o.secrets, "secret", secretFlagUsage)
 	rest, command := splitCommand(args)
-	if err := fs.Parse(rest); err != nil {
+	if err := fuzzHelp.Parse(fs, rest, stdout); err != nil {
 		return nil, err
 	}
 	if fs.NArg() > 0 {
@@ -183,7 +189,7 @@ func stopTargets(targets []fuzzTarget) {
 }
 
 func fuzzCommand(args []string, stdout, stderr io.Writer) int {
-	o, err := parseFuzzFlags(args, stderr)
+	o, err := parseFuzzFlags(args, stdout)
 	if err != nil {
 		return exitFor(err, stderr)
 	}

@@ -10,12 +10,13 @@ import (
 	"github.com/onsi/ginkgo/v2/reporters"
 
 	"github.com/mcpconform/mcpconform/harness/report"
+	"github.com/mcpconform/mcpconform/internal/junitxsd"
 )
 
 // TestServerRunJUnitMatchesJSON certifies the reference server: its JUnit
 // report holds one test case per check of the JSON index, in a testsuite
-// per transport, skips counted as the index counts them, and no path of
-// this checkout.
+// per transport, skips counted as the index counts them, no path of this
+// checkout, and the file valid against the published JUnit schema.
 func TestServerRunJUnitMatchesJSON(t *testing.T) {
 	if testing.Short() {
 		t.Skip("certifies the reference server")
@@ -52,6 +53,13 @@ func TestServerRunJUnitMatchesJSON(t *testing.T) {
 	}
 	if strings.Join(names, ",") != "server any,server http,server stdio" {
 		t.Errorf("testsuites %q", names)
+	}
+	problems, err := junitxsd.Validate(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(problems) > 0 {
+		t.Errorf("the JUnit report breaks %s:\n%s", junitxsd.SchemaName, strings.Join(problems, "\n"))
 	}
 	wd, _ := os.Getwd()
 	if root := filepath.Dir(filepath.Dir(wd)); strings.Contains(string(data), root) {

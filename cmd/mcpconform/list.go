@@ -2,7 +2,6 @@ package main
 
 import (
 	"encoding/json"
-	"flag"
 	"fmt"
 	"io"
 	"slices"
@@ -11,6 +10,7 @@ import (
 
 	"github.com/mcpconform/mcpconform/harness/check"
 	"github.com/mcpconform/mcpconform/harness/rules"
+	"github.com/mcpconform/mcpconform/harness/usage"
 	"github.com/mcpconform/mcpconform/suites/run"
 )
 
@@ -56,10 +56,9 @@ type waitEntry struct {
 }
 
 func list(args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("list", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := usage.NewFlagSet("list")
 	format := fs.String("format", "table", "table or json")
-	if err := fs.Parse(args); err != nil {
+	if err := listHelp.Parse(fs, args, stdout); err != nil {
 		return exitFor(err, stderr)
 	}
 	if fs.NArg() > 0 {

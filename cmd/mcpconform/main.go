@@ -23,33 +23,6 @@ import (
 	_ "github.com/mcpconform/mcpconform/suites/stdio"  // the checks
 )
 
-const usage = `mcpconform certifies MCP clients and servers.
-
-Usage:
-  mcpconform [flags]                  certify the built-in reference client and server
-  mcpconform client [flags] [-- CMD…] certify a client through its adapter (default: the reference adapter)
-  mcpconform server [flags] [--url U] [-- CMD…]
-                                      certify a server over streamable HTTP and/or stdio (default: the reference, both)
-  mcpconform serve [--mutant M]       the reference server over streamable HTTP (prints its URL)
-  mcpconform selftest [flags]         run the reference and every mutant; report the kill matrix
-  mcpconform fuzz [flags] [--url U | -- CMD…]
-                                      fuzz a server (default: the reference, both transports); see fuzz -h
-  mcpconform replay FILE… [--url U | -- CMD…]
-                                      run corpus cases again; exit 1 when an invariant breaks
-  mcpconform list [--format table|json]
-                                      every check with its rules and their URLs
-  mcpconform rules [--format table|json|markdown]
-                                      every rule with its sentence, its source and the checks that cite it
-  mcpconform adapter [--mutant M]     the reference client, speaking the adapter contract
-  mcpconform fakeserver --case ID …   one fake stdio server (what client adapters spawn)
-  mcpconform badge REPORT.json [-o FILE]
-                                      an SVG badge (shields style) of a JSON report
-  mcpconform version                  the module version and the commit it was built from
-
-Run "mcpconform COMMAND -h" for a command's flags.
-Exit status: 0 every required check passed; 1 a check failed or a baseline entry is stale; 2 usage or harness error.
-`
-
 func main() { os.Exit(runHarness(os.Args[1:])) }
 
 // runHarness runs a command; one that starts targets makes this process
@@ -111,17 +84,19 @@ func dispatch(args []string, stdout, stderr io.Writer) int {
 	case "fakeserver":
 		return fakeservers.Main(args[1:])
 	case "version":
-		fmt.Fprintln(stdout, "mcpconform", Version)
-		return 0
-	case "help", "-h", "-help", "--help":
-		fmt.Fprint(stdout, usage)
-		return 0
+		return versionCommand(args[1:], stdout, stderr)
+	case "help":
+		// help COMMAND is COMMAND -h; help alone, mcpconform -h.
+		if len(args) > 1 && args[1] != "help" {
+			return dispatch([]string{args[1], "-h"}, stdout, stderr)
+		}
+		return certifyAll([]string{"-h"}, stdout, stderr)
 	}
 	if len(args[0]) > 0 && args[0][0] == '-' {
 		// Flags without a command: certify the references.
 		return certifyAll(args, stdout, stderr)
 	}
-	fmt.Fprintf(stderr, "mcpconform: unknown command %q\n\n%s", args[0], usage)
+	fmt.Fprintf(stderr, "mcpconform: unknown command %q; mcpconform -h lists the commands\n", args[0])
 	return 2
 }
 

@@ -21,6 +21,7 @@ import (
 	"github.com/onsi/ginkgo/v2/types"
 
 	"github.com/mcpconform/mcpconform/harness/check"
+	"github.com/mcpconform/mcpconform/harness/console"
 	"github.com/mcpconform/mcpconform/harness/reaper"
 	"github.com/mcpconform/mcpconform/harness/report"
 	"github.com/mcpconform/mcpconform/harness/selfexec"
@@ -129,11 +130,6 @@ func certifyParallel(o *runOptions, p *prepared, roles []check.Role, stdout, std
 		return exitFor(err, stderr)
 	}
 	defer os.RemoveAll(dir)
-	co, err := newCoordinator(filepath.Join(dir, "claims.sock"), stdout)
-	if err != nil {
-		return exitFor(err, stderr)
-	}
-	defer co.close()
 	n := min(o.parallel, p.selected)
 	t := plannedTargets(o, roles)
 	var wsMu sync.Mutex
@@ -153,7 +149,7 @@ func certifyParallel(o *runOptions, p *prepared, roles []check.Role, stdout, std
 	// A target that is no MCP implementation stops the run here, once,
 	// before any worker starts.
 	cfg := run.Config{ClientAdapter: t.adapter, ServerURL: t.url, ServerCommand: t.server, Implementation: t.implementation, Fixtures: p.fixtures, Unsafe: p.unsafe, Seed: o.seed,
-		Profile: p.profile, CheckDeadline: o.timeout, ProbeTimeout: o.probeTimeout, Fuzz: o.fuzz, FuzzCases: o.fuzzCases, Secrets: p.secrets}
+		Profile: p.profile, CheckDeadline: o.timeout, Patience: o.patience, ProbeTimeout: o.probeTimeout, Fuzz: o.fuzz, FuzzCases: o.fuzzCases, Secrets: p.secrets}
 	run.Configure(cfg)
 	if err := preflight(cfg, t); err != nil {
 		return exitFor(err, stderr)
@@ -168,6 +164,13 @@ func certifyParallel(o *runOptions, p *prepared, roles []check.Role, stdout, std
 		Version, describeTarget(roles, o, ""), o.seed, p.profile, p.budget, n)
 	f := finished{passed: true}
 	if !run.Interrupted() {
+		con := console.New(stdout, p.console)
+		defer con.Close()
+		co, err := newCoordinator(filepath.Join(dir, "claims.sock"), con)
+		if err != nil {
+			return exitFor(err, stderr)
+		}
+		defer co.close()
 		wsMu.Lock()
 		ws, err = startWorkers(o, dir, co.path, n)
 		wsMu.Unlock()
@@ -175,14 +178,13 @@ func certifyParallel(o *runOptions, p *prepared, roles []check.Role, stdout, std
 			return exitFor(err, stderr)
 		}
 		waitWorkers(ws, p.budget+2*run.ShutdownGrace+time.Minute)
-		fmt.Fprintln(stdout)
+		con.Close()
 		if f, err = mergeShards(ws); err != nil {
 			return exitFor(err, stderr)
 		}
 	}
 	run.Adopt(f.results)
 	f.results = run.Results(roles...)
-	printFailures(stdout, f.results)
 	return finishRun(o, p, roles, t, f, stdout, stderr)
 }
 
@@ -348,25 +350,11 @@ func mergeSuites(suites []types.Report) types.Report {
 	return merged
 }
 
-// printFailures prints what each failed check observed, as the serial
-// run's console does through Ginkgo.
-func printFailures(w io.Writer, results []check.Result) {
-	for _, r := range results {
-		if r.Outcome != check.Fail && r.Outcome != check.Stale && r.Outcome != check.Error {
-			continue
-		}
-		fmt.Fprintf(w, "\n%s [%s] %s\n", r.Outcome, r.ID, r.Title)
-		for _, line := range strings.Split(r.Message, "\n") {
-			fmt.Fprintln(w, "  "+line)
-		}
-	}
-}
-
 // coordinator hands out the checks of a parallel run.
 type coordinator struct {
-	path string
-	ln   net.Listener
-	dots io.Writer // a dot per finished check
+	path     string
+	ln       net.Listener
+	progress run.Progress // told of each check as a worker starts and ends it
 
 	mu       sync.Mutex
 	cond     *sync.Cond
@@ -376,12 +364,12 @@ type coordinator struct {
 	inflight map[int]map[string]bool // worker → check → serial
 }
 
-func newCoordinator(path string, dots io.Writer) (*coordinator, error) {
+func newCoordinator(path string, progress run.Progress) (*coordinator, error) {
 	ln, err := net.Listen("unix", path)
 	if err != nil {
 		return nil, fmt.Errorf("parallel run: listening on %s: %w", path, err)
 	}
-	c := &coordinator{path: path, ln: ln, dots: dots, claims: map[string]int{}, inflight: map[int]map[string]bool{}}
+	c := &coordinator{path: path, ln: ln, progress: progress, claims: map[string]int{}, inflight: map[int]map[string]bool{}}
 	c.cond = sync.NewCond(&c.mu)
 	go func() {
 		for {
@@ -398,8 +386,8 @@ func newCoordinator(path string, dots io.Writer) (*coordinator, error) {
 func (c *coordinator) close() { _ = c.ln.Close() }
 
 // serve answers one worker: "worker N", then "claim ID 0|1" (answered
-// "yes" or "no") and "done ID". A worker that goes away gives back what it
-// was running.
+// "yes" or "no") and "done ID OUTCOME MS". A worker that goes away gives
+// back what it was running, ERROR.
 func (c *coordinator) serve(conn net.Conn) {
 	defer conn.Close()
 	sc := bufio.NewScanner(conn)
@@ -418,8 +406,9 @@ func (c *coordinator) serve(conn net.Conn) {
 			if _, err := io.WriteString(conn, answer); err != nil {
 				return
 			}
-		case len(f) == 2 && f[0] == "done":
-			c.done(f[1], w)
+		case len(f) == 4 && f[0] == "done":
+			ms, _ := strconv.ParseInt(f[3], 10, 64)
+			c.done(f[1], w, check.Outcome(f[2]), time.Duration(ms)*time.Millisecond)
 		}
 	}
 }
@@ -445,10 +434,11 @@ func (c *coordinator) claim(id string, serial bool, w int) bool {
 		c.inflight[w] = map[string]bool{}
 	}
 	c.inflight[w][id] = serial
+	c.progress.Started(id)
 	return true
 }
 
-func (c *coordinator) done(id string, w int) {
+func (c *coordinator) done(id string, w int, o check.Outcome, took time.Duration) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if serial, ok := c.inflight[w][id]; ok {
@@ -457,7 +447,7 @@ func (c *coordinator) done(id string, w int) {
 		if serial {
 			c.serial = false
 		}
-		fmt.Fprint(c.dots, ".")
+		c.progress.Finished(id, o, took)
 		c.cond.Broadcast()
 	}
 }
@@ -468,7 +458,7 @@ func (c *coordinator) release(w int) {
 	ids := slices.Collect(maps.Keys(c.inflight[w]))
 	c.mu.Unlock()
 	for _, id := range ids {
-		c.done(id, w)
+		c.done(id, w, check.Error, 0)
 	}
 }
 
@@ -504,8 +494,8 @@ func (c *claimClient) Claim(id string, serial bool) (bool, error) {
 	return line == "yes\n", err
 }
 
-func (c *claimClient) Done(id string) {
+func (c *claimClient) Done(id string, o check.Outcome, took time.Duration) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	_, _ = fmt.Fprintf(c.conn, "done %s\n", id)
+	_, _ = fmt.Fprintf(c.conn, "done %s %s %d\n", id, o, took.Milliseconds())
 }

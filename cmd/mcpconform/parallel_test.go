@@ -3,16 +3,18 @@ package main
 import (
 	"encoding/xml"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
 	"github.com/onsi/ginkgo/v2/reporters"
 
+	"github.com/mcpconform/mcpconform/harness/check"
 	"github.com/mcpconform/mcpconform/harness/mutant"
 	"github.com/mcpconform/mcpconform/harness/report"
 	"github.com/mcpconform/mcpconform/suites/run"
@@ -114,16 +116,36 @@ func junitShape(t *testing.T, b []byte) string {
 	return out.String()
 }
 
+// progressLog records what a console is told.
+type progressLog struct {
+	mu     sync.Mutex
+	events []string
+}
+
+func (p *progressLog) Started(id string) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.events = append(p.events, "start "+id)
+}
+
+func (p *progressLog) Finished(id string, o check.Outcome, took time.Duration) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.events = append(p.events, fmt.Sprintf("end %s %s %s", id, o, took))
+}
+
 // TestSerialChecksRunAlone drives the coordinator as two workers do: a
 // serial check waits until the check in flight is done, nothing starts
-// while it runs, and a check is given to one worker only.
+// while it runs, and a check is given to one worker only. The console
+// hears of each check as it starts and ends, with its outcome and time.
 func TestSerialChecksRunAlone(t *testing.T) {
 	dir, err := os.MkdirTemp("", "mcpconform-coord-") // a short path: Unix socket names are limited
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer os.RemoveAll(dir)
-	co, err := newCoordinator(filepath.Join(dir, "c.sock"), io.Discard)
+	var progress progressLog
+	co, err := newCoordinator(filepath.Join(dir, "c.sock"), &progress)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -153,7 +175,7 @@ func TestSerialChecksRunAlone(t *testing.T) {
 		t.Fatal("the serial check started while check one ran")
 	case <-time.After(100 * time.Millisecond): // nothing may arrive: the claim must stay blocked
 	}
-	a.Done("one")
+	a.Done("one", check.Pass, 1500*time.Millisecond)
 	if !<-got {
 		t.Fatal("the serial check was refused once check one was done")
 	}
@@ -164,8 +186,14 @@ func TestSerialChecksRunAlone(t *testing.T) {
 		t.Fatal("check two started while the serial check ran")
 	case <-time.After(100 * time.Millisecond):
 	}
-	b.Done("alone")
+	b.Done("alone", check.NotApplicable, 20*time.Millisecond)
 	if !<-next {
 		t.Fatal("check two was refused once the serial check was done")
+	}
+	progress.mu.Lock()
+	defer progress.mu.Unlock()
+	want := []string{"start one", "end one PASS 1.5s", "start alone", "end alone N/A 20ms", "start two"}
+	if !slices.Equal(progress.events, want) {
+		t.Errorf("the console heard %q, want %q", progress.events, want)
 	}
 }

@@ -3,30 +3,37 @@ package main
 import (
 	"bytes"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"strings"
 
 	"github.com/mcpconform/mcpconform/harness/fuzz"
 	"github.com/mcpconform/mcpconform/harness/report"
+	"github.com/mcpconform/mcpconform/harness/usage"
 )
 
-const replayUsage = `Usage: mcpconform replay [--timeout D] [--max-rss BYTES] [--secret V] FILE… [(-- CMD… | --url U)]
-
+var replayHelp = usage.Help{
+	Command: "mcpconform replay",
+	Synopsis: []string{
+		"[flags] FILE… -- CMD…   replay against the stdio server CMD…",
+		"[flags] FILE… --url U   replay against the streamable HTTP server at U",
+		"[flags] FILE…           replay against the built-in reference server, both transports",
+	},
+	About: `
 Runs corpus cases (see corpus/README.md) against a server: each case's
 frames in order, a probe ping after each, the fuzzer's invariants after
-every frame. Without a target, the built-in reference server over stdio and
-over streamable HTTP. A case marked for one transport is skipped on the
-other.
+every frame. A case marked for one transport is skipped on the other. Flags
+may come before or after the files.
 
-Exit status: 0 every invariant held; 1 one broke; 2 usage or harness error.
-`
+Exit status: 0 every invariant held; 1 one broke; 2 usage or harness error.`,
+	Examples: []string{
+		"mcpconform replay corpus/*.case",
+		"mcpconform replay corpus/edge-ids.case --timeout 10s -- ./my-server --stdio",
+	},
+}
 
 func replayCommand(args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("replay", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.Usage = func() { fmt.Fprint(stderr, replayUsage); fs.PrintDefaults() }
+	fs := usage.NewFlagSet("replay")
 	timeout := fs.Duration("timeout", fuzz.DefaultTimeout, "how long a request's answer may take")
 	rss := fs.String("max-rss", "256MiB", "the most resident memory the server's process group may hold (stdio); 0 turns the check off")
 	url := fs.String("url", "", "replay against the streamable HTTP server at `URL`")
@@ -34,7 +41,7 @@ func replayCommand(args []string, stdout, stderr io.Writer) int {
 	fs.Var(&secrets, "secret", secretFlagUsage)
 	rest, command := splitCommand(args)
 	// Flags may follow the files.
-	files, err := parseInterspersed(fs, rest)
+	files, err := replayHelp.ParseInterspersed(fs, rest, stdout)
 	if err != nil {
 		return exitFor(err, stderr)
 	}

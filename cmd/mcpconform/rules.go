@@ -2,7 +2,6 @@ package main
 
 import (
 	"encoding/json"
-	"flag"
 	"fmt"
 	"io"
 	"strings"
@@ -10,6 +9,7 @@ import (
 
 	"github.com/mcpconform/mcpconform/harness/check"
 	"github.com/mcpconform/mcpconform/harness/rules"
+	"github.com/mcpconform/mcpconform/harness/usage"
 )
 
 // ruleEntry is one rule of the table as mcpconform rules prints it: its
@@ -58,10 +58,9 @@ func ruleEntries() []ruleEntry {
 }
 
 func rulesCommand(args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("rules", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := usage.NewFlagSet("rules")
 	format := fs.String("format", "table", "table, json or markdown")
-	if err := fs.Parse(args); err != nil {
+	if err := rulesHelp.Parse(fs, args, stdout); err != nil {
 		return exitFor(err, stderr)
 	}
 	if fs.NArg() > 0 {

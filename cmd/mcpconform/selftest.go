@@ -1,9 +1,9 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -13,6 +13,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/mcpconform/mcpconform/harness/check"
 	"github.com/mcpconform/mcpconform/harness/mutant"
@@ -20,6 +21,7 @@ import (
 	"github.com/mcpconform/mcpconform/harness/report"
 	"github.com/mcpconform/mcpconform/harness/selfexec"
 	"github.com/mcpconform/mcpconform/harness/serve"
+	"github.com/mcpconform/mcpconform/harness/usage"
 	"github.com/mcpconform/mcpconform/suites/run"
 )
 
@@ -79,15 +81,14 @@ type variantResult struct {
 }
 
 func selftest(args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("selftest", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := usage.NewFlagSet("selftest")
 	jsonPath := fs.String("json", "", "write the kill matrix as JSON to `FILE`")
 	matrix := fs.Bool("matrix", false, "run every mutant against every check (slow), proving nothing else changes")
-	parallel := fs.Int("parallel", 6, "mutant runs at once")
+	parallel := fs.Int("parallel", 8, "mutant runs at once")
 	seed := fs.Int64("seed", 1, "seed of the property checks")
 	verbose := fs.Bool("v", false, "print each run's command")
 	withFuzz := fs.Bool("fuzz", true, "also run the fuzzer's kill matrix: each planted bug found, the reference holding")
-	if err := fs.Parse(args); err != nil {
+	if err := selftestHelp.Parse(fs, args, stdout); err != nil {
 		return exitFor(err, stderr)
 	}
 	if fs.NArg() > 0 || *parallel < 1 {
@@ -150,19 +151,37 @@ func selftestJobs(matrix bool) []job {
 		jobs = append(jobs, job{role: role, name: v.Name, profile: check.HardenedProfile, variant: true, targets: targets, only: targets, skip: len(targets) == 0})
 	}
 	// The big runs, first in the list, spread their checks over workers;
-	// the many small ones run a check or two each, side by side.
+	// the many small ones run their few checks side by side too, since a
+	// mutant's check waits out its bound (the patience, the deadline)
+	// rather than the CPU.
 	for i := range jobs {
-		jobs[i].parallel = 1
-		if len(jobs[i].only) == 0 || len(jobs[i].only) > 8 {
+		jobs[i].parallel = min(len(jobs[i].only), smallJobParallel)
+		if jobs[i].big() {
 			jobs[i].parallel = bigJobParallel
 		}
 	}
-	slices.SortStableFunc(jobs, func(a, b job) int { return b.parallel - a.parallel })
+	slices.SortStableFunc(jobs, func(a, b job) int { return cmp.Compare(b.size(), a.size()) })
 	return jobs
 }
 
-// bigJobParallel is the --parallel of a self-test run of many checks.
-const bigJobParallel = 2
+// bigJobParallel is the --parallel of a self-test run of many checks, and
+// smallJobParallel the most of a run of a few.
+const (
+	bigJobParallel   = 2
+	smallJobParallel = 3
+)
+
+// selftestServerDeadline is the self-test's --timeout for its server
+// runs: what a check allows a reverse request that is never answered
+// (server.reverse.times-out) and any one HTTP exchange. The reference's
+// own reverse timeout is a second (run.ReferenceServer), so a mutant
+// without one is told within five, not the default's thirty.
+const selftestServerDeadline = 5 * time.Second
+
+// selftestPatience is the self-test's --patience: the reference answers
+// within milliseconds, and a mutant that never answers is told in two
+// seconds, not the default's five.
+const selftestPatience = 2 * time.Second
 
 // checksOf returns the IDs of the checks of role on transport ("any": all
 // of the role's).
@@ -189,8 +208,9 @@ func runJobs(dir string, jobs []job, parallel int, seed int64, verbose bool, std
 		wg.Go(func() {
 			sem <- struct{}{}
 			defer func() { <-sem }()
+			start := time.Now()
 			results[i], errs[i] = runMutant(dir, j, seed, verbose, stderr)
-			fmt.Fprintf(stdout, "selftest: %-40s done\n", j.label())
+			fmt.Fprintf(stdout, "selftest: %-40s done in %.1fs\n", j.label(), time.Since(start).Seconds())
 		})
 	}
 	wg.Wait()
@@ -325,6 +345,17 @@ type job struct {
 	parallel int
 }
 
+// big reports whether the job runs many checks.
+func (j job) big() bool { return len(j.only) == 0 || len(j.only) > 8 }
+
+// size is how many checks the job runs, all of its role's when only is empty.
+func (j job) size() int {
+	if len(j.only) == 0 {
+		return len(check.All())
+	}
+	return len(j.only)
+}
+
 func (j job) label() string {
 	switch {
 	case j.name == "":
@@ -354,6 +385,10 @@ func runMutant(dir string, j job, seed int64, verbose bool, stderr io.Writer) (m
 	args := []string{"--json", out, "--no-color", "--seed", fmt.Sprint(seed), "--profile", string(j.profile), "--parallel", fmt.Sprint(j.parallel)}
 	if len(j.only) > 0 {
 		args = append(args, "--only", strings.Join(j.only, ","))
+	}
+	args = append(args, "--patience", selftestPatience.String())
+	if j.role == check.Server {
+		args = append(args, "--timeout", selftestServerDeadline.String())
 	}
 	switch {
 	case j.role == check.Server && j.name != "":

@@ -1,9 +1,26 @@
 package main
 
 import (
+	"fmt"
+	"io"
 	"runtime/debug"
 	"strings"
+
+	"github.com/mcpconform/mcpconform/harness/usage"
 )
+
+// versionCommand prints the version.
+func versionCommand(args []string, stdout, stderr io.Writer) int {
+	fs := usage.NewFlagSet("version")
+	if err := versionHelp.Parse(fs, args, stdout); err != nil {
+		return exitFor(err, stderr)
+	}
+	if fs.NArg() > 0 {
+		return exitFor(errUsage{fmt.Errorf("version: unexpected argument %q; it takes none", fs.Arg(0))}, stderr)
+	}
+	fmt.Fprintln(stdout, "mcpconform", Version)
+	return 0
+}
 
 // Version is the tool's version as reports and the version command show
 // it. -ldflags "-X main.Version=v1.2.3" overrides it; otherwise init sets

@@ -1,7 +1,11 @@
 package main
 
 import (
+	"os/exec"
+	"path/filepath"
+	"runtime"
 	"runtime/debug"
+	"strings"
 	"testing"
 )
 
@@ -33,5 +37,32 @@ func TestVersionString(t *testing.T) {
 		if got := versionString(info); got != tc.want {
 			t.Errorf("%s: %q, want %q", tc.name, got, tc.want)
 		}
+	}
+}
+
+// TestInstalledBinaryPrintsItsCommit builds the command as go install
+// does from this checkout, with the commit stamped (-buildvcs=true, since
+// a GOFLAGS=-buildvcs=false of the machine would drop it), and runs its
+// version subcommand.
+func TestInstalledBinaryPrintsItsCommit(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the command")
+	}
+	head, err := exec.Command("git", "rev-parse", "HEAD").Output()
+	if err != nil {
+		t.Skipf("no git checkout to build from: %v", err)
+	}
+	bin := filepath.Join(t.TempDir(), "mcpconform")
+	build := exec.Command(filepath.Join(runtime.GOROOT(), "bin", "go"), "build", "-buildvcs=true", "-o", bin, ".")
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	out, err := exec.Command(bin, "version").Output()
+	if err != nil {
+		t.Fatalf("version: %v", err)
+	}
+	commit := strings.TrimSpace(string(head))[:7]
+	if !strings.Contains(string(out), "(commit "+commit) {
+		t.Errorf("version printed %q, want the commit %s it was built from", out, commit)
 	}
 }

@@ -7,6 +7,7 @@ package adapter
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -20,6 +21,7 @@ import (
 	"github.com/mcpconform/mcpconform/harness/stdio"
 	"github.com/mcpconform/mcpconform/harness/streamable"
 	"github.com/mcpconform/mcpconform/harness/target"
+	"github.com/mcpconform/mcpconform/harness/usage"
 )
 
 func init() { selfexec.Register("adapter", Main) }
@@ -54,11 +56,27 @@ func (s Settings) Flags() []string {
 	return args
 }
 
-func parseFlags(args []string, stderr io.Writer) (Settings, error) {
+var help = usage.Help{
+	Command:  "mcpconform adapter",
+	Synopsis: []string{"[--mutant M] [limits]"},
+	About: `
+The reference client, speaking the client adapter contract: it connects to
+the server that MCPCONFORM_TRANSPORT and MCPCONFORM_SERVER_COMMAND or
+MCPCONFORM_SERVER_URL name, lists the tools, calls each with {}, prints one
+JSON line per step and closes the client the normal way. mcpconform client
+runs it when no adapter is given; the flags set the client's limits, which
+its config line declares.`,
+	Examples: []string{
+		"mcpconform client -- mcpconform adapter --max-stdout-text-lines 0",
+		"mcpconform client -- mcpconform adapter --mutant " + string(mutant.NoProcessGroup) + "   # a planted bug",
+	},
+}
+
+// parseFlags reads the settings; -h writes the help to stdout.
+func parseFlags(args []string, stdout io.Writer) (Settings, error) {
 	s := Settings{Stdio: stdio.DefaultConfig(), HTTP: streamable.DefaultClientConfig("")}
 	c, h := &s.Stdio, &s.HTTP
-	fs := flag.NewFlagSet("adapter", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := usage.NewFlagSet("adapter")
 	fs.IntVar(&c.MaxStdoutTextLines, "max-stdout-text-lines", c.MaxStdoutTextLines, "text lines the client skips on stdout per session (0: none)")
 	fs.Int64Var(&c.MaxStdoutTextBytes, "max-stdout-text-bytes", c.MaxStdoutTextBytes, "text bytes the client skips on stdout per session, newlines included (0: none)")
 	fs.IntVar(&c.MaxStderrBytes, "max-stderr-bytes", c.MaxStderrBytes, "stderr tail kept")
@@ -71,8 +89,8 @@ func parseFlags(args []string, stderr io.Writer) (Settings, error) {
 	fs.DurationVar(&h.ControlRequestTimeout, "control-request-timeout", h.ControlRequestTimeout, "longest run of a cancellation or reply POST")
 	fs.BoolVar(&h.AllowStateless, "allow-stateless", h.AllowStateless, "accept a server that issues no session id")
 	m := fs.String("mutant", "", "run a mutant of the reference client (see mcpconform selftest)")
-	if err := fs.Parse(args); err != nil {
-		return s, err
+	if err := help.Parse(fs, args, stdout); err != nil {
+		return s, fmt.Errorf("adapter: %w", err)
 	}
 	if fs.NArg() > 0 {
 		return s, fmt.Errorf("adapter: unexpected argument %q; the server comes from %s", fs.Arg(0), target.EnvServerCommand)
@@ -87,11 +105,12 @@ func parseFlags(args []string, stderr io.Writer) (Settings, error) {
 
 // Main runs the reference adapter; it returns the exit status.
 func Main(args []string) int {
-	s, err := parseFlags(args, os.Stderr)
-	if err != nil {
-		if err != flag.ErrHelp {
-			fmt.Fprintln(os.Stderr, err)
-		}
+	s, err := parseFlags(args, os.Stdout)
+	switch {
+	case errors.Is(err, flag.ErrHelp):
+		return 0
+	case err != nil:
+		fmt.Fprintln(os.Stderr, err)
 		return 2
 	}
 	inv, err := readEnvironment()

@@ -197,6 +197,25 @@ func WaitGone(owner string, pgid int, d time.Duration) []Proc {
 	}
 }
 
+// WaitExit waits until every process in pids has ended (a zombie counts as
+// ended) or d passes, on exit events rather than a sleep; it returns those
+// still alive.
+func WaitExit(pids []int, d time.Duration) []int {
+	deadline := time.Now().Add(d)
+	for {
+		var alive []int
+		for _, pid := range pids {
+			if p, ok := stat(pid); ok && !p.zombie {
+				alive = append(alive, pid)
+			}
+		}
+		if len(alive) == 0 || !time.Now().Before(deadline) {
+			return alive
+		}
+		waitExit(alive, time.Until(deadline))
+	}
+}
+
 func pids(ps []Proc) []int {
 	out := make([]int, len(ps))
 	for i, p := range ps {

@@ -23,6 +23,7 @@ import (
 	"github.com/mcpconform/mcpconform/harness/selfexec"
 	"github.com/mcpconform/mcpconform/harness/stdio"
 	"github.com/mcpconform/mcpconform/harness/streamable"
+	"github.com/mcpconform/mcpconform/harness/usage"
 )
 
 func init() { selfexec.Register("serve", Main) }
@@ -97,10 +98,13 @@ func Main(args []string) int {
 	return run(ctx, args, os.Stdin, os.Stdout, os.Stderr)
 }
 
-const usage = `Usage: mcpconform serve [--transport http|stdio] [--addr 127.0.0.1:0] [--mutant NAME]
-                        [--json-response] [--stateless] [--era dual|legacy|modern]
-                        [--page-size N] [--reverse-timeout D] [--slow-bound D]
-
+var help = usage.Help{
+	Command: "mcpconform serve",
+	Synopsis: []string{
+		"[--transport http] [--addr 127.0.0.1:0] [--json-response] [--stateless] [flags]",
+		"--transport stdio [flags]",
+	},
+	About: `
 Serves the reference MCP server.
 
 --transport http (the default) listens on a loopback address, prints
@@ -113,13 +117,18 @@ JSON-RPC goes to stdout; errors go to stderr.
 
 --era dual (the default) serves the initialize handshake of 2025-03-26 …
 2025-11-25 and 2026-07-28 requests (server/discover, _meta) alike; legacy
-serves the handshake only, modern 2026-07-28 requests only.
-`
+serves the handshake only, modern 2026-07-28 requests only.`,
+	Examples: []string{
+		"mcpconform serve                       # prints {\"url\":\"http://127.0.0.1:PORT/mcp\"}",
+		"mcpconform server -- mcpconform serve --transport stdio --era legacy",
+		"mcpconform serve --mutant " + string(mutant.MissingSessionAccepted) + "   # a planted bug, for mcpconform server --url",
+	},
+}
 
 // run is Main with its process resources passed in: it serves until ctx ends
 // or stdin reaches its end.
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	o, transport, err := parseFlags(args, stderr)
+	o, transport, err := parseFlags(args, stdout)
 	if errors.Is(err, flag.ErrHelp) {
 		return 0
 	}
@@ -192,15 +201,11 @@ func (o Options) afterStdinEOF(ctx context.Context) {
 	}
 }
 
-// parseFlags reads the options and the transport.
-func parseFlags(args []string, stderr io.Writer) (Options, string, error) {
+// parseFlags reads the options and the transport; -h writes the help to
+// stdout.
+func parseFlags(args []string, stdout io.Writer) (Options, string, error) {
 	var o Options
-	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.Usage = func() {
-		fmt.Fprint(stderr, usage)
-		fs.PrintDefaults()
-	}
+	fs := usage.NewFlagSet("serve")
 	transport := fs.String("transport", "http", "the transport to serve: http or stdio")
 	fs.StringVar(&o.Addr, "addr", DefaultAddr, "http: loopback address to listen on; port 0 picks one")
 	m := fs.String("mutant", "", "run a mutant of the server (see mcpconform selftest)")
@@ -210,7 +215,7 @@ func parseFlags(args []string, stderr io.Writer) (Options, string, error) {
 	fs.IntVar(&o.PageSize, "page-size", mcp.DefaultPageSize, "items per page of the list methods")
 	fs.DurationVar(&o.ReverseTimeout, "reverse-timeout", mcp.DefaultReverseTimeout, "how long the server waits for the client's reply to its own requests")
 	fs.DurationVar(&o.SlowBound, "slow-bound", mcp.DefaultSlowBound, "the longest the slow tool waits to be cancelled")
-	if err := fs.Parse(args); err != nil {
+	if err := help.Parse(fs, args, stdout); err != nil {
 		return o, "", err
 	}
 	if fs.NArg() > 0 {

@@ -289,8 +289,11 @@ func (s *StdioServer) Exited() bool {
 	}
 }
 
-// GroupAlive reports whether any process of the server's group is alive.
-func (s *StdioServer) GroupAlive() bool { return syscall.Kill(-s.pgid, 0) == nil }
+// WaitGroupGone waits until no live process is left in the server's
+// process group or d passes, on exit events; it returns those still alive.
+func (s *StdioServer) WaitGroupGone(d time.Duration) []reaper.Proc {
+	return reaper.WaitGone("", s.pgid, d)
+}
 
 // Kill ends the server's whole process group and every descendant that
 // left it (the reaper's mark, or adopted as an orphan), and waits for the

@@ -202,16 +202,17 @@ func (c *C) Expect(actual any, extra ...any) types.Assertion {
 func execute(d check.Descriptor, body func(c *C)) {
 	mine, done, err := claim(d.ID, d.Serial)
 	if err != nil {
-		ginkgo.Fail("harness: the parallel run's coordinator is gone: " + err.Error())
+		harnessFail(d, "harness: the parallel run's coordinator is gone: "+err.Error())
 	}
 	if !mine {
 		ginkgo.Skip(NotMine)
 	}
-	defer done()
+	begun := time.Now()
+	defer func() { done(outcomeOf(d.ID, begun)) }()
 	cfg := Current()
 	dir, err := os.MkdirTemp("", "mcpconform-check-")
 	if err != nil {
-		ginkgo.Fail("harness: cannot create a temporary directory: " + err.Error())
+		harnessFail(d, "harness: cannot create a temporary directory: "+err.Error())
 	}
 	defer os.RemoveAll(dir)
 	ctx, cancel := context.WithCancel(runContext())
@@ -274,6 +275,13 @@ func execute(d check.Descriptor, body func(c *C)) {
 	case check.Unimplemented, check.NotApplicable, check.Skipped:
 		ginkgo.Skip(string(res.Outcome) + ": " + res.Message)
 	}
+}
+
+// harnessFail ends a check the harness failed before its body could run:
+// ERROR, recorded so that the reports and the console show it.
+func harnessFail(d check.Descriptor, msg string) {
+	record(check.Result{Descriptor: d, Outcome: check.Error, Message: msg})
+	ginkgo.Fail(msg)
 }
 
 // observed reports whether a check with the outcome watched the

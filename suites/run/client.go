@@ -11,6 +11,7 @@ import (
 	"github.com/mcpconform/mcpconform/fakeservers"
 	"github.com/mcpconform/mcpconform/harness/selfexec"
 	"github.com/mcpconform/mcpconform/harness/stdio"
+	"github.com/mcpconform/mcpconform/harness/reaper"
 	"github.com/mcpconform/mcpconform/harness/target"
 	"github.com/mcpconform/mcpconform/harness/transcript"
 )
@@ -157,23 +158,11 @@ func recordTranscript(rec *fakeservers.Record) []transcript.Entry {
 	return out
 }
 
-// reapSurvivors waits briefly for the recorded server processes to die,
-// then kills and returns those still alive.
+// reapSurvivors waits briefly for the recorded server processes to die (on
+// their exit events), then kills and returns those still alive.
 func reapSurvivors(rec *fakeservers.Record) []int {
-	deadline := time.Now().Add(500 * time.Millisecond)
-	for time.Now().Before(deadline) && anyAlive(rec) {
-		time.Sleep(10 * time.Millisecond)
-	}
+	reaper.WaitExit(append(rec.PIDs(), rec.Children()...), 500*time.Millisecond)
 	return fakeservers.KillLeftovers(rec)
-}
-
-func anyAlive(rec *fakeservers.Record) bool {
-	for _, pid := range append(rec.PIDs(), rec.Children()...) {
-		if fakeservers.Alive(pid) {
-			return true
-		}
-	}
-	return false
 }
 
 // Limits are the client's declared limits, or the seed defaults where it

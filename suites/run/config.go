@@ -47,9 +47,12 @@ type Config struct {
 	// with its snapshot there; UpdateSnapshots rewrites them.
 	SnapshotDir     string
 	UpdateSnapshots bool
-	// Patience is the call timeout given to the client in checks where a
-	// correct client ends the call long before it: a client that waits for
-	// the timeout instead is reported. Prompt is how soon "at once" must be.
+	// Patience is how long a check waits for what a correct implementation
+	// sends (a server's response, a client's cancellation): it elapses only
+	// against a broken one. Client checks also give it to the client as the
+	// call timeout where a correct client ends the call long before it, so
+	// a client that waits for the timeout instead is reported (--patience).
+	// Prompt is how soon "at once" must be.
 	Patience time.Duration
 	Prompt   time.Duration
 	// ProbeTimeout bounds each era probe of a server (server/discover, then

@@ -3,6 +3,7 @@ package run
 import (
 	"sort"
 	"sync"
+	"time"
 
 	"github.com/mcpconform/mcpconform/harness/check"
 	"github.com/mcpconform/mcpconform/harness/report"
@@ -17,6 +18,18 @@ func record(r check.Result) {
 	resMu.Lock()
 	defer resMu.Unlock()
 	results[r.ID] = r
+}
+
+// outcomeOf is the recorded outcome of a check that began at begun and the
+// time it took; ERROR for one that ended without a result (the harness
+// failed it before its body could judge).
+func outcomeOf(id string, begun time.Time) (check.Outcome, time.Duration) {
+	resMu.Lock()
+	defer resMu.Unlock()
+	if r, ok := results[id]; ok {
+		return r.Outcome, time.Duration(r.DurationMS) * time.Millisecond
+	}
+	return check.Error, time.Since(begun)
 }
 
 func resetResults() {

@@ -183,12 +183,15 @@ func (p *peer) waitUntil(match func(*jsonrpc.Message) bool, d time.Duration, sto
 // that match accepts.
 func (p *peer) waitReady(match func(*jsonrpc.Message) bool) *jsonrpc.Message { return p.wait(match, 0) }
 
+// anyResponse matches any response, whatever its id.
+func anyResponse(m *jsonrpc.Message) bool {
+	k := m.Kind()
+	return k == jsonrpc.KindResult || k == jsonrpc.KindError
+}
+
 // responseTo matches the response with id (its JSON type included).
 func responseTo(id jsonrpc.ID) func(*jsonrpc.Message) bool {
-	return func(m *jsonrpc.Message) bool {
-		k := m.Kind()
-		return (k == jsonrpc.KindResult || k == jsonrpc.KindError) && m.ID.Key() == id.Key()
-	}
+	return func(m *jsonrpc.Message) bool { return anyResponse(m) && m.ID.Key() == id.Key() }
 }
 
 // request sends a request and returns its response, failing the check when

@@ -1,7 +1,6 @@
 package server
 
 import (
-	"time"
 
 	"github.com/mcpconform/mcpconform/harness/check"
 	"github.com/mcpconform/mcpconform/harness/mcp"
@@ -85,9 +84,6 @@ var _ = stdioServerCheck(check.Descriptor{
 	p.open()
 	_ = s.Signal(15)
 	c.Require(s.WaitExit(c.Config().Prompt), "exit within "+c.Config().Prompt.String()+" of SIGTERM", "the server was still running")
-	deadline := time.Now().Add(c.Config().Prompt)
-	for s.GroupAlive() && time.Now().Before(deadline) {
-		time.Sleep(20 * time.Millisecond)
-	}
-	c.Require(!s.GroupAlive(), "no process of the server's group survives", "a process of its group is still alive")
+	left := s.WaitGroupGone(c.Config().Prompt)
+	c.Require(len(left) == 0, "no process of the server's group survives", "%d process(es) of its group still alive: %v", len(left), left)
 })

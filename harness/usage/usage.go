@@ -1,0 +1,105 @@
+// Package usage is the -h text of mcpconform's commands and the flag
+// parsing that shows it: a synopsis, what the command does, examples, then
+// the flags. -h and --help print it on standard output and the command
+// exits 0; a bad flag is an error that names the command's -h, and the
+// flag package itself prints nothing.
+package usage
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"strings"
+)
+
+// Help is a command's -h text.
+type Help struct {
+	// Command is the command line's start, e.g. "mcpconform server".
+	Command string
+	// Synopsis has a line per way to call the command, each after Command:
+	// "[flags] -- CMD…   a stdio server, a fresh process per check"; a line
+	// that starts with a space continues the one before.
+	Synopsis []string
+	// About says what the command does; paragraphs are separated by blank
+	// lines.
+	About string
+	// Examples are command lines, shown as they are to copy.
+	Examples []string
+}
+
+// NewFlagSet returns a flag set that prints nothing of its own: Parse
+// shows the help and builds the errors.
+func NewFlagSet(name string) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	fs.Usage = func() {}
+	return fs
+}
+
+// Write writes the help and fs's flags (nil: none) to w.
+func (h Help) Write(w io.Writer, fs *flag.FlagSet) {
+	var b strings.Builder
+	b.WriteString("Usage:\n")
+	for _, s := range h.Synopsis {
+		start := h.Command + " "
+		if strings.HasPrefix(s, " ") {
+			// The rest of the line before: under it, not a new call.
+			start = strings.Repeat(" ", len(start))
+		}
+		b.WriteString("  " + strings.TrimRight(start+s, " ") + "\n")
+	}
+	if h.About != "" {
+		b.WriteString("\n" + strings.TrimSpace(h.About) + "\n")
+	}
+	if len(h.Examples) > 0 {
+		b.WriteString("\nExamples:\n")
+		for _, e := range h.Examples {
+			b.WriteString("  " + e + "\n")
+		}
+	}
+	if fs != nil && hasFlags(fs) {
+		b.WriteString("\nFlags:\n")
+		fs.SetOutput(&b)
+		fs.PrintDefaults()
+		fs.SetOutput(io.Discard)
+	}
+	_, _ = io.WriteString(w, b.String())
+}
+
+func hasFlags(fs *flag.FlagSet) bool {
+	n := 0
+	fs.VisitAll(func(*flag.Flag) { n++ })
+	return n > 0
+}
+
+// Parse parses args with fs (from NewFlagSet). On -h or --help it writes
+// the help to stdout and returns flag.ErrHelp, which the command turns into
+// exit status 0; a bad flag's error says where the flags are listed.
+func (h Help) Parse(fs *flag.FlagSet, args []string, stdout io.Writer) error {
+	err := fs.Parse(args)
+	switch {
+	case errors.Is(err, flag.ErrHelp):
+		h.Write(stdout, fs)
+		return err
+	case err != nil:
+		return fmt.Errorf("%w; %s -h lists the flags", err, h.Command)
+	}
+	return nil
+}
+
+// ParseInterspersed is Parse for a command whose flags may come before or
+// after its positional arguments; it returns the positional arguments.
+func (h Help) ParseInterspersed(fs *flag.FlagSet, args []string, stdout io.Writer) ([]string, error) {
+	var rest []string
+	for {
+		if err := h.Parse(fs, args, stdout); err != nil {
+			return nil, err
+		}
+		if fs.NArg() == 0 {
+			return rest, nil
+		}
+		rest = append(rest, fs.Arg(0))
+		args = fs.Args()[1:]
+	}
+}
