@@ -53,11 +53,16 @@
     var a = e.target.closest && e.target.closest('a[href^="#check-"]');
     if (a) reveal(a.getAttribute("href").slice(1));
   });
-  window.addEventListener("hashchange", function () { reveal(decodeURIComponent(location.hash.slice(1))); });
-  if (location.hash) {
-    var r = reveal(decodeURIComponent(location.hash.slice(1)));
-    if (r) r.scrollIntoView();
+  function hashID() {
+    try {
+      return decodeURIComponent(location.hash.slice(1));
+    } catch (e) {
+      return "";
+    }
   }
+  window.addEventListener("hashchange", function () { reveal(hashID()); });
+  var target = location.hash && reveal(hashID());
+  if (target) target.scrollIntoView();
   // A transcript's lines take their direction's colour when it first opens.
   document.addEventListener("toggle", function (e) {
     var t = e.target;
