@@ -42,17 +42,23 @@ type listEntry struct {
 	KilledBy   []string    `json:"killed_by"`
 	Property   bool        `json:"property,omitempty"`
 	Fuzz       bool        `json:"fuzz,omitempty"`
-	// Waits are the check's declared waits with their default durations.
+	// Waits are the check's declared waits with their default durations:
+	// a client check's as the built-in reference client spends them.
 	Waits []waitEntry `json:"waits"`
 }
 
-// waitEntry is one declared wait: what for, the setting (and flag) that
-// gives its duration, whether it always elapses, and the duration.
+// waitEntry is one declared wait: what for, the setting that gives its
+// duration (for a server check the flag that sets it), whether it always
+// elapses, and its duration in one run of the check, every time it
+// elapses; a client-limit wait also names the limit, and a wait that
+// elapses other than once says how many times.
 type waitEntry struct {
-	What       string `json:"what"`
-	Setting    string `json:"setting"`
-	Always     bool   `json:"always"`
-	DurationMS int64  `json:"duration_ms"`
+	What       string  `json:"what"`
+	Setting    string  `json:"setting"`
+	Always     bool    `json:"always"`
+	DurationMS int64   `json:"duration_ms"`
+	Limit      string  `json:"limit,omitempty"`
+	Times      float64 `json:"times,omitempty"`
 }
 
 func list(args []string, stdout, stderr io.Writer) int {
@@ -65,7 +71,7 @@ func list(args []string, stdout, stderr io.Writer) int {
 		return exitFor(fmt.Errorf("list: unexpected argument %q", fs.Arg(0)), stderr)
 	}
 	all := check.All()
-	defaults := run.Config{}.WithDefaults()
+	defaults, referenceLine := run.Config{}.WithDefaults(), run.ReferenceConfigLine()
 	switch *format {
 	case "json":
 		entries := make([]listEntry, 0, len(all))
@@ -83,7 +89,7 @@ func list(args []string, stdout, stderr io.Writer) int {
 			e.Waits = []waitEntry{}
 			for _, w := range d.Waits {
 				e.Waits = append(e.Waits, waitEntry{What: w.What, Setting: string(w.Setting), Always: w.Setting.Always(),
-					DurationMS: defaults.WaitDuration(w.Setting).Milliseconds()})
+					DurationMS: defaults.WaitDuration(w, referenceLine).Milliseconds(), Limit: w.Limit, Times: w.Times})
 			}
 			entries = append(entries, e)
 		}

@@ -15,6 +15,7 @@ import (
 	"github.com/mcpconform/mcpconform/harness/report"
 	"github.com/mcpconform/mcpconform/harness/rules"
 	"github.com/mcpconform/mcpconform/harness/selfexec"
+	"github.com/mcpconform/mcpconform/harness/target"
 	"github.com/mcpconform/mcpconform/suites/run"
 )
 
@@ -81,7 +82,9 @@ func TestUsageErrorsExitTwoWithTheWayOut(t *testing.T) {
 	}
 }
 
-func TestListJSONNamesEveryCheckWithItsKiller(t *testing.T) {
+// listJSON returns the checks `mcpconform list --format json` prints.
+func listJSON(t *testing.T) []listEntry {
+	t.Helper()
 	var stdout, stderr bytes.Buffer
 	if code := dispatch([]string{"list", "--format", "json"}, &stdout, &stderr); code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr.String())
@@ -93,8 +96,12 @@ func TestListJSONNamesEveryCheckWithItsKiller(t *testing.T) {
 	if len(got.Checks) < 20 {
 		t.Fatalf("%d checks listed", len(got.Checks))
 	}
+	return got.Checks
+}
+
+func TestListJSONNamesEveryCheckWithItsKiller(t *testing.T) {
 	waits := map[string]waitEntry{}
-	for _, c := range got.Checks {
+	for _, c := range listJSON(t) {
 		for _, w := range c.Waits {
 			waits[c.ID+" "+w.Setting] = w
 		}
@@ -119,11 +126,18 @@ func TestListJSONNamesEveryCheckWithItsKiller(t *testing.T) {
 			}
 		}
 	}
-	// The waits a run against a server spends, with their default durations.
+	// The waits a run against a server spends, with their default
+	// durations, and those a run of the reference client spends.
+	ref := run.ReferenceSettings("")
 	for key, want := range map[string]waitEntry{
 		"http.server.get.no-responses tool-budget":            {Setting: "tool-budget", Always: false, DurationMS: run.DefaultToolBudget.Milliseconds()},
 		"http.server.get.no-responses quiet-window":           {Setting: "quiet-window", Always: true, DurationMS: run.DefaultQuietWindow.Milliseconds()},
 		"server.jsonrpc.notification-unanswered quiet-window": {Setting: "quiet-window", Always: true, DurationMS: run.DefaultQuietWindow.Milliseconds()},
+		"stdio.client.startup.timeout client-limit": {Setting: "client-limit", Always: true, DurationMS: ref.Stdio.StartupTimeout.Milliseconds(),
+			Limit: target.LimitStartupMS},
+		"http.client.control.timeout client-limit": {Setting: "client-limit", Always: true, DurationMS: 2 * ref.HTTP.ControlRequestTimeout.Milliseconds(),
+			Limit: target.LimitControlRequestMS, Times: 2},
+		"http.client.control.timeout prompt": {Setting: "prompt", Always: true, DurationMS: 2 * run.DefaultPrompt.Milliseconds(), Times: 2},
 	} {
 		got, ok := waits[key]
 		if got.What == "" || !ok {

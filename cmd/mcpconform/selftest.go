@@ -375,50 +375,73 @@ var fuzzArgs = []string{"--fuzz", "--fuzz-cases", "9"}
 // process against the reference (or its mutant), and returns each check's
 // outcome. A mutant server is served from this process.
 func runMutant(dir string, j job, seed int64, verbose bool, stderr io.Writer) (map[string]check.Outcome, error) {
-	name := string(j.name)
-	if name == "" {
-		name = "reference-" + string(j.role)
+	name := j.fileName()
+	out, log := filepath.Join(dir, name+".json"), filepath.Join(dir, name+".log")
+	args, stop, err := j.args(out, seed)
+	if err != nil {
+		return nil, err
 	}
-	name += "-" + string(j.profile)
-	out := filepath.Join(dir, name+".json")
-	// One job runs few checks, and the jobs themselves run side by side.
-	args := []string{"--json", out, "--no-color", "--seed", fmt.Sprint(seed), "--profile", string(j.profile), "--parallel", fmt.Sprint(j.parallel)}
-	if len(j.only) > 0 {
-		args = append(args, "--only", strings.Join(j.only, ","))
-	}
-	args = append(args, "--patience", selftestPatience.String())
-	if j.role == check.Server {
-		args = append(args, "--timeout", selftestServerDeadline.String())
-	}
-	switch {
-	case j.role == check.Server && j.name != "":
-		url, stop, err := serve.Start(run.ReferenceServer(j.name))
-		if err != nil {
-			return nil, err
-		}
-		defer stop()
-		args = append(args, "--url", url)
-		if !j.httpOnly {
-			args = append(args, "--")
-			args = append(args, run.ReferenceServerCommand(j.name)...)
-		}
-	case j.role == check.Client && j.name != "":
-		args = append(args, fuzzArgs...)
-		args = append(args, "--")
-		args = append(args, run.ReferenceAdapter(j.name)...)
-	}
-	if j.role == check.Client && j.name == "" {
-		args = append(args, fuzzArgs...)
-	}
+	defer stop()
 	argv := selfexec.Command(string(j.role), args...)
 	if verbose {
 		fmt.Fprintln(stderr, "selftest:", strings.Join(argv, " "))
 	}
+	if err := runLogged(argv, log); err != nil {
+		return nil, err
+	}
+	return outcomesIn(out)
+}
+
+// fileName names the job's report and log in the self-test's directory.
+func (j job) fileName() string {
+	name := string(j.name)
+	if name == "" {
+		name = "reference-" + string(j.role)
+	}
+	return name + "-" + string(j.profile)
+}
+
+// args are the job's flags and target, writing its JSON index to out; a
+// mutant server is started in this process, and stop ends it.
+func (j job) args(out string, seed int64) (args []string, stop func(), err error) {
+	args = []string{"--json", out, "--no-color", "--seed", fmt.Sprint(seed), "--profile", string(j.profile), "--parallel", fmt.Sprint(j.parallel),
+		"--patience", selftestPatience.String()}
+	if len(j.only) > 0 {
+		args = append(args, "--only", strings.Join(j.only, ","))
+	}
+	stop = func() {}
+	switch j.role {
+	case check.Server:
+		args = append(args, "--timeout", selftestServerDeadline.String())
+		if j.name == "" {
+			return args, stop, nil
+		}
+		url, stopServer, err := serve.Start(run.ReferenceServer(j.name))
+		if err != nil {
+			return nil, nil, err
+		}
+		args = append(args, "--url", url)
+		if !j.httpOnly {
+			args = append(append(args, "--"), run.ReferenceServerCommand(j.name)...)
+		}
+		return args, func() { _ = stopServer() }, nil
+	default:
+		args = append(args, fuzzArgs...)
+		if j.name != "" {
+			args = append(append(args, "--"), run.ReferenceAdapter(j.name)...)
+		}
+		return args, stop, nil
+	}
+}
+
+// runLogged runs argv with its output in the file log; exit status 0 or
+// 1 (checks failed) is a run, any other an error with the log's end.
+func runLogged(argv []string, log string) error {
 	cmd := exec.Command(argv[0], argv[1:]...)
-	log, _ := os.Create(filepath.Join(dir, name+".log"))
-	if log != nil {
-		defer log.Close()
-		cmd.Stdout, cmd.Stderr = log, log
+	f, _ := os.Create(log)
+	if f != nil {
+		defer f.Close()
+		cmd.Stdout, cmd.Stderr = f, f
 	}
 	// Tracked, so that no reaping of orphans in this process (the fuzz
 	// matrix's servers) takes the run for one.
@@ -429,12 +452,17 @@ func runMutant(dir string, j job, seed int64, verbose bool, stderr io.Writer) (m
 		reaper.Untrack(cmd.Process.Pid)
 	}
 	if cmd.ProcessState == nil {
-		return nil, fmt.Errorf("starting %s: %v", argv[0], err)
+		return fmt.Errorf("starting %s: %v", argv[0], err)
 	}
 	if code := cmd.ProcessState.ExitCode(); code != 0 && code != 1 {
-		return nil, fmt.Errorf("exit status %d (%v); the end of its output:\n%s", code, err, logTail(filepath.Join(dir, name+".log")))
+		return fmt.Errorf("exit status %d (%v); the end of its output:\n%s", code, err, logTail(log))
 	}
-	b, err := os.ReadFile(out)
+	return nil
+}
+
+// outcomesIn reads a run's JSON index: each check's outcome, skips left out.
+func outcomesIn(path string) (map[string]check.Outcome, error) {
+	b, err := os.ReadFile(path)
 	if err != nil {
 		return nil, err
 	}

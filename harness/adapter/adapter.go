@@ -211,6 +211,10 @@ func phase(start time.Time, err error) *target.Phase {
 	return p
 }
 
+// ConfigLine is the config line the adapter prints over HTTP with these
+// settings: the limits its client declares, the stdio ones and the HTTP ones.
+func (s Settings) ConfigLine() map[string]json.RawMessage { return declare(s.Stdio, &s.HTTP, s.Mutant) }
+
 // declare is the config line: the limits this client enforces, with the
 // HTTP ones when h is given. A permitted variant without a limit declares
 // none (it does not echo an override of it either).

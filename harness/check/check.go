@@ -74,7 +74,8 @@ type Descriptor struct {
 	// judges the whole target): with --parallel it runs alone.
 	Serial bool
 	// Waits are the waits it spends on a conformant implementation (quiet
-	// windows, the budget of a slow tool call), each with its setting.
+	// windows, the budget of a slow tool call; the client's timeouts and
+	// graces it provokes, the delays it scripts), each with its setting.
 	Waits []Wait
 }
 
@@ -128,7 +129,7 @@ func (d Descriptor) Validate() error {
 		return fmt.Errorf("check %s: name the mutant that kills it", d.ID)
 	}
 	for _, w := range d.Waits {
-		if err := w.validate(d.ID); err != nil {
+		if err := w.validate(d); err != nil {
 			return err
 		}
 	}

@@ -4,6 +4,9 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/mcpconform/mcpconform/harness/target"
 )
 
 func valid() Descriptor {
@@ -24,6 +27,22 @@ func TestValidateNamesWhatIsWrong(t *testing.T) {
 		{func(d *Descriptor) { d.Role = "proxy" }, "client or server"},
 		{func(d *Descriptor) { d.Transport = "ws" }, "stdio, http or any"},
 		{func(d *Descriptor) { d.KilledBy = nil }, "mutant"},
+		{func(d *Descriptor) { d.Waits = []Wait{{Setting: Prompt}} }, "says what it waits for"},
+		{func(d *Descriptor) { d.Waits = []Wait{{What: "w", Setting: "sleep"}} }, "use quiet-window or tool-budget (server checks) or client-limit, scripted or prompt (client checks)"},
+		{func(d *Descriptor) { d.Waits = []Wait{{What: "w", Setting: QuietWindow}} }, "which only a server check waits; a client check's waits are client-limit, scripted or prompt"},
+		{func(d *Descriptor) {
+			d.Role, d.Waits = Server, []Wait{{What: "w", Setting: ClientLimit, Limit: target.LimitStartupMS}}
+		}, "which only a client check waits; a server check's waits are quiet-window or tool-budget"},
+		{func(d *Descriptor) { d.Waits = []Wait{{What: "w", Setting: ClientLimit}} }, `names limit ""; use one of cancel_grace_ms`},
+		{func(d *Descriptor) {
+			d.Waits = []Wait{{What: "w", Setting: ClientLimit, Limit: target.LimitStdoutTextLines}}
+		}, `names limit "max_stdout_text_lines"`},
+		{func(d *Descriptor) { d.Waits = []Wait{{What: "w", Setting: Prompt, Limit: target.LimitStartupMS}} }, "only a client-limit wait"},
+		{func(d *Descriptor) { d.Waits = []Wait{{What: "w", Setting: Scripted}} }, "give the delay the check scripts"},
+		{func(d *Descriptor) { d.Waits = []Wait{{What: "w", Setting: Prompt, Duration: time.Second}} }, "only a scripted wait gives one"},
+		{func(d *Descriptor) {
+			d.Waits = []Wait{{What: "w", Setting: ClientLimit, Limit: target.LimitStartupMS, Times: -1}}
+		}, "give 0 (once) or more"},
 	} {
 		d := valid()
 		tc.edit(&d)
@@ -34,6 +53,22 @@ func TestValidateNamesWhatIsWrong(t *testing.T) {
 	}
 	if err := valid().Validate(); err != nil {
 		t.Errorf("valid descriptor: %v", err)
+	}
+	d := valid()
+	d.Waits = []Wait{{What: "w", Setting: ClientLimit, Limit: target.LimitControlRequestMS, Times: 0.5}, {What: "w", Setting: Scripted, Duration: time.Second}, {What: "w", Setting: Prompt}}
+	if err := d.Validate(); err != nil {
+		t.Errorf("client check with client waits: %v", err)
+	}
+}
+
+func TestWaitTotalCountsItsTimes(t *testing.T) {
+	for _, tc := range []struct {
+		times float64
+		want  time.Duration
+	}{{0, time.Second}, {1, time.Second}, {2, 2 * time.Second}, {0.1, 100 * time.Millisecond}} {
+		if got := (Wait{Times: tc.times}).Total(time.Second); got != tc.want {
+			t.Errorf("Times %v: a 1s wait totals %s, want %s", tc.times, got, tc.want)
+		}
 	}
 }
 

@@ -47,6 +47,12 @@ const (
 	LimitReinitOnExpired   = "reinit_on_expired_session" // 0 or 1
 )
 
+// TimeLimits returns the limit keys whose values are durations in
+// milliseconds: the timeouts and graces a client declares.
+func TimeLimits() []string {
+	return []string{LimitCancelGraceMS, LimitStartupMS, LimitShutdownGraceMS, LimitSessionRecoveryMS, LimitControlRequestMS}
+}
+
 // Outcomes of an adapter line.
 const (
 	OutcomeOK    = "ok"

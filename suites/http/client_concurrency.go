@@ -24,6 +24,8 @@ var _ = clientCheck(check.Descriptor{
 	Requirement: "At most max_concurrent_requests ordinary POSTs are in progress at once.",
 	Rules:       []string{"RM-01"},
 	KilledBy:    killers(mutant.NoConcurrencyLimit, mutant.NoConcurrencyCap),
+	Waits: []check.Wait{{What: "the calls the fake holds, max_concurrent_requests at a time: two rounds (more for a limit below 3)",
+		Setting: check.Scripted, Duration: slowCall, Times: 2}},
 }, func(c *run.C) {
 	l := declared(c)
 	limit := l.MaxConcurrent
@@ -41,6 +43,7 @@ var _ = clientCheck(check.Descriptor{
 	Requirement: "A max_concurrent_requests of 0 means 1.",
 	Rules:       []string{"RM-01"},
 	KilledBy:    killers(mutant.ConcurrencyZeroUnlimited),
+	Waits:       []check.Wait{{What: "the three calls the fake holds, one at a time", Setting: check.Scripted, Duration: slowCall / 3, Times: 3}},
 }, func(c *run.C) {
 	c.Unordered()
 	r := c.RunHTTPClient(fakeservers.HTTPOptions{Case: "slow-calls", Tools: 3, Delay: slowCall / 3},
@@ -59,6 +62,7 @@ var _ = clientCheck(check.Descriptor{
 	Requirement: "A POST stops counting when its response headers say text/event-stream.",
 	Rules:       []string{"RM-01"},
 	KilledBy:    killers(mutant.SSEHoldsSlot),
+	Waits:       []check.Wait{{What: "the results of the calls, which the fake sends a while after their streams open", Setting: check.Scripted, Duration: slowCall}},
 }, func(c *run.C) {
 	l := declared(c)
 	limit := l.MaxConcurrent
@@ -109,6 +113,11 @@ var _ = clientCheck(check.Descriptor{
 	Requirement: "A control POST runs at most control_request_timeout after it starts.",
 	Rules:       []string{"RM-03"},
 	KilledBy:    killers(mutant.NoControlTimeout),
+	Waits: []check.Wait{
+		{What: "the two calls the fake never answers, for the control_request_timeout_ms in each call's timeout",
+			Setting: check.ClientLimit, Limit: target.LimitControlRequestMS, Times: 2},
+		{What: "the two calls the fake never answers, for the prompt the check adds to each call's timeout", Setting: check.Prompt, Times: 2},
+	},
 }, func(c *run.C) {
 	// Two calls time out one after the other; a cancellation POST that is
 	// never given up runs on until the client closes, a call timeout later.

@@ -121,6 +121,8 @@ var _ = clientCheck(check.Descriptor{
 	Requirement: "An old POST still unfinished when the recovery wait ends fails with a recovery-timeout error and is not retried.",
 	Rules:       []string{"RM-07", "RM-05"},
 	KilledBy:    killers(mutant.NoRecoveryWait),
+	Waits: []check.Wait{{What: "the old call the fake holds past the recovery wait, until session_recovery_timeout_ms fails it",
+		Setting: check.ClientLimit, Limit: target.LimitSessionRecoveryMS}},
 }, func(c *run.C) {
 	requireRecovery(c)
 	l := declared(c)
@@ -225,6 +227,12 @@ var _ = clientCheck(check.Descriptor{
 	Requirement: "Control POSTs (cancellations, replies) are never retried after session expiry.",
 	Rules:       []string{"RM-06", "RM-02"},
 	KilledBy:    killers(mutant.RetryControl),
+	Waits: []check.Wait{
+		{What: "the new handshake, which the fake delays by half session_recovery_timeout_ms",
+			Setting: check.ClientLimit, Limit: target.LimitSessionRecoveryMS, Times: 0.5},
+		{What: "the second call on the new session, which the fake answers a fifth of that later",
+			Setting: check.ClientLimit, Limit: target.LimitSessionRecoveryMS, Times: 0.1},
+	},
 }, func(c *run.C) {
 	// The first call meets 404 and the new handshake takes D; the call
 	// times out at 0.8 D and is cancelled on the dead session. The second

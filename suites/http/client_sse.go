@@ -106,15 +106,19 @@ var _ = clientCheck(check.Descriptor{
 	wantAllCallsOK(c, r, 1)
 })
 
+// retryDelay is the retry field of the resume fake's priming event in
+// http.client.resume.retry-delay: long enough to tell from a reconnect at once.
+const retryDelay = 400 * time.Millisecond
+
 var _ = clientCheck(check.Descriptor{
 	ID:          "http.client.resume.retry-delay",
 	Title:       "the client waits the SSE retry delay before reconnecting",
 	Requirement: "Before reconnecting, the client waits the number of milliseconds the server's retry field gave.",
 	Rules:       []string{"HT-29b"},
 	KilledBy:    killers(mutant.IgnoreRetryField),
+	Waits:       []check.Wait{{What: "the reconnect, which the retry field of the server's priming event delays", Setting: check.Scripted, Duration: retryDelay}},
 }, func(c *run.C) {
-	const retry = 400
-	r := c.RunHTTPClient(fakeservers.HTTPOptions{Case: "resume", RetryMS: retry}, target.Invocation{})
+	r := c.RunHTTPClient(fakeservers.HTTPOptions{Case: "resume", RetryMS: int(retryDelay.Milliseconds())}, target.Invocation{})
 	var drop, resume time.Time
 	for _, q := range r.Requests {
 		for _, m := range q.Messages {
@@ -130,6 +134,5 @@ var _ = clientCheck(check.Descriptor{
 		c.Unimplemented("the client did not resume the stream (see http.client.resume.last-event-id)")
 	}
 	gap := resume.Sub(drop)
-	want := time.Duration(retry) * time.Millisecond
-	c.Require(gap >= want*3/4, fmt.Sprintf("the reconnect comes at least %s after the drop", want), "it came after %s", gap.Round(time.Millisecond))
+	c.Require(gap >= retryDelay*3/4, fmt.Sprintf("the reconnect comes at least %s after the drop", retryDelay), "it came after %s", gap.Round(time.Millisecond))
 })

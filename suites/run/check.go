@@ -17,6 +17,7 @@ import (
 	"github.com/mcpconform/mcpconform/harness/check"
 	"github.com/mcpconform/mcpconform/harness/reaper"
 	"github.com/mcpconform/mcpconform/harness/report"
+	"github.com/mcpconform/mcpconform/harness/target"
 	"github.com/mcpconform/mcpconform/harness/transcript"
 )
 
@@ -55,7 +56,9 @@ var _ = ginkgo.Describe("", func() {
 	ordered := slices.Clone(specs)
 	specsMu.Unlock()
 	cfg := Current()
-	slices.SortStableFunc(ordered, func(a, b spec) int { return cmp.Compare(declaredWaits(cfg, b.d), declaredWaits(cfg, a.d)) })
+	lines := map[check.Transport]target.Output{check.Stdio: knownConfigLine(transportStdio), check.HTTP: knownConfigLine(transportHTTP)}
+	waits := func(d check.Descriptor) time.Duration { return declaredWaits(cfg, d, lines[d.Transport]) }
+	slices.SortStableFunc(ordered, func(a, b spec) int { return cmp.Compare(waits(b.d), waits(a.d)) })
 	for _, s := range ordered {
 		ginkgo.It(fmt.Sprintf("[%s] %s", s.d.ID, s.d.Title), ginkgo.Label(s.d.Labels()...), func() {
 			execute(s.d, s.body)
@@ -63,11 +66,12 @@ var _ = ginkgo.Describe("", func() {
 	}
 })
 
-// declaredWaits is the time the check's declared waits take at least once.
-func declaredWaits(cfg Config, d check.Descriptor) time.Duration {
+// declaredWaits is the time the check's declared waits take at least, its
+// client-limit waits lasting the limits of the config line client.
+func declaredWaits(cfg Config, d check.Descriptor, client target.Output) time.Duration {
 	var sum time.Duration
 	for _, w := range d.Waits {
-		sum += cfg.WaitDuration(w.Setting)
+		sum += cfg.WaitDuration(w, client)
 	}
 	return sum
 }
@@ -110,7 +114,7 @@ func (c *C) declaredWait(s check.WaitSetting) time.Duration {
 	if !c.D.Declares(s) {
 		c.Errorf("check %s waits a %s it does not declare in its descriptor's Waits", c.D.ID, s)
 	}
-	return c.cfg.WaitDuration(s)
+	return c.cfg.waitOnce(check.Wait{Setting: s}, target.Output{})
 }
 
 // Cleanup registers f to run when the check ends, last registered first.

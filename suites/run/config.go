@@ -16,6 +16,7 @@ import (
 	"github.com/mcpconform/mcpconform/harness/serve"
 	"github.com/mcpconform/mcpconform/harness/stdio"
 	"github.com/mcpconform/mcpconform/harness/streamable"
+	"github.com/mcpconform/mcpconform/harness/target"
 	"github.com/mcpconform/mcpconform/harness/transcript"
 )
 
@@ -185,12 +186,46 @@ func (c Config) WithDefaults() Config {
 	return c
 }
 
-// WaitDuration is the duration of a wait of setting s in this configuration.
-func (c Config) WaitDuration(s check.WaitSetting) time.Duration {
-	if s == check.ToolBudget {
+// WaitDuration is the time wait w takes in one run of its check in this
+// configuration, every time it elapses. A client-limit wait lasts the limit
+// the client declares in its config line client, or the seed default where
+// it declares none.
+func (c Config) WaitDuration(w check.Wait, client target.Output) time.Duration {
+	return w.Total(c.waitOnce(w, client))
+}
+
+// waitOnce is how long wait w lasts each time it elapses.
+func (c Config) waitOnce(w check.Wait, client target.Output) time.Duration {
+	switch w.Setting {
+	case check.QuietWindow:
+		return c.QuietWindow
+	case check.ToolBudget:
 		return c.ToolBudget
+	case check.Prompt:
+		return c.Prompt
+	case check.Scripted:
+		return w.Duration
+	case check.ClientLimit:
+		ms, ok := client.Int(w.Limit)
+		if !ok {
+			ms, _ = seedConfigLine().Int(w.Limit)
+		}
+		return time.Duration(ms) * time.Millisecond
 	}
-	return c.QuietWindow
+	return 0
+}
+
+// seedConfigLine is the config line of a client with the seed defaults.
+func seedConfigLine() target.Output {
+	s := adapter.Settings{Stdio: stdio.DefaultConfig(), HTTP: streamable.DefaultClientConfig("")}
+	return target.Output{Config: s.ConfigLine()}
+}
+
+// ReferenceConfigLine is the config line of the reference client with
+// ReferenceSettings: the limits its client-limit waits last when it is the
+// client under test.
+func ReferenceConfigLine() target.Output {
+	return target.Output{Config: ReferenceSettings("").ConfigLine()}
 }
 
 // SlowTools are the tools a check that calls every tool cancels as soon as

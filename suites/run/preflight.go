@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/mcpconform/mcpconform/fakeservers"
 	"github.com/mcpconform/mcpconform/harness/jsonrpc"
@@ -35,6 +36,7 @@ var probeTools = []string{"echo"}
 // read the client's config line from it.
 type transportProbe struct {
 	once   sync.Once
+	done   atomic.Bool // the probe has run
 	run    *target.Run
 	called bool  // the fake received tools/call
 	err    error // the harness could not run the adapter
@@ -65,7 +67,7 @@ func probeOf(transport string) *transportProbe {
 // probe returns the transport's probe, running it on first use.
 func (c *C) probe(transport string) *transportProbe {
 	p := probeOf(transport)
-	p.once.Do(func() { p.do(c.Ctx, c.cfg, transport) })
+	p.ensure(c.Ctx, c.cfg, transport)
 	if p.err != nil {
 		c.harnessError(p.err)
 	}
@@ -78,6 +80,24 @@ func (c *C) requireTransport(transport string) {
 	if p := c.probe(transport); p.run.ExitCode == target.ExitUnsupported {
 		c.Unimplemented(fmt.Sprintf("the adapter exited %d for %s=%s: it does not support that transport", target.ExitUnsupported, target.EnvTransport, transport))
 	}
+}
+
+// ensure runs the probe unless it has run.
+func (p *transportProbe) ensure(ctx context.Context, cfg Config, transport string) {
+	p.once.Do(func() {
+		p.do(ctx, cfg, transport)
+		p.done.Store(true)
+	})
+}
+
+// knownConfigLine is the client's config line over transport when its probe
+// has run (the pre-flight runs both before the specs are made), else the
+// reference client's.
+func knownConfigLine(transport string) target.Output {
+	if p := probeOf(transport); p.done.Load() && p.err == nil && p.run != nil {
+		return p.run.Output
+	}
+	return ReferenceConfigLine()
 }
 
 func (p *transportProbe) do(ctx context.Context, cfg Config, transport string) {
@@ -205,7 +225,7 @@ func PreflightClient(ctx context.Context) error {
 	var unsupported, breaches []string
 	for _, t := range []string{transportStdio, transportHTTP} {
 		p := probeOf(t)
-		p.once.Do(func() { p.do(ctx, cfg, t) })
+		p.ensure(ctx, cfg, t)
 		if p.err != nil {
 			return p.err
 		}

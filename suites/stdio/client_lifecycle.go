@@ -15,6 +15,10 @@ import (
 // Start-up, era probing, the server's exit and what goes to its stdin:
 // NG-09, LC-13, LC-45, ST-02, ST-04.
 
+// slowStartWait is the wait of the checks that run slowStart.
+var slowStartWait = check.Wait{What: "the late initialize reply, until the client's startup timeout fails the start",
+	Setting: check.ClientLimit, Limit: target.LimitStartupMS}
+
 // slowStart runs the fake that answers initialize well after the client's
 // startup timeout.
 func slowStart(c *run.C) (*run.ClientRun, time.Duration) {
@@ -29,6 +33,7 @@ var _ = clientCheck(check.Descriptor{
 	Requirement: "startup_timeout covers launch until notifications/initialized is sent; a late or missing initialize reply fails the start, not a hang.",
 	Rules:       []string{"NG-09", "LC-30"},
 	KilledBy:    killers(mutant.NoStartupTimeout),
+	Waits:       []check.Wait{slowStartWait},
 }, func(c *run.C) {
 	r, startup := slowStart(c)
 	wantHandshakeStarted(c, r)
@@ -62,6 +67,7 @@ var _ = clientCheck(check.Descriptor{
 	Requirement: "A client never cancels its own initialize request.",
 	Rules:       []string{"LC-13"},
 	KilledBy:    killers(mutant.CancelInitialize),
+	Waits:       []check.Wait{slowStartWait},
 }, func(c *run.C) {
 	r, _ := slowStart(c)
 	started := wantHandshakeStarted(c, r)

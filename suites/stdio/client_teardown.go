@@ -19,6 +19,20 @@ import (
 // never answers, so the call times out and the client cancels it.
 const cancelTimeout = 300 * time.Millisecond
 
+// The waits of the cancellation and teardown checks on a conformant client:
+// the call timeout they give it, the cancel grace it then keeps, and the
+// shutdown grace before each signal to a server that does not exit.
+var (
+	callTimeoutWait = check.Wait{What: "the answer to the call the fake never answers, until the call timeout the check gives the client",
+		Setting: check.Scripted, Duration: cancelTimeout}
+	cancelGraceWait = check.Wait{What: "the server's exit after notifications/cancelled, until cancel_grace ends it and the client closes stdin",
+		Setting: check.ClientLimit, Limit: target.LimitCancelGraceMS}
+	sigtermWait = check.Wait{What: "the exit of the server that ignores stdin EOF, until shutdown_grace ends it with SIGTERM",
+		Setting: check.ClientLimit, Limit: target.LimitShutdownGraceMS}
+	escalationWait = check.Wait{What: "the exit of the server that ignores stdin EOF and SIGTERM, shutdown_grace after each, until SIGKILL",
+		Setting: check.ClientLimit, Limit: target.LimitShutdownGraceMS, Times: 2}
+)
+
 // graceSlack allows for the delay between the client sending
 // notifications/cancelled and the fake recording it.
 func graceSlack(grace time.Duration) time.Duration { return grace / 4 }
@@ -52,6 +66,7 @@ var _ = clientCheck(check.Descriptor{
 	Requirement: "When a request times out the client sends notifications/cancelled carrying that request's id.",
 	Rules:       []string{"NG-07", "LC-31", "ST-13"},
 	KilledBy:    killers(mutant.NoCancelNotification),
+	Waits:       []check.Wait{callTimeoutWait, cancelGraceWait},
 }, func(c *run.C) {
 	// The fake answers the second tool only once the first one's cancel
 	// has arrived (or Prompt has passed), so the client's close comes after
@@ -69,6 +84,7 @@ var _ = clientCheck(check.Descriptor{
 	Requirement: "After cancelling, the client waits cancel_grace for the server to stop before it terminates the process tree, stdin first.",
 	Rules:       []string{"NG-07"},
 	KilledBy:    killers(mutant.NoCancelGrace, mutant.NoCancelNotification, mutant.NoCancelTeardown),
+	Waits:       []check.Wait{callTimeoutWait, cancelGraceWait},
 }, func(c *run.C) {
 	l := c.ClientLimits()
 	grace := l.CancelGrace
@@ -88,6 +104,7 @@ var _ = clientCheck(check.Descriptor{
 	Requirement: "Termination after a cancel closes stdin first, then sends SIGTERM.",
 	Rules:       []string{"NG-07", "LC-20"},
 	KilledBy:    killers(mutant.NoSigterm, mutant.SigtermBeforeEOF),
+	Waits:       []check.Wait{callTimeoutWait, cancelGraceWait, sigtermWait},
 }, func(c *run.C) {
 	r := timedOutCall(c, "never-answers-ignore-eof")
 	eof, okEOF := eventTime(r.Record, fakeservers.EventStdinEOF)
@@ -103,6 +120,7 @@ var _ = clientCheck(check.Descriptor{
 	Requirement: "Termination escalates to SIGKILL: a server that ignores stdin EOF and SIGTERM does not outlive the client.",
 	Rules:       []string{"NG-07", "LC-20"},
 	KilledBy:    killers(mutant.NoSigkill),
+	Waits:       []check.Wait{callTimeoutWait, cancelGraceWait, escalationWait},
 }, func(c *run.C) {
 	r := timedOutCall(c, "never-answers-stubborn")
 	c.Require(!r.Record.ExitedByItself(), "the server is killed", "the server exited by itself")
@@ -131,6 +149,7 @@ var _ = clientCheck(check.Descriptor{
 	Requirement: "On close, a server that ignores stdin EOF gets SIGTERM after a wait, and SIGKILL after another.",
 	Rules:       []string{"LC-20", "NG-07"},
 	KilledBy:    killers(mutant.NoSigterm, mutant.NoSigkill),
+	Waits:       []check.Wait{escalationWait},
 }, func(c *run.C) {
 	r := c.RunStdioClient(fakeservers.Options{Case: "close-stubborn"}, target.Invocation{})
 	wantAllCallsOK(c, r, 1)
@@ -140,29 +159,37 @@ var _ = clientCheck(check.Descriptor{
 	wantNoSurvivors(c, r)
 })
 
+// markerDelay is when the grandchild writes its marker after it starts:
+// past the grace the harness gives the client's close, so a grandchild left
+// alive is seen alive, not by its marker. The check looks for the marker
+// markerSlack later.
+const (
+	markerDelay = target.LeftGrace + 500*time.Millisecond
+	markerSlack = 200 * time.Millisecond
+)
+
 var _ = clientCheck(check.Descriptor{
 	ID:          "stdio.client.process-group.grandchild",
 	Title:       "a SIGTERM-ignoring grandchild of the server is gone after close and never writes its marker",
 	Requirement: "Termination reaches the whole process group, so grandchildren (npx, uvx, shell wrappers) do not survive as orphans.",
 	Rules:       []string{"NG-08"},
 	KilledBy:    killers(mutant.NoProcessGroup),
+	Waits: []check.Wait{{What: "the marker a surviving grandchild writes, looked for once its delay and a slack have passed since it started",
+		Setting: check.Scripted, Duration: markerDelay + markerSlack}},
 }, func(c *run.C) {
-	// The marker is due past the grace the harness gives the client's
-	// close, so a grandchild left alive is seen alive, not by its marker.
-	const delay = target.LeftGrace + 500*time.Millisecond
 	marker := filepath.Join(c.TempDir(), "grandchild-alive")
-	r := c.RunStdioClient(fakeservers.Options{Case: "grandchild", File: marker, Delay: delay}, target.Invocation{})
+	r := c.RunStdioClient(fakeservers.Options{Case: "grandchild", File: marker, Delay: markerDelay}, target.Invocation{})
 	wantAllCallsOK(c, r, 1)
 	c.Require(len(r.Record.Children()) > 0, "the fake started its grandchild", "no grandchild was recorded")
 	wantNoSurvivors(c, r)
 	child, _ := r.Record.First(fakeservers.EventChild)
-	if wait := time.Until(time.Unix(0, child.T).Add(delay + 200*time.Millisecond)); wait > 0 {
+	if wait := time.Until(time.Unix(0, child.T).Add(markerDelay + markerSlack)); wait > 0 {
 		time.Sleep(wait) // the marker is due only after its delay
 	}
 	fi, err := os.Stat(marker)
 	if err == nil && fi.ModTime().Before(r.Exited) {
 		c.Unimplemented(fmt.Sprintf("the grandchild wrote its marker %s after it started, while the client was still running (it exited %s after it started); the session must end within the marker's delay for the check to judge the close",
-			delay, r.Duration.Round(time.Millisecond)))
+			markerDelay, r.Duration.Round(time.Millisecond)))
 	}
 	if err == nil {
 		c.Failf("the grandchild's marker never appears", "the grandchild wrote its marker file %s after the client exited: it outlived the close",
