@@ -2,21 +2,28 @@ package report
 
 import (
 	"bytes"
+	"crypto/sha256"
+	_ "embed"
+	"encoding/base64"
 	"fmt"
 	"html/template"
+	"slices"
 	"sort"
 	"strings"
 
 	"github.com/mcpconform/mcpconform/harness/check"
+	"github.com/mcpconform/mcpconform/harness/rules"
 )
 
-// noRule is the matrix row of checks that name no rule.
-const noRule = "(no rule)"
-
-// RenderHTML returns a self-contained HTML page for a run: the summary, a
-// matrix of rules × outcome, and every check with its message and transcript
-// in a <details> block (open when the check fails the run). It has no
-// external assets and everything from the run is escaped by html/template.
+// RenderHTML returns a self-contained HTML page for a run, read like an
+// Autobahn report: the verdict, the badge and both profiles' scores at the
+// top, then the checks that need attention, a matrix of the checks by area
+// (a coloured cell per outcome that opens the check), filters by outcome,
+// role, transport, era and profile with a text search, and every check,
+// failures and warnings first, with its requirement, its rules (sentence
+// and link), what was expected and observed, and its transcript. It fetches
+// nothing: its style and script are inline, allowed by hash in its Content
+// Security Policy, and everything from the run is escaped.
 func RenderHTML(ix *Index) ([]byte, error) {
 	var b bytes.Buffer
 	if err := pageTemplate.Execute(&b, newPage(ix)); err != nil {
@@ -34,14 +41,43 @@ func WriteHTML(path string, ix *Index) error {
 	return WriteFileAtomic(path, data)
 }
 
+var (
+	//go:embed html.tmpl
+	pageHTML string
+	//go:embed html.css
+	pageCSS string
+	//go:embed html.js
+	pageJS string
+)
+
+// pageCSP lets the page run its own style and script and show data: images,
+// and nothing else: no fetch, no other script.
+var pageCSP = fmt.Sprintf("default-src 'none'; img-src data:; style-src '%s'; script-src '%s'; form-action 'none'; base-uri 'none'",
+	hashSource(pageCSS), hashSource(pageJS))
+
+func hashSource(s string) string {
+	sum := sha256.Sum256([]byte(s))
+	return "sha256-" + base64.StdEncoding.EncodeToString(sum[:])
+}
+
 type page struct {
 	*Index
-	Failed   bool
-	Total    int
-	Target   []keyValue
-	Counts   []count
-	Outcomes []check.Outcome
-	Matrix   []matrixRow
+	Verdict, Scope string
+	Failed         bool
+	Total          int
+	Counts         []count
+	Target         []keyValue
+	TargetLine     string // what the target calls itself and how it was run
+	Attention      []*checkView
+	Checks         []*checkView // attention first, then by ID
+	Matrix         []matrixRole
+	Roles          []check.Role
+	Transports     []check.Transport
+	Eras           []check.Era
+	Badge          template.HTML
+	CSP            string
+	Style          template.CSS
+	Script         template.JS
 }
 
 type keyValue struct{ Key, Value string }
@@ -51,132 +87,163 @@ type count struct {
 	N       int
 }
 
-type matrixRow struct {
-	Rule  string
-	Cells []matrixCell
+// matrixRole is the matrix of one role's checks, by area.
+type matrixRole struct {
+	Role  check.Role
+	Areas []matrixArea
 }
 
-type matrixCell struct {
-	Outcome check.Outcome
-	Checks  []string
+type matrixArea struct {
+	Name  string
+	Cells []*checkView
+}
+
+// checkView is a check as the page shows it.
+type checkView struct {
+	Check
+	Class    string // the outcome's colour
+	Leaf     string // the ID's last part, the matrix cell's label
+	Open     bool
+	ErasText string
+	Profiles string // the profiles whose score counts it: "spec", "hardened" or both
+	Rules    []rules.Rule
+	Verdict  verdict
+	Lines    template.HTML // the transcript, escaped
 }
 
 func newPage(ix *Index) page {
-	p := page{Index: ix, Failed: ix.ExitCode() != 0, Total: ix.Summary.Total(), Outcomes: Outcomes}
+	failed := ix.ExitCode() != 0
+	p := page{Index: ix, Failed: failed, Verdict: "passed", Scope: ix.Scope(), Total: ix.Summary.Total(),
+		Badge: template.HTML(BadgeSVG(ix)), CSP: pageCSP, Style: template.CSS(pageCSS), Script: template.JS(pageJS)}
+	if failed {
+		p.Verdict = "FAILED"
+	}
 	for k, v := range ix.Target {
 		p.Target = append(p.Target, keyValue{k, valueText(v)})
 	}
 	sort.Slice(p.Target, func(i, j int) bool { return p.Target[i].Key < p.Target[j].Key })
+	p.TargetLine = targetSummary(ix.Target)
 	for _, o := range Outcomes {
-		p.Counts = append(p.Counts, count{o, ix.Summary.Count(o)})
+		if n := ix.Summary.Count(o); n > 0 || o == check.Pass || o == check.Fail {
+			p.Counts = append(p.Counts, count{o, n})
+		}
 	}
-
-	byRule := map[string]map[check.Outcome][]string{}
+	var rest []*checkView
 	for _, c := range ix.Checks {
-		rules := c.Rules
-		if len(rules) == 0 {
-			rules = []string{noRule}
+		v := newCheckView(c)
+		if _, ok := attentionRank[c.Outcome]; ok {
+			p.Attention = append(p.Attention, v)
+		} else {
+			rest = append(rest, v)
 		}
-		for _, r := range rules {
-			if byRule[r] == nil {
-				byRule[r] = map[check.Outcome][]string{}
-			}
-			byRule[r][c.Outcome] = append(byRule[r][c.Outcome], c.ID)
+		p.Roles = addOnce(p.Roles, c.Role)
+		p.Transports = addOnce(p.Transports, c.Transport)
+		for _, e := range c.Eras {
+			p.Eras = addOnce(p.Eras, e)
 		}
 	}
-	for r, cells := range byRule {
-		row := matrixRow{Rule: r}
-		for _, o := range Outcomes {
-			row.Cells = append(row.Cells, matrixCell{o, cells[o]})
-		}
-		p.Matrix = append(p.Matrix, row)
-	}
-	sort.Slice(p.Matrix, func(i, j int) bool { return p.Matrix[i].Rule < p.Matrix[j].Rule })
+	sort.SliceStable(p.Attention, func(i, j int) bool {
+		return attentionRank[p.Attention[i].Outcome] < attentionRank[p.Attention[j].Outcome]
+	})
+	p.Checks = append(slices.Clip(p.Attention), rest...)
+	p.Matrix = matrix(p.Checks)
+	slices.Sort(p.Roles)
+	slices.Sort(p.Transports)
+	slices.Sort(p.Eras)
 	return p
 }
 
-var pageTemplate = template.Must(template.New("report").Funcs(template.FuncMap{
-	"class":   func(o check.Outcome) string { return "o-" + strings.ToLower(strings.ReplaceAll(string(o), "/", "")) },
-	"failing": func(o check.Outcome) bool { return o.Failing() },
-	"join":    strings.Join,
-	"rule":    ruleRef,
-}).Parse(pageHTML))
+func newCheckView(c Check) *checkView {
+	v := &checkView{Check: c, Class: outcomeClass(c.Outcome), Leaf: c.ID[strings.LastIndexByte(c.ID, '.')+1:],
+		Open: c.Outcome.Failing() || c.Outcome == check.Error, Verdict: splitVerdict(c.Message)}
+	eras := make([]string, len(c.Eras))
+	for i, e := range c.Eras {
+		eras[i] = string(e)
+	}
+	v.ErasText = strings.Join(eras, " ")
+	var profiles []string
+	if c.Source == check.Spec {
+		profiles = append(profiles, string(check.SpecProfile))
+	}
+	if c.hardenedScore || c.Source == check.Hardened {
+		profiles = append(profiles, string(check.HardenedProfile))
+	}
+	v.Profiles = strings.Join(profiles, " ")
+	for _, id := range c.Rules {
+		v.Rules = append(v.Rules, ruleRef(id))
+	}
+	if len(c.Transcript) > 0 {
+		v.Lines = template.HTML(textEscaper.Replace(strings.Join(c.Transcript, "\n")))
+	}
+	return v
+}
 
-const pageHTML = `<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>{{.Tool.Name}} {{.Tool.Version}}: {{if .Failed}}FAILED{{else}}passed{{end}}</title>
-<style>
-body { font: 14px/1.45 system-ui, sans-serif; margin: 2em auto; max-width: 80em; padding: 0 1em; color: #1f2328; }
-h1 .verdict { padding: 0 .3em; border-radius: 4px; }
-table { border-collapse: collapse; margin: 1em 0; }
-th, td { border: 1px solid #d0d7de; padding: .25em .6em; text-align: left; vertical-align: top; }
-td.n { text-align: right; font-variant-numeric: tabular-nums; }
-.counts span { display: inline-block; margin: 0 .4em .4em 0; padding: .15em .6em; border-radius: 4px; }
-pre { background: #f6f8fa; padding: .6em; overflow-x: auto; white-space: pre-wrap; word-break: break-all; }
-details.check { border: 1px solid #d0d7de; border-radius: 4px; margin: .4em 0; padding: .3em .6em; }
-details.check > summary { cursor: pointer; }
-.badge { display: inline-block; min-width: 8em; font-weight: bold; }
-dl { display: grid; grid-template-columns: max-content auto; gap: 0 1em; }
-dt { color: #59636e; }
-dd { margin: 0; }
-.o-pass { background: #dafbe1; }
-.o-fail, .o-stale, .o-error { background: #ffebe9; }
-.o-hardened { background: #fff1e5; }
-.o-warn { background: #fff8c5; }
-.o-xfail { background: #fbefff; }
-.o-info, .o-unimplemented, .o-skipped, .o-na { background: #f6f8fa; }
-</style>
-</head>
-<body>
-<h1>{{.Tool.Name}} {{.Tool.Version}}: <span class="verdict {{if .Failed}}o-fail{{else}}o-pass{{end}}">{{if .Failed}}FAILED{{else}}passed{{end}}</span></h1>
-<p>{{.Total}} checks · seed {{.Seed}}{{if .Profile}} · profile {{.Profile}}{{end}}</p>
-<p class="scores">{{.Scores}}</p>
-<p class="counts">{{range .Counts}}<span class="{{class .Outcome}}"><b>{{.N}}</b> {{.Outcome}}</span>{{end}}</p>
-{{- if .Target}}
-<h2>Target</h2>
-<table>{{range .Target}}<tr><th>{{.Key}}</th><td>{{.Value}}</td></tr>{{end}}</table>
-{{- end}}
-<h2>Rules × outcome</h2>
-<table class="matrix">
-<thead><tr><th>Rule</th>{{range .Outcomes}}<th>{{.}}</th>{{end}}</tr></thead>
-<tbody>
-{{- range .Matrix}}
-<tr><th>{{template "rule" .Rule}}</th>{{range .Cells}}{{if .Checks}}<td class="n {{class .Outcome}}" title="{{join .Checks ", "}}">{{len .Checks}}</td>{{else}}<td class="n"></td>{{end}}{{end}}</tr>
-{{- end}}
-</tbody>
-</table>
-<h2>Checks</h2>
-{{- range .Checks}}
-<details class="check {{class .Outcome}}" id="check-{{.ID}}"{{if failing .Outcome}} open{{end}}>
-<summary><span class="badge">{{.Outcome}}</span> <code>{{.ID}}</code> {{.Title}}</summary>
-<dl>
-<dt>level</dt><dd>{{.Level}}</dd>
-{{- if .Source}}
-<dt>source</dt><dd>{{.Source}}</dd>
-{{- end}}
-<dt>role</dt><dd>{{.Role}}</dd>
-<dt>transport</dt><dd>{{.Transport}}</dd>
-<dt>rules</dt><dd>{{range $i, $r := .Rules}}{{if $i}}, {{end}}{{template "rule" $r}}{{end}}</dd>
-<dt>duration</dt><dd>{{.DurationMS}} ms</dd>
-{{- if .Seed}}
-<dt>seed</dt><dd>{{.Seed}}</dd>
-{{- end}}
-</dl>
-{{- if .Message}}
-<pre class="message">{{.Message}}</pre>
-{{- end}}
-{{- if .Transcript}}
-<details><summary>Transcript ({{len .Transcript}} lines)</summary>
-<pre class="transcript">{{range .Transcript}}{{.}}
-{{end}}</pre>
-</details>
-{{- end}}
-</details>
-{{- end}}
-</body>
-</html>
-{{- define "rule"}}{{with rule .}}{{if .Link}}<a href="{{.Link}}" title="{{.Text}}">{{.ID}}</a>{{else if .Text}}<span title="{{.Text}}">{{.ID}}</span>{{else}}{{.ID}}{{end}}{{end}}{{end}}
-`
+// targetSummary is the target in one line: the names the implementations
+// reported, then the URL, command or adapter they were run by.
+func targetSummary(target map[string]any) string {
+	var parts []string
+	for _, k := range []string{"server_info", "client_info", "url", "command", "adapter"} {
+		switch v := target[k].(type) {
+		case string:
+			parts = append(parts, v)
+		case []string:
+			parts = append(parts, strings.Join(v, " "))
+		}
+	}
+	return strings.Join(parts, " · ")
+}
+
+// textEscaper makes text safe as the content of an element (never an
+// attribute): a transcript is most of a page, and html/template would
+// spell each of its many quotes as &#34;.
+var textEscaper = strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;", "\x00", "\uFFFD")
+
+// matrix groups the checks by role, then by area (the ID before its last
+// dot), both sorted; within an area the checks keep their order.
+func matrix(checks []*checkView) []matrixRole {
+	byRole := map[check.Role]map[string][]*checkView{}
+	for _, c := range checks {
+		if byRole[c.Role] == nil {
+			byRole[c.Role] = map[string][]*checkView{}
+		}
+		a := area(c.ID)
+		byRole[c.Role][a] = append(byRole[c.Role][a], c)
+	}
+	var out []matrixRole
+	for _, role := range sortedKeys(byRole) {
+		m := matrixRole{Role: role}
+		for _, name := range sortedKeys(byRole[role]) {
+			cells := byRole[role][name]
+			sort.SliceStable(cells, func(i, j int) bool { return cells[i].ID < cells[j].ID })
+			m.Areas = append(m.Areas, matrixArea{name, cells})
+		}
+		out = append(out, m)
+	}
+	return out
+}
+
+func sortedKeys[K ~string, V any](m map[K]V) []K {
+	keys := make([]K, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
+}
+
+func addOnce[T ~string](list []T, v T) []T {
+	if v == "" || slices.Contains(list, v) {
+		return list
+	}
+	return append(list, v)
+}
+
+// outcomeClass is the CSS class of an outcome's colour: o-pass, o-na, ….
+func outcomeClass(o check.Outcome) string {
+	return "o-" + strings.ToLower(strings.ReplaceAll(string(o), "/", ""))
+}
+
+var pageTemplate = template.Must(template.New("report").Funcs(template.FuncMap{
+	"class": outcomeClass,
+	"score": func(s Score) string { return fmt.Sprintf("%d/%d", s.Pass, s.Total) },
+}).Parse(pageHTML))

@@ -1,6 +1,7 @@
 package report
 
 import (
+	"html"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -9,50 +10,156 @@ import (
 	"github.com/mcpconform/mcpconform/harness/check"
 )
 
+// The browser test (browser/, its own module) reads the page in Chromium;
+// these read its markup.
+
 func TestHTMLEscapesEverything(t *testing.T) {
 	r := result("stdio.server.xss", check.Fail, `message <img src=x onerror=alert(1)>`)
 	r.Title = "<b>title</b>"
-	r.Transcript = []string{`s2c {"x":"<script>alert(1)</script>"}`, "note </pre></details>"}
-	ix := NewIndex(Tool{Name: "mcpconform", Version: "1"}, map[string]any{"cmd": `"><script>`}, 0, []check.Result{r})
+	r.Requirement = `a "rule" <i>sentence</i>`
+	r.Transcript = []string{`s2c {"x":"<script>alert(1)</script>"}`, "note </pre></details>", "nul \x00 byte"}
+	ix := NewIndex(Tool{Name: "mcpconform", Version: "1"}, map[string]any{"cmd": `"><script>`, "command": []string{"srv", "<script>"}}, 0, []check.Result{r})
 	path := filepath.Join(t.TempDir(), "report.html")
 	if err := WriteHTML(path, ix); err != nil {
 		t.Fatal(err)
 	}
 	page := readFile(t, path)
-	for _, raw := range []string{"<script", "<img", "<b>title", "</pre></details>\n</pre>"} {
+	if n := strings.Count(page, "<script"); n != 1 {
+		t.Errorf("page has %d <script elements, want its own only", n)
+	}
+	for _, raw := range []string{"<img", "<b>title", "<i>sentence", "note </pre>", "\x00"} {
 		if strings.Contains(page, raw) {
 			t.Errorf("page contains unescaped %q", raw)
 		}
 	}
-	wantContains(t, page, "&lt;script&gt;alert(1)&lt;/script&gt;", "&lt;img src=x onerror=alert(1)&gt;", "&lt;b&gt;title&lt;/b&gt;")
-	// The rules link to the specification's text; nothing else leaves the page.
-	local := specLink.ReplaceAllString(page, "<a>")
-	for _, ext := range []string{"http://", "https://", ` src="`, "<link", "url("} {
+	wantContains(t, page, "&lt;script&gt;alert(1)&lt;/script&gt;", "&lt;img src=x onerror=alert(1)&gt;", "&lt;b&gt;title&lt;/b&gt;",
+		"note &lt;/pre&gt;&lt;/details&gt;", "&lt;i&gt;sentence&lt;/i&gt;", "srv &lt;script&gt;")
+}
+
+// The page fetches nothing: it names no resource but the rules' pages
+// (links, not fetched) and the badge's SVG namespace, and its Content
+// Security Policy allows only its own style and script, by hash.
+func TestHTMLIsSelfContained(t *testing.T) {
+	ix := NewIndex(Tool{Name: "mcpconform", Version: "1"}, nil, 5, []check.Result{result("a.fail", check.Fail, "broken")})
+	page := string(mustHTML(t, ix))
+	wantContains(t, page, `<div class="badge">`+string(BadgeSVG(ix)))
+	local := specURL.ReplaceAllString(page, "")
+	local = strings.ReplaceAll(local, `xmlns="http://www.w3.org/2000/svg"`, "")
+	local = strings.ReplaceAll(local, `<link rel="icon" href="data:,">`, "")
+	for _, ext := range []string{"http://", "https://", ` src=`, "<link", "@import"} {
 		if strings.Contains(local, ext) {
-			t.Errorf("page refers to an external asset (%q)", ext)
+			t.Errorf("page refers to an external resource (%q)", ext)
 		}
+	}
+	if m := regexp.MustCompile(`url\([^#]`).FindString(local); m != "" {
+		t.Errorf("page refers to an external resource (%q)", m)
+	}
+	csp := regexp.MustCompile(`<meta http-equiv="Content-Security-Policy" content="([^"]*)">`).FindStringSubmatch(page)
+	if csp == nil {
+		t.Fatal("page has no Content Security Policy")
+	}
+	style := regexp.MustCompile(`(?s)<style>(.*?)</style>`).FindStringSubmatch(page)
+	script := regexp.MustCompile(`(?s)<script>(.*?)</script>`).FindStringSubmatch(page)
+	if style == nil || script == nil {
+		t.Fatal("page has no inline style or script")
+	}
+	want := "default-src 'none'; img-src data:; style-src '" + hashSource(style[1]) + "'; script-src '" + hashSource(script[1]) + "'"
+	if got := html.UnescapeString(csp[1]); !strings.HasPrefix(got, want) {
+		t.Errorf("the policy is %q, want it to start %q: the browser would block the page's own style or script", got, want)
 	}
 }
 
-func TestHTMLMatrixAndChecks(t *testing.T) {
-	a := result("a.fail", check.Fail, "broken")
+// Failures and warnings come first, in the attention table and in the list
+// of checks (ERROR, FAIL, STALE, WARN, HARDENED), open when they fail the
+// run; the others follow by ID.
+func TestHTMLPutsFailuresFirst(t *testing.T) {
+	var rs []check.Result
+	for _, o := range []check.Outcome{check.Pass, check.Warn, check.Skipped, check.Fail, check.HardenedMiss, check.Stale, check.Info} {
+		rs = append(rs, result("area."+strings.ToLower(string(o)), o, "why "+string(o)))
+	}
+	page := string(mustHTML(t, NewIndex(Tool{Name: "mcpconform", Version: "1"}, nil, 5, rs)))
+	attention := page[strings.Index(page, `<section id="attention">`):strings.Index(page, `<form id="filters"`)]
+	checks := page[strings.Index(page, `<section id="checks">`):]
+	order := func(s, format string, ids ...string) {
+		t.Helper()
+		last := -1
+		for _, id := range ids {
+			i := strings.Index(s, strings.ReplaceAll(format, "ID", id))
+			if i < last {
+				t.Errorf("%s is not in the order %v", id, ids)
+			}
+			last = i
+		}
+	}
+	order(attention, `<tr data-id="ID">`, "area.fail", "area.stale", "area.warn", "area.hardened")
+	if strings.Contains(attention, "area.pass") || strings.Contains(attention, "area.info") {
+		t.Error("the attention table lists a check that needs none")
+	}
+	order(checks, `id="check-ID"`, "area.fail", "area.stale", "area.warn", "area.hardened", "area.info", "area.pass", "area.skipped")
+	for id, open := range map[string]bool{"area.fail": true, "area.stale": true, "area.warn": false, "area.pass": false} {
+		tag := regexp.MustCompile(`<details class="check" id="check-` + regexp.QuoteMeta(id) + `"[^>]*>`).FindString(checks)
+		if strings.HasSuffix(tag, " open>") != open {
+			t.Errorf("%s: %s, want it open %v (open when it fails the run)", id, tag, open)
+		}
+	}
+	wantContains(t, page, `<span class="verdict o-fail">FAILED</span>`, `<span class="count o-warn" data-outcome="WARN"><b>1</b> WARN</span>`,
+		`<input type="checkbox" name="outcome" value="HARDENED" checked>HARDENED 1</label>`)
+}
+
+// A check shows its requirement, each rule with its sentence and link, what
+// was expected beside what was observed (the requirement line and the
+// transcript's tail left out of the message), and its whole transcript.
+func TestHTMLShowsTheVerdictRulesAndTranscript(t *testing.T) {
+	a := result("server.ping.after", check.Fail, "requirement (MUST, ST-01, NG-02): answer ping\nexpected: the result {}\nobserved: error 0\nnote: it was late\ntranscript (last lines):\n  c2s ping")
 	a.Rules = []string{"ST-01", "NG-02"}
-	b := result("b.pass", check.Pass, "")
-	b.Seed = 1234
-	c := result("c.pass", check.Pass, "")
-	page := string(mustHTML(t, NewIndex(Tool{Name: "mcpconform", Version: "1"}, nil, 5, []check.Result{a, b, c})))
+	a.Requirement = "answer ping"
+	a.Eras = []check.Era{check.Legacy, check.Modern}
+	a.Seed = 1234
+	a.Transcript = []string{`c2s {"method":"ping"}`, `s2c {"error":0}`}
+	page := string(mustHTML(t, NewIndex(Tool{Name: "mcpconform", Version: "1"}, map[string]any{"server_info": "ref 1", "command": []string{"./srv", "-v"}}, 5, []check.Result{a})))
 	wantContains(t, page,
-		"<h1>mcpconform 1: <span class=\"verdict o-fail\">FAILED</span></h1>",
-		`<tr><th>`+ng02+`</th><td class="n"></td><td class="n o-fail" title="a.fail">1</td>`,
-		`<tr><th>`+st01+`</th><td class="n o-pass" title="b.pass, c.pass">2</td><td class="n o-fail" title="a.fail">1</td>`,
-		`<dt>rules</dt><dd>`+st01+`, `+ng02+`</dd>`,
-		`<details class="check o-fail" id="check-a.fail" open>`,
-		`<details class="check o-pass" id="check-b.pass">`,
-		"<dt>seed</dt><dd>1234</dd>",
-		`<pre class="message">broken</pre>`,
+		`<p class="requirement"><b>requirement</b> answer ping</p>`,
+		`<li>`+st01+` <span class="rule-text">The client spawns`,
+		`<a class="rule-url" href="https://modelcontextprotocol.io/specification/2026-07-28/basic/transports#stdio">`,
+		`<li>`+ng02+` <span class="rule-text">`,
+		`<dl class="verdict"><dt>expected</dt><dd><pre>the result {}</pre></dd><dt>observed</dt><dd><pre>error 0</pre></dd></dl>`,
+		`<pre class="message">note: it was late</pre>`,
+		`data-eras="legacy modern"`, `· seed 1234`,
+		`<summary>transcript, 2 lines (the server is under test)</summary><pre>c2s {"method":"ping"}`+"\n"+`s2c {"error":0}</pre>`,
+		`<summary><b>Target</b> <code>ref 1 · ./srv -v</code></summary>`,
 	)
-	if strings.Index(page, "NG-02") > strings.Index(page, "ST-01") {
-		t.Error("matrix rows not sorted by rule")
+	if strings.Contains(page, "requirement (MUST") || strings.Contains(page, "transcript (last lines)") {
+		t.Error("the message repeats the requirement or the transcript's tail")
+	}
+}
+
+// The matrix has a cell per check, by role and area, coloured by outcome
+// and linking to the check.
+func TestHTMLMatrixByArea(t *testing.T) {
+	client := result("stdio.client.banner.one", check.Pass, "")
+	client.Role = check.Client
+	page := string(mustHTML(t, NewIndex(Tool{Name: "mcpconform", Version: "1"}, nil, 5, []check.Result{
+		client, result("server.ping.after", check.Fail, "x"), result("server.ping.before", check.Pass, ""),
+	})))
+	m := page[strings.Index(page, `<section id="matrix">`):strings.Index(page, `<section id="checks">`)]
+	wantContains(t, m, `<h3>client</h3>`, `<h4>stdio.client.banner</h4>`,
+		`<div class="area"><h4>server.ping</h4><div class="cells"><a class="cell o-fail" href="#check-server.ping.after" data-id="server.ping.after" title="FAIL · server.ping.after: title of server.ping.after">after</a><a class="cell o-pass" href="#check-server.ping.before"`)
+	if strings.Index(m, "<h3>client</h3>") > strings.Index(m, "<h3>server</h3>") {
+		t.Error("the matrix's roles are not sorted")
+	}
+}
+
+// The profile filter shows the checks each profile's score counts.
+func TestHTMLProfilesOfACheck(t *testing.T) {
+	spec := result("a.spec", check.Pass, "")
+	spec.Source = check.Spec
+	both := result("b.both", check.Pass, "")
+	both.Source, both.Rules = check.Spec, []string{"ST-01", "NG-02"}
+	seed := result("c.seed", check.Pass, "")
+	seed.Source, seed.Rules = check.Hardened, []string{"NG-02"}
+	page := string(mustHTML(t, NewIndex(Tool{Name: "mcpconform", Version: "1"}, nil, 5, []check.Result{spec, both, seed})))
+	for id, want := range map[string]string{"a.spec": "spec", "b.both": "spec hardened", "c.seed": "hardened"} {
+		wantContains(t, page, `id="check-`+id+`" data-outcome="PASS" data-role="server" data-transport="stdio" data-eras="legacy" data-profiles="`+want+`">`)
 	}
 }
 
@@ -63,13 +170,14 @@ const (
 	ng02 = `<span title="A possibly damaged line that does not parse ends the session at once with a protocol failure. So does JSON that parses but is neither an object nor a batch (` + "`42`, `&#34;x&#34;`, `null`, `true`" + `).">NG-02</span>`
 )
 
-var specLink = regexp.MustCompile(`<a href="https://modelcontextprotocol\.io/specification/[^"]*"`)
+// specURL is the address of a section of the specification.
+var specURL = regexp.MustCompile(`https://modelcontextprotocol\.io/specification/[^"<]*`)
 
 func TestHTMLUnknownRuleIsPlain(t *testing.T) {
 	a := result("a.fail", check.Fail, "broken")
 	a.Rules = []string{"XX-99"}
 	page := string(mustHTML(t, NewIndex(Tool{Name: "mcpconform", Version: "1"}, nil, 5, []check.Result{a})))
-	wantContains(t, page, "<tr><th>XX-99</th>", "<dt>rules</dt><dd>XX-99</dd>")
+	wantContains(t, page, `<ul class="rules"><li>XX-99</li></ul>`)
 }
 
 func mustHTML(t *testing.T, ix *Index) []byte {

@@ -85,18 +85,26 @@ var Outcomes = []check.Outcome{
 
 // Check is one check's entry in the index.
 type Check struct {
-	ID         string          `json:"id"`
-	Title      string          `json:"title"`
-	Outcome    check.Outcome   `json:"outcome"`
-	Level      check.Level     `json:"level"`
-	Source     check.Source    `json:"source"`
-	Role       check.Role      `json:"role"`
-	Transport  check.Transport `json:"transport"`
-	Rules      []string        `json:"rules"`
-	DurationMS int64           `json:"duration_ms"`
-	Message    string          `json:"message"`
-	Seed       int64           `json:"seed,omitempty"`
-	Transcript []string        `json:"transcript,omitempty"`
+	ID    string `json:"id"`
+	Title string `json:"title"`
+	// Requirement is the rule the check enforces, in one sentence.
+	Requirement string          `json:"requirement"`
+	Outcome     check.Outcome   `json:"outcome"`
+	Level       check.Level     `json:"level"`
+	Source      check.Source    `json:"source"`
+	Role        check.Role      `json:"role"`
+	Transport   check.Transport `json:"transport"`
+	// Eras are the protocol eras the check applies to: legacy, modern or both.
+	Eras       []check.Era `json:"eras"`
+	Rules      []string    `json:"rules"`
+	DurationMS int64       `json:"duration_ms"`
+	Message    string      `json:"message"`
+	Seed       int64       `json:"seed,omitempty"`
+	Transcript []string    `json:"transcript,omitempty"`
+
+	// hardenedScore says the hardened score counts the check when it is
+	// judged (Scores); the HTML filters by profile with it.
+	hardenedScore bool
 }
 
 // Index is the JSON index of a run: the tool, the target, the counts, the
@@ -127,18 +135,21 @@ func NewIndex(tool Tool, target map[string]any, seed int64, results []check.Resu
 	for _, r := range results {
 		rules := append([]string{}, r.Rules...)
 		ix.Checks = append(ix.Checks, Check{
-			ID:         r.ID,
-			Title:      r.Title,
-			Outcome:    r.Outcome,
-			Level:      r.Level,
-			Source:     r.Source,
-			Role:       r.Role,
-			Transport:  r.Transport,
-			Rules:      rules,
-			DurationMS: r.DurationMS,
-			Message:    r.Message,
-			Seed:       r.Seed,
-			Transcript: r.Transcript,
+			ID:            r.ID,
+			Title:         r.Title,
+			Requirement:   r.Requirement,
+			Outcome:       r.Outcome,
+			Level:         r.Level,
+			Source:        r.Source,
+			Role:          r.Role,
+			Transport:     r.Transport,
+			Eras:          append([]check.Era{}, r.EraList()...),
+			Rules:         rules,
+			DurationMS:    r.DurationMS,
+			Message:       r.Message,
+			Seed:          r.Seed,
+			Transcript:    r.Transcript,
+			hardenedScore: inHardenedScore(r),
 		})
 		if p := ix.Summary.counter(r.Outcome); p != nil {
 			*p++

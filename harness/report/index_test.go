@@ -54,7 +54,7 @@ func TestJSONIndexFieldNames(t *testing.T) {
 	if len(checks) != 2 {
 		t.Fatalf("checks = %v", checks)
 	}
-	common := []string{"id", "title", "outcome", "level", "source", "role", "transport", "rules", "duration_ms", "message"}
+	common := []string{"id", "title", "requirement", "outcome", "level", "source", "role", "transport", "eras", "rules", "duration_ms", "message"}
 	assertKeys("checks[0]", checks[0], common...)
 	assertKeys("checks[1]", checks[1], append(common, "seed", "transcript")...)
 	bare := checks[0].(map[string]any)

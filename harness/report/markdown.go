@@ -101,13 +101,8 @@ func renderMarkdown(ix *Index, lineRunes int) []byte {
 // but the leading requirement and the transcript's tail, each cut at its
 // end to lineRunes.
 func verdictLines(msg string, lineRunes int) string {
-	msg, _, _ = strings.Cut(strings.TrimSpace(msg), "\ntranscript")
-	lines := strings.Split(msg, "\n")
-	if len(lines) > 1 && strings.HasPrefix(lines[0], "requirement (") {
-		lines = lines[1:]
-	}
 	var out []string
-	for _, l := range lines {
+	for _, l := range strings.Split(verdictText(msg), "\n") {
 		if l = strings.TrimSpace(l); l != "" {
 			out = append(out, cutRunes(l, lineRunes))
 		}

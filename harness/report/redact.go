@@ -16,7 +16,7 @@ func (ix *Index) Redact(s transcript.Secrets) {
 	ix.Target = redactValue(ix.Target, s).(map[string]any)
 	for i := range ix.Checks {
 		c := &ix.Checks[i]
-		c.Title, c.Message = s.Redact(c.Title), s.Redact(c.Message)
+		c.Title, c.Requirement, c.Message = s.Redact(c.Title), s.Redact(c.Requirement), s.Redact(c.Message)
 		c.Transcript = redactAll(c.Transcript, s)
 	}
 }

@@ -45,12 +45,19 @@ func (s *Scores) add(r check.Result) {
 			sc.Pass++
 		}
 	}
-	if r.Source == check.Hardened || r.SeedOnly || r.Outcome == check.HardenedMiss || citesSeed(r.Rules) {
+	if inHardenedScore(r) {
 		s.Hardened.Total++
 		if held {
 			s.Hardened.Pass++
 		}
 	}
+}
+
+// inHardenedScore reports whether the hardened score counts r when it is
+// judged: a check of a hardened rule (its source, or a seed rule it also
+// cites), or a spec check that missed a seed behaviour on top of its rule.
+func inHardenedScore(r check.Result) bool {
+	return r.Source == check.Hardened || r.SeedOnly || r.Outcome == check.HardenedMiss || citesSeed(r.Rules)
 }
 
 func citesSeed(ids []string) bool {
