@@ -145,7 +145,7 @@ var _ = serverCheck(check.Descriptor{
 			c.Require(first.Error == nil, fmt.Sprintf("ping with the fresh id %s succeeds (%s)", id, p.transport), "%s", describe(first))
 			again := p.reused(id, "ping", nil)
 			c.Require(again.Error == nil && isEmptyObject(again.Result), fmt.Sprintf("the reused ping %s answered {} (%s)", id, p.transport),
-				"error %d %q, result %s", errCode(again), errMessage(again), again.Result)
+				"%s", answered(again))
 			// An HTTP server may refuse an unknown method with an HTTP error
 			// and no JSON-RPC body (server.jsonrpc.method-not-found judges
 			// that); the reuse is judged by the other requests.
@@ -165,7 +165,7 @@ var _ = serverCheck(check.Descriptor{
 				}
 				_ = json.Unmarshal(list.Result, &tl)
 				c.Require(list.Error == nil && tl.Tools != nil, fmt.Sprintf("tools/list under the reused id %s gets a list of tools (%s)", id, p.transport),
-					"error %d %q, result %s", errCode(list), errMessage(list), list.Result)
+					"%s", answered(list))
 			}
 		}
 		p.stillAnswers()
@@ -193,6 +193,17 @@ func (p *peer) refusedOverHTTP() bool {
 func (p *peer) stillAnswers() {
 	m := p.request("ping", nil)
 	p.c.Require(m.Error == nil, "the server still answers after the bad message ("+p.transport+")", "%s", describe(m))
+}
+
+// answered says what a response answered: its error or its result.
+func answered(m *jsonrpc.Message) string {
+	switch {
+	case m == nil:
+		return "no response"
+	case m.Error != nil:
+		return fmt.Sprintf("error %d %q", m.Error.Code, m.Error.Message)
+	}
+	return fmt.Sprintf("result %s", m.Result)
 }
 
 func describe(m *jsonrpc.Message) string {

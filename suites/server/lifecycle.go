@@ -68,7 +68,7 @@ var _ = serverCheck(check.Descriptor{
 }, func(c *run.C) {
 	onTransports(c, false, func(p *peer) {
 		m := p.request("ping", nil)
-		c.Require(m.Error == nil && isEmptyObject(m.Result), "the result {} ("+p.transport+")", "error %d %q, result %s", errCode(m), errMessage(m), m.Result)
+		c.Require(m.Error == nil && isEmptyObject(m.Result), "the result {} ("+p.transport+")", "%s", answered(m))
 	})
 })
 
@@ -82,7 +82,7 @@ var _ = serverCheck(check.Descriptor{
 	eachTransport(c, func(p *peer) {
 		p.initialize(v1125, nil)
 		m := p.request("ping", nil)
-		c.Require(m.Error == nil && isEmptyObject(m.Result), "the result {} ("+p.transport+")", "error %d %q, result %s", errCode(m), errMessage(m), m.Result)
+		c.Require(m.Error == nil && isEmptyObject(m.Result), "the result {} ("+p.transport+")", "%s", answered(m))
 	})
 })
 

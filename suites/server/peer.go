@@ -249,7 +249,7 @@ type initResult struct {
 // capabilities caps, and returns the result.
 func (p *peer) initialize(version string, caps map[string]any) initResult {
 	m := p.request("initialize", initializeParams(version, caps))
-	p.c.Require(m.Error == nil, "initialize succeeds ("+p.transport+")", "error %d: %s", errCode(m), errMessage(m))
+	p.c.Require(m.Error == nil, "initialize succeeds ("+p.transport+")", "%s", answered(m))
 	var r initResult
 	_ = json.Unmarshal(m.Result, &r)
 	if h, ok := p.conn.(*httpConn); ok {
@@ -279,16 +279,3 @@ func (p *peer) quiet(d time.Duration) []*jsonrpc.Message {
 	return out
 }
 
-func errCode(m *jsonrpc.Message) int64 {
-	if m == nil || m.Error == nil {
-		return 0
-	}
-	return m.Error.Code
-}
-
-func errMessage(m *jsonrpc.Message) string {
-	if m == nil || m.Error == nil {
-		return ""
-	}
-	return m.Error.Message
-}
