@@ -278,4 +278,3 @@ func (p *peer) quiet(d time.Duration) []*jsonrpc.Message {
 	}
 	return out
 }
-
