@@ -9,6 +9,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/mcpconform/mcpconform/harness/check"
+	"github.com/mcpconform/mcpconform/harness/mutant"
 	"github.com/mcpconform/mcpconform/harness/rules"
 	"github.com/mcpconform/mcpconform/harness/usage"
 	"github.com/mcpconform/mcpconform/suites/run"
@@ -35,13 +36,13 @@ type listEntry struct {
 	Level    string   `json:"level"`
 	Source   string   `json:"source"`
 	// References resolve each rule ID in the rule table.
-	References []reference `json:"references"`
-	Role       string      `json:"role"`
-	Transport  string      `json:"transport"`
-	Eras       []string    `json:"eras"`
-	KilledBy   []string    `json:"killed_by"`
-	Property   bool        `json:"property,omitempty"`
-	Fuzz       bool        `json:"fuzz,omitempty"`
+	References []reference   `json:"references"`
+	Role       string        `json:"role"`
+	Transport  string        `json:"transport"`
+	Eras       []string      `json:"eras"`
+	KilledBy   []mutant.Name `json:"killed_by"`
+	Property   bool          `json:"property,omitempty"`
+	Fuzz       bool          `json:"fuzz,omitempty"`
 	// Waits are the check's declared waits with their default durations:
 	// a client check's as the built-in reference client spends them.
 	Waits []waitEntry `json:"waits"`

@@ -136,7 +136,7 @@ func selftestJobs(matrix bool) []job {
 	jobs := []job{{role: check.Client, profile: check.HardenedProfile}, {role: check.Server, profile: check.HardenedProfile}}
 	for _, role := range []check.Role{check.Client, check.Server} {
 		for _, m := range mutant.ForRole(string(role)) {
-			j := job{role: role, name: m.Name, profile: check.HardenedProfile, targets: check.KilledBy(string(m.Name))}
+			j := job{role: role, name: m.Name, profile: check.HardenedProfile, targets: check.KilledBy(m.Name)}
 			j.only, j.skip = j.targets, len(j.targets) == 0
 			if matrix {
 				j.only, j.skip = nil, false
@@ -147,7 +147,7 @@ func selftestJobs(matrix bool) []job {
 	for _, v := range mutant.Variants() {
 		role := check.Role(v.Role)
 		jobs = append(jobs, job{role: role, name: v.Name, profile: check.SpecProfile, variant: true, only: checksOf(role, v.Transport), httpOnly: v.Role == "server" && v.Transport == "http"})
-		targets := check.KilledBy(string(v.Name))
+		targets := check.KilledBy(v.Name)
 		jobs = append(jobs, job{role: role, name: v.Name, profile: check.HardenedProfile, variant: true, targets: targets, only: targets, skip: len(targets) == 0})
 	}
 	// The big runs, first in the list, spread their checks over workers;

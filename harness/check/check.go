@@ -9,6 +9,8 @@ import (
 	"sort"
 	"strings"
 	"sync"
+
+	"github.com/mcpconform/mcpconform/harness/mutant"
 )
 
 // Level is the strength of the rule a check enforces; it decides FAIL versus WARN.
@@ -60,12 +62,12 @@ type Descriptor struct {
 	// MCP specification binds the role under test in the check's era, else
 	// hardened (a seed behaviour). Register sets it from the rules.
 	Source     Source
-	Role       Role      // client or server
-	Transport  Transport // stdio, http or any
-	Eras       []Era     // empty means legacy
-	Capability string    // the capability that gates it, if any
-	KilledBy   []string  // mutants of the reference implementation this check must kill
-	Property   bool      // a gopter property check (seeded)
+	Role       Role          // client or server
+	Transport  Transport     // stdio, http or any
+	Eras       []Era         // empty means legacy
+	Capability string        // the capability that gates it, if any
+	KilledBy   []mutant.Name // mutants of the reference implementation this check must kill
+	Property   bool          // a gopter property check (seeded)
 	// Fuzz marks a fuzz check (seeded random cases, kind:fuzz): it runs
 	// only when the run asks for fuzzing (mcpconform client --fuzz).
 	Fuzz bool
@@ -181,12 +183,12 @@ func Lookup(id string) (Descriptor, bool) {
 	return d, ok
 }
 
-// KilledBy returns the IDs of the checks that name mutant as a killer.
-func KilledBy(mutant string) []string {
+// KilledBy returns the IDs of the checks that name m as a killer.
+func KilledBy(m mutant.Name) []string {
 	var ids []string
 	for _, d := range All() {
-		for _, m := range d.KilledBy {
-			if m == mutant {
+		for _, k := range d.KilledBy {
+			if k == m {
 				ids = append(ids, d.ID)
 			}
 		}

@@ -6,12 +6,13 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcpconform/mcpconform/harness/mutant"
 	"github.com/mcpconform/mcpconform/harness/target"
 )
 
 func valid() Descriptor {
 	return Descriptor{ID: "test.client.some-rule", Title: "t", Requirement: "r", Rules: []string{"NG-01"},
-		Level: MUST, Role: Client, Transport: Stdio, KilledBy: []string{"some-mutant"}}
+		Level: MUST, Role: Client, Transport: Stdio, KilledBy: []mutant.Name{"some-mutant"}}
 }
 
 func TestValidateNamesWhatIsWrong(t *testing.T) {
@@ -119,7 +120,7 @@ func TestOutcomeClasses(t *testing.T) {
 }
 
 func TestResolveFollowsTheRules(t *testing.T) {
-	base := Descriptor{ID: "x.y", Title: "t", Requirement: "r", Role: Client, Transport: Stdio, KilledBy: []string{"m"}}
+	base := Descriptor{ID: "x.y", Title: "t", Requirement: "r", Role: Client, Transport: Stdio, KilledBy: []mutant.Name{"m"}}
 	for _, tc := range []struct {
 		name   string
 		rules  []string

@@ -23,7 +23,7 @@ var _ = clientCheck(check.Descriptor{
 	Title:       "concurrent calls never exceed max_concurrent_requests ordinary POSTs, and reach it",
 	Requirement: "At most max_concurrent_requests ordinary POSTs are in progress at once.",
 	Rules:       []string{"RM-01"},
-	KilledBy:    killers(mutant.NoConcurrencyLimit, mutant.NoConcurrencyCap),
+	KilledBy:    []mutant.Name{mutant.NoConcurrencyLimit, mutant.NoConcurrencyCap},
 	Waits: []check.Wait{{What: "the calls the fake holds, max_concurrent_requests at a time: two rounds (more for a limit below 3)",
 		Setting: check.Scripted, Duration: slowCall, Times: 2}},
 }, func(c *run.C) {
@@ -42,7 +42,7 @@ var _ = clientCheck(check.Descriptor{
 	Title:       "max_concurrent_requests 0 runs POSTs one at a time",
 	Requirement: "A max_concurrent_requests of 0 means 1.",
 	Rules:       []string{"RM-01"},
-	KilledBy:    killers(mutant.ConcurrencyZeroUnlimited),
+	KilledBy:    []mutant.Name{mutant.ConcurrencyZeroUnlimited},
 	Waits:       []check.Wait{{What: "the three calls the fake holds, one at a time", Setting: check.Scripted, Duration: slowCall / 3, Times: 3}},
 }, func(c *run.C) {
 	c.Unordered()
@@ -61,7 +61,7 @@ var _ = clientCheck(check.Descriptor{
 	Title:       "a POST whose response turns into SSE stops counting against the limit",
 	Requirement: "A POST stops counting when its response headers say text/event-stream.",
 	Rules:       []string{"RM-01"},
-	KilledBy:    killers(mutant.SSEHoldsSlot),
+	KilledBy:    []mutant.Name{mutant.SSEHoldsSlot},
 	Waits:       []check.Wait{{What: "the results of the calls, which the fake sends a while after their streams open", Setting: check.Scripted, Duration: slowCall}},
 }, func(c *run.C) {
 	l := declared(c)
@@ -80,7 +80,7 @@ var _ = clientCheck(check.Descriptor{
 	Title:       "replies to server requests do not wait behind ordinary POSTs at capacity",
 	Requirement: "Control traffic (cancellations, replies to server requests) uses a separate queue with one extra slot and never waits behind ordinary POSTs.",
 	Rules:       []string{"RM-02", "HT-21"},
-	KilledBy:    killers(mutant.ControlWaitsBehindPOSTs),
+	KilledBy:    []mutant.Name{mutant.ControlWaitsBehindPOSTs},
 }, func(c *run.C) {
 	// One call more than the limit: the fake holds the others, headers
 	// unsent, until the first call's server request is answered, so every
@@ -112,7 +112,7 @@ var _ = clientCheck(check.Descriptor{
 	Title:       "a cancellation POST that hangs is given up after control_request_timeout",
 	Requirement: "A control POST runs at most control_request_timeout after it starts.",
 	Rules:       []string{"RM-03"},
-	KilledBy:    killers(mutant.NoControlTimeout),
+	KilledBy:    []mutant.Name{mutant.NoControlTimeout},
 	Waits: []check.Wait{
 		{What: "the two calls the fake never answers, for the control_request_timeout_ms in each call's timeout",
 			Setting: check.ClientLimit, Limit: target.LimitControlRequestMS, Times: 2},

@@ -20,8 +20,8 @@ var _ = clientCheck(check.Descriptor{
 	Title:       "random mixes of SSE events around max_sse_event_size, a 404 on the session and server pings end as the rules say",
 	Requirement: "A 404 on the session starts a fresh initialize without the old session id (HT-57) and, with recovery, retries the call once with its id (RM-05); a server ping is answered with an empty result (PG-02); an SSE event up to max_sse_event_size is accepted and one past it fails its call (RM-09).",
 	Rules:       []string{"HT-57", "PG-02", "RM-05", "RM-09"},
-	KilledBy: killers(mutant.NoSSELimit, mutant.SSELimitOffByOne, mutant.NoReinit, mutant.ReinitKeepsSessionID, mutant.RetryNewIDs,
-		mutant.NoRetryAfterReinit),
+	KilledBy: []mutant.Name{mutant.NoSSELimit, mutant.SSELimitOffByOne, mutant.NoReinit, mutant.ReinitKeepsSessionID, mutant.RetryNewIDs,
+		mutant.NoRetryAfterReinit},
 	Fuzz: true,
 }, func(c *run.C) {
 	l := declared(c)

@@ -30,7 +30,7 @@ var _ = clientCheck(check.Descriptor{
 	Title:       "the bearer token and custom headers go on every POST, GET and DELETE",
 	Requirement: "The bearer token is sent as Authorization: Bearer <token> on every HTTP request (AU-08): POST, GET and DELETE; the seed's custom headers go on every request too (RM-12).",
 	Rules:       []string{"AU-08", "RM-11", "RM-12"},
-	KilledBy:    killers(mutant.NoAuthOnGetDelete),
+	KilledBy:    []mutant.Name{mutant.NoAuthOnGetDelete},
 }, func(c *run.C) {
 	tok, val := token(), "probe-value"
 	r := c.RunHTTPClient(fakeservers.HTTPOptions{Case: "headers"}, target.Invocation{AuthToken: tok, Headers: map[string]string{customHeader: val}})
@@ -78,7 +78,7 @@ var _ = clientCheck(check.Descriptor{
 	// of itself (http.client.post.accept-both, session.id-on-every-request);
 	// that the application cannot override them is the seed's RM-12.
 	Rules:    []string{"RM-12"},
-	KilledBy: killers(mutant.CustomOverridesReserved),
+	KilledBy: []mutant.Name{mutant.CustomOverridesReserved},
 }, func(c *run.C) {
 	// A harmless custom header beside the forged ones shows whether the
 	// adapter passes MCPCONFORM_HEADERS to its client at all.
@@ -116,7 +116,7 @@ var _ = clientCheck(check.Descriptor{
 	Title:       "after a redirect to another origin, neither custom headers nor Authorization follow",
 	Requirement: "Custom headers (and credentials) are not sent to another origin after a redirect.",
 	Rules:       []string{"RM-12", "RM-11"},
-	KilledBy:    killers(mutant.HeadersCrossOrigin),
+	KilledBy:    []mutant.Name{mutant.HeadersCrossOrigin},
 }, func(c *run.C) {
 	tok := token()
 	r := c.RunHTTPClient(fakeservers.HTTPOptions{Case: "redirect"}, target.Invocation{AuthToken: tok, Headers: map[string]string{customHeader: "probe"}})
@@ -144,7 +144,7 @@ var _ = clientCheck(check.Descriptor{
 	Title:       "each message is its own POST with a single JSON-RPC message",
 	Requirement: "Every client message is its own POST whose body is exactly one request, notification or response.",
 	Rules:       []string{"HT-10", "HT-13", "JR-37"},
-	KilledBy:    killers(mutant.BatchPOSTs),
+	KilledBy:    []mutant.Name{mutant.BatchPOSTs},
 }, func(c *run.C) {
 	c.Unordered()
 	r := c.RunHTTPClient(fakeservers.HTTPOptions{Case: "well-behaved", Tools: 4}, target.Invocation{Parallel: true})
@@ -161,7 +161,7 @@ var _ = clientCheck(check.Descriptor{
 	Title:       "every POST accepts both application/json and text/event-stream",
 	Requirement: "The POST Accept header lists both application/json and text/event-stream.",
 	Rules:       []string{"HT-11"},
-	KilledBy:    killers(mutant.AcceptJSONOnly),
+	KilledBy:    []mutant.Name{mutant.AcceptJSONOnly},
 }, func(c *run.C) {
 	r := c.RunHTTPClient(fakeservers.HTTPOptions{Case: "well-behaved"}, target.Invocation{})
 	wantReached(c, r)
@@ -177,7 +177,7 @@ var _ = clientCheck(check.Descriptor{
 	Title:       "every request after initialize carries MCP-Protocol-Version with the negotiated version",
 	Requirement: "From 2025-06-18, every request after initialization carries MCP-Protocol-Version: <negotiated version>.",
 	Rules:       []string{"HT-70", "LC-14"},
-	KilledBy:    killers(mutant.NoProtocolVersionHeader),
+	KilledBy:    []mutant.Name{mutant.NoProtocolVersionHeader},
 }, func(c *run.C) {
 	r := c.RunHTTPClient(fakeservers.HTTPOptions{Case: "well-behaved"}, target.Invocation{})
 	wantAllCallsOK(c, r, 1)
@@ -219,7 +219,7 @@ var _ = clientCheck(check.Descriptor{
 	Requirement: "A dual-era client reads an error to its server/discover probe as a legacy server and falls back to initialize.",
 	Rules:       []string{"HT-92", "LC-45", "LC-46"},
 	Eras:        []check.Era{check.Legacy, check.Modern},
-	KilledBy:    killers(mutant.DiscoverNoFallback),
+	KilledBy:    []mutant.Name{mutant.DiscoverNoFallback},
 }, func(c *run.C) {
 	r := c.RunHTTPClient(fakeservers.HTTPOptions{Case: "well-behaved"}, target.Invocation{})
 	wantReached(c, r)
@@ -232,7 +232,7 @@ var _ = clientCheck(check.Descriptor{
 	Title:       "once issued, the session id goes on every POST, GET and DELETE",
 	Requirement: "Once the server issued a session id, the client sends it on every later HTTP request: POST, GET and DELETE.",
 	Rules:       []string{"HT-54"},
-	KilledBy:    killers(mutant.SessionIDOnlyOnPOST),
+	KilledBy:    []mutant.Name{mutant.SessionIDOnlyOnPOST},
 }, func(c *run.C) {
 	r := c.RunHTTPClient(fakeservers.HTTPOptions{Case: "headers"}, target.Invocation{})
 	wantAllCallsOK(c, r, 1)

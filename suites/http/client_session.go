@@ -25,7 +25,7 @@ var _ = clientCheck(check.Descriptor{
 	Title:       "a call that meets 404 on an expired session succeeds after a fresh initialize",
 	Requirement: "On a 404 to a request that carried a session id, the client starts a new session with a fresh initialize (HT-57); the seed's recovery also retries the request on it (RM-05).",
 	Rules:       []string{"HT-57", "RM-04", "RM-05"},
-	KilledBy:    killers(mutant.NoReinit, mutant.NoRetryAfterReinit),
+	KilledBy:    []mutant.Name{mutant.NoReinit, mutant.NoRetryAfterReinit},
 }, func(c *run.C) {
 	r := expiredOnce(c)
 	wantExpiry(c, r)
@@ -44,7 +44,7 @@ var _ = clientCheck(check.Descriptor{
 	Title:       "the fresh initialize after a 404 carries no session id",
 	Requirement: "The new handshake after session expiry is sent without any Mcp-Session-Id header.",
 	Rules:       []string{"HT-57", "RM-05"},
-	KilledBy:    killers(mutant.ReinitKeepsSessionID),
+	KilledBy:    []mutant.Name{mutant.ReinitKeepsSessionID},
 }, func(c *run.C) {
 	r := expiredOnce(c)
 	wantExpiry(c, r)
@@ -74,7 +74,7 @@ var _ = clientCheck(check.Descriptor{
 	Title:       "concurrent calls that meet 404 share one recovery",
 	Requirement: "All ordinary POSTs that fail with session-expired in the same session share one recovery: one new initialize.",
 	Rules:       []string{"RM-05"},
-	KilledBy:    killers(mutant.RecoveryPerRequest, mutant.NoRetryAfterReinit),
+	KilledBy:    []mutant.Name{mutant.RecoveryPerRequest, mutant.NoRetryAfterReinit},
 }, func(c *run.C) {
 	r, n := inflightExpiry(c)
 	c.Require(r.Count("initialize") == 2, fmt.Sprintf("exactly one re-initialize for %d expired calls", n), "%d initialize request(s)", r.Count("initialize"))
@@ -85,7 +85,7 @@ var _ = clientCheck(check.Descriptor{
 	Title:       "each expired call is retried once, with its original JSON-RPC id",
 	Requirement: "Each ordinary POST that failed with session-expired is retried once, with its original JSON-RPC id, on the new session.",
 	Rules:       []string{"RM-05"},
-	KilledBy:    killers(mutant.RetryNewIDs, mutant.NoRetryAfterReinit),
+	KilledBy:    []mutant.Name{mutant.RetryNewIDs, mutant.NoRetryAfterReinit},
 }, func(c *run.C) {
 	r, n := inflightExpiry(c)
 	for i := 1; i <= n; i++ {
@@ -100,7 +100,7 @@ var _ = clientCheck(check.Descriptor{
 	Title:       "a retry that meets 404 again fails the call, without a loop",
 	Requirement: "A retry that meets 404 again returns an error to the caller; there is no second retry.",
 	Rules:       []string{"RM-08"},
-	KilledBy:    killers(mutant.RetryTwice),
+	KilledBy:    []mutant.Name{mutant.RetryTwice},
 }, func(c *run.C) {
 	requireRecovery(c)
 	r := c.RunHTTPClient(fakeservers.HTTPOptions{Case: "expire-again"}, target.Invocation{})
@@ -120,7 +120,7 @@ var _ = clientCheck(check.Descriptor{
 	Title:       "an old call still running when the recovery wait ends fails and is not replayed",
 	Requirement: "An old POST still unfinished when the recovery wait ends fails with a recovery-timeout error and is not retried.",
 	Rules:       []string{"RM-07", "RM-05"},
-	KilledBy:    killers(mutant.NoRecoveryWait),
+	KilledBy:    []mutant.Name{mutant.NoRecoveryWait},
 	Waits: []check.Wait{{What: "the old call the fake holds past the recovery wait, until session_recovery_timeout_ms fails it",
 		Setting: check.ClientLimit, Limit: target.LimitSessionRecoveryMS}},
 }, func(c *run.C) {
@@ -171,7 +171,7 @@ var _ = clientCheck(check.Descriptor{
 	Title:       "an initialize reply without a session id is accepted or refused as allow_stateless says",
 	Requirement: "With allow_stateless an initialize reply without a session id is accepted and later requests carry none; without it that reply is an error.",
 	Rules:       []string{"RM-10"},
-	KilledBy:    killers(mutant.StatelessIgnored),
+	KilledBy:    []mutant.Name{mutant.StatelessIgnored},
 }, func(c *run.C) {
 	l := declared(c)
 	fake := fakeservers.HTTPOptions{Case: "stateless", Stateless: true}
@@ -211,7 +211,7 @@ var _ = clientCheck(check.Descriptor{
 	Requirement: "Closing the client ends its session with one DELETE carrying the session id.",
 	Rules:       []string{"RM-13", "HT-58"},
 	Level:       check.SHOULD,
-	KilledBy:    killers(mutant.NoDeleteOnClose),
+	KilledBy:    []mutant.Name{mutant.NoDeleteOnClose},
 }, func(c *run.C) {
 	r := c.RunHTTPClient(fakeservers.HTTPOptions{Case: "well-behaved"}, target.Invocation{})
 	wantAllCallsOK(c, r, 1)
@@ -226,7 +226,7 @@ var _ = clientCheck(check.Descriptor{
 	Title:       "a cancellation that meets the expired session is not retried on the new one",
 	Requirement: "Control POSTs (cancellations, replies) are never retried after session expiry.",
 	Rules:       []string{"RM-06", "RM-02"},
-	KilledBy:    killers(mutant.RetryControl),
+	KilledBy:    []mutant.Name{mutant.RetryControl},
 	Waits: []check.Wait{
 		{What: "the new handshake, which the fake delays by half session_recovery_timeout_ms",
 			Setting: check.ClientLimit, Limit: target.LimitSessionRecoveryMS, Times: 0.5},

@@ -37,7 +37,7 @@ var _ = clientCheck(check.Descriptor{
 	Title:       "an SSE event of exactly max_sse_event_size raw bytes is accepted",
 	Requirement: "One SSE event of exactly max_sse_event_size raw bytes (non-comment lines plus one byte per line break) is accepted.",
 	Rules:       []string{"RM-09"},
-	KilledBy:    killers(mutant.SSELimitOffByOne),
+	KilledBy:    []mutant.Name{mutant.SSELimitOffByOne},
 }, func(c *run.C) {
 	size := declared(c).MaxSSEEventSize
 	wantSSEBoundary(c, sseRun(c, "sse-event", size), size, true)
@@ -48,7 +48,7 @@ var _ = clientCheck(check.Descriptor{
 	Title:       "an SSE event one byte over max_sse_event_size is rejected",
 	Requirement: "One SSE event larger than max_sse_event_size raw bytes is rejected with an error.",
 	Rules:       []string{"RM-09"},
-	KilledBy:    killers(mutant.NoSSELimit, mutant.NoSSECap),
+	KilledBy:    []mutant.Name{mutant.NoSSELimit, mutant.NoSSECap},
 }, func(c *run.C) {
 	size := declared(c).MaxSSEEventSize + 1
 	wantSSEBoundary(c, sseRun(c, "sse-event", size), size, false)
@@ -59,7 +59,7 @@ var _ = clientCheck(check.Descriptor{
 	Title:       "after rejecting an oversize event the client does not resume the stream",
 	Requirement: "After an oversize SSE event the stream is not reconnected (no GET with Last-Event-ID).",
 	Rules:       []string{"RM-09"},
-	KilledBy:    killers(mutant.ReconnectAfterOversize),
+	KilledBy:    []mutant.Name{mutant.ReconnectAfterOversize},
 }, func(c *run.C) {
 	r := sseRun(c, "sse-event", declared(c).MaxSSEEventSize+1)
 	wantReached(c, r)
@@ -76,7 +76,7 @@ var _ = clientCheck(check.Descriptor{
 	Title:       "a streamed event half again the limit (24 MiB under 16 MiB) fails the call",
 	Requirement: "Memory stays bounded by max_sse_event_size: an event far past it is rejected, not read to its end.",
 	Rules:       []string{"RM-09"},
-	KilledBy:    killers(mutant.NoSSELimit, mutant.NoSSECap),
+	KilledBy:    []mutant.Name{mutant.NoSSELimit, mutant.NoSSECap},
 }, func(c *run.C) {
 	size := declared(c).MaxSSEEventSize * 3 / 2
 	r := c.RunHTTPClient(fakeservers.HTTPOptions{Case: "sse-huge", SSEEventSize: size}, target.Invocation{})
@@ -88,7 +88,7 @@ var _ = clientCheck(check.Descriptor{
 	Title:       "CRLF line breaks split across reads count once, so an event of exactly the limit passes",
 	Requirement: "CR, LF and CRLF each end a line, even when CR and LF arrive in different reads; one break counts one byte.",
 	Rules:       []string{"RM-09"},
-	KilledBy:    killers(mutant.SSESplitCRLFTwice),
+	KilledBy:    []mutant.Name{mutant.SSESplitCRLFTwice},
 }, func(c *run.C) {
 	size := declared(c).MaxSSEEventSize
 	wantSSEBoundary(c, sseRun(c, "sse-crlf-split", size), size, true)
@@ -100,7 +100,7 @@ var _ = clientCheck(check.Descriptor{
 	Requirement: "To resume a broken stream the client sends a GET with Last-Event-ID, and the result arrives there.",
 	Rules:       []string{"HT-45", "HT-29a"},
 	Level:       check.SHOULD,
-	KilledBy:    killers(mutant.NoLastEventID),
+	KilledBy:    []mutant.Name{mutant.NoLastEventID},
 }, func(c *run.C) {
 	r := c.RunHTTPClient(fakeservers.HTTPOptions{Case: "resume", RetryMS: 100}, target.Invocation{})
 	wantAllCallsOK(c, r, 1)
@@ -115,7 +115,7 @@ var _ = clientCheck(check.Descriptor{
 	Title:       "the client waits the SSE retry delay before reconnecting",
 	Requirement: "Before reconnecting, the client waits the number of milliseconds the server's retry field gave.",
 	Rules:       []string{"HT-29b"},
-	KilledBy:    killers(mutant.IgnoreRetryField),
+	KilledBy:    []mutant.Name{mutant.IgnoreRetryField},
 	Waits:       []check.Wait{{What: "the reconnect, which the retry field of the server's priming event delays", Setting: check.Scripted, Duration: retryDelay}},
 }, func(c *run.C) {
 	r := c.RunHTTPClient(fakeservers.HTTPOptions{Case: "resume", RetryMS: int(retryDelay.Milliseconds())}, target.Invocation{})

@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"github.com/mcpconform/mcpconform/fakeservers"
-	"github.com/mcpconform/mcpconform/harness/check"
 	"github.com/mcpconform/mcpconform/harness/jsonrpc"
 	"github.com/mcpconform/mcpconform/harness/streamable"
 	"github.com/mcpconform/mcpconform/harness/target"
@@ -14,8 +13,6 @@ import (
 )
 
 // Client-role helpers, named after what they expect.
-
-var clientCheck = run.For(check.Client, check.HTTP)
 
 // httpLimits are the HTTP client's declared limits (seed defaults where it
 // declares none).

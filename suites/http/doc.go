@@ -5,3 +5,20 @@
 // Specs live in ordinary files so the CLI can import them; suite_test.go runs
 // them against the reference implementations under `go test`.
 package http
+
+import (
+	"github.com/mcpconform/mcpconform/harness/check"
+	"github.com/mcpconform/mcpconform/suites/run"
+)
+
+// A check file registers each check with one of these, then its body:
+//
+//	var _ = clientCheck(check.Descriptor{ID: "http.client.…", Title: …, Requirement: …,
+//		Rules: []string{"HT-…"}, KilledBy: []mutant.Name{mutant.…}}, func(c *run.C) { … })
+//
+// clientCheck's body runs the client's adapter against an HTTP fake
+// (c.RunHTTPClient); serverCheck's speaks raw HTTP to the server's URL.
+var (
+	clientCheck = run.For(check.Client, check.HTTP)
+	serverCheck = run.For(check.Server, check.HTTP)
+)

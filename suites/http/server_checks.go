@@ -18,11 +18,6 @@ import (
 
 // Server-role checks of the streamable HTTP transport: HT-03 … HT-72.
 
-var (
-	serverCheck = run.For(check.Server, check.HTTP)
-	killers     = run.Killers
-)
-
 // linger is how long a check keeps reading an SSE stream after the
 // response arrived, to see whether the server ends it.
 func linger(c *run.C) time.Duration { return c.Config().Prompt }
@@ -66,7 +61,7 @@ var _ = serverCheck(check.Descriptor{
 	Title:       "a POSTed notification gets 202 Accepted with an empty body",
 	Requirement: "A body of only notifications or responses that the server accepts gets 202 Accepted with no body.",
 	Rules:       []string{"HT-15", "JR-14"},
-	KilledBy:    killers(mutant.NotificationGets200),
+	KilledBy:    []mutant.Name{mutant.NotificationGets200},
 }, func(c *run.C) {
 	p := newProbe(c)
 	s := p.initialize(latestLegacy)
@@ -80,7 +75,7 @@ var _ = serverCheck(check.Descriptor{
 	Title:       "a body that is not JSON-RPC gets an HTTP error status",
 	Requirement: "A body the server refuses is answered with an HTTP error status (4xx), optionally with a JSON-RPC error without id.",
 	Rules:       []string{"HT-16", "JR-20"},
-	KilledBy:    killers(mutant.RefusedBodyGets200),
+	KilledBy:    []mutant.Name{mutant.RefusedBodyGets200},
 }, func(c *run.C) {
 	p := newProbe(c)
 	s := p.initialize(latestLegacy)
@@ -96,7 +91,7 @@ var _ = serverCheck(check.Descriptor{
 	Title:       "a request is answered with application/json or text/event-stream",
 	Requirement: "A body containing a request is answered with Content-Type application/json (one JSON object) or text/event-stream.",
 	Rules:       []string{"HT-17"},
-	KilledBy:    killers(mutant.WrongContentType),
+	KilledBy:    []mutant.Name{mutant.WrongContentType},
 }, func(c *run.C) {
 	p := newProbe(c)
 	s := p.initialize(latestLegacy)
@@ -113,7 +108,7 @@ var _ = serverCheck(check.Descriptor{
 	Requirement: "Once the response to the POSTed request has been sent on its SSE stream, the server ends the stream.",
 	Rules:       []string{"HT-25"},
 	Level:       check.SHOULD,
-	KilledBy:    killers(mutant.StreamStaysOpen),
+	KilledBy:    []mutant.Name{mutant.StreamStaysOpen},
 }, func(c *run.C) {
 	p := newProbe(c)
 	s := p.initialize(latestLegacy)
@@ -131,7 +126,7 @@ var _ = serverCheck(check.Descriptor{
 	Title:       "GET on the endpoint opens an SSE stream or is refused with 405",
 	Requirement: "A GET gets either Content-Type text/event-stream or 405 Method Not Allowed.",
 	Rules:       []string{"HT-31g", "HT-01"},
-	KilledBy:    killers(mutant.GetReturnsJSON),
+	KilledBy:    []mutant.Name{mutant.GetReturnsJSON},
 }, func(c *run.C) {
 	p := newProbe(c)
 	s := p.initialize(latestLegacy)
@@ -211,7 +206,7 @@ var _ = serverCheck(check.Descriptor{
 	Title:       "responses to POSTed requests never travel the GET stream",
 	Requirement: "The GET stream carries requests and notifications only, never JSON-RPC responses (except when resuming a POST's stream).",
 	Rules:       []string{"HT-33g"},
-	KilledBy:    killers(mutant.ResponseOnGetStream),
+	KilledBy:    []mutant.Name{mutant.ResponseOnGetStream},
 	Waits:       []check.Wait{everyToolBudget, settle},
 }, func(c *run.C) {
 	p := newProbe(c)
@@ -233,7 +228,7 @@ var _ = serverCheck(check.Descriptor{
 	Title:       "each server message goes on exactly one stream",
 	Requirement: "Each server message is sent on exactly one of the session's streams, never duplicated across streams.",
 	Rules:       []string{"HT-41"},
-	KilledBy:    killers(mutant.DuplicateAcrossStreams),
+	KilledBy:    []mutant.Name{mutant.DuplicateAcrossStreams},
 	Waits:       []check.Wait{everyToolBudget, settle},
 }, func(c *run.C) {
 	p := newProbe(c)
@@ -260,7 +255,7 @@ var _ = serverCheck(check.Descriptor{
 	Title:       "SSE event ids are unique across all streams of a session",
 	Requirement: "Event ids, where given, are unique across all streams of the session.",
 	Rules:       []string{"HT-43", "HT-42"},
-	KilledBy:    killers(mutant.DuplicateEventIDs),
+	KilledBy:    []mutant.Name{mutant.DuplicateEventIDs},
 	Waits:       []check.Wait{everyToolBudget, settle},
 }, func(c *run.C) {
 	p := newProbe(c)
@@ -293,7 +288,7 @@ var _ = serverCheck(check.Descriptor{
 	Title:       "the session id uses visible ASCII only",
 	Requirement: "A session id, when the server issues one, contains only visible ASCII characters (0x21 to 0x7E).",
 	Rules:       []string{"HT-52", "HT-50"},
-	KilledBy:    killers(mutant.SessionIDNotVisible),
+	KilledBy:    []mutant.Name{mutant.SessionIDNotVisible},
 }, func(c *run.C) {
 	p := newProbe(c)
 	s := p.initialize(latestLegacy)
@@ -317,7 +312,7 @@ var _ = serverCheck(check.Descriptor{
 	Requirement: "A server that requires sessions answers a non-initialize request lacking Mcp-Session-Id with 400 Bad Request.",
 	Rules:       []string{"HT-55"},
 	Level:       check.SHOULD,
-	KilledBy:    killers(mutant.MissingSessionAccepted),
+	KilledBy:    []mutant.Name{mutant.MissingSessionAccepted},
 }, func(c *run.C) {
 	p := newProbe(c)
 	s := sessionful(c, p)
@@ -333,7 +328,7 @@ var _ = serverCheck(check.Descriptor{
 	Title:       "a request with a session id the server never issued gets 404",
 	Requirement: "Every request bearing an unknown or ended session id gets 404 Not Found.",
 	Rules:       []string{"HT-56"},
-	KilledBy:    killers(mutant.UnknownSessionAccepted),
+	KilledBy:    []mutant.Name{mutant.UnknownSessionAccepted},
 }, func(c *run.C) {
 	p := newProbe(c)
 	s := sessionful(c, p)
@@ -347,7 +342,7 @@ var _ = serverCheck(check.Descriptor{
 	Title:       "after DELETE ends a session, its id gets 404",
 	Requirement: "DELETE with the session id ends the session (or is refused with 405); afterwards every request bearing that id gets 404.",
 	Rules:       []string{"HT-56", "HT-58"},
-	KilledBy:    killers(mutant.DeleteKeepsSession),
+	KilledBy:    []mutant.Name{mutant.DeleteKeepsSession},
 }, func(c *run.C) {
 	p := newProbe(c)
 	s := sessionful(c, p)
@@ -378,7 +373,7 @@ var _ = serverCheck(check.Descriptor{
 	Title:       "a request with a foreign Origin gets 403, before and inside a session",
 	Requirement: "The server validates Origin on every connection; a present but unacceptable Origin gets 403 Forbidden.",
 	Rules:       []string{"HT-03", "HT-04"},
-	KilledBy:    killers(mutant.NoOriginCheck),
+	KilledBy:    []mutant.Name{mutant.NoOriginCheck},
 }, func(c *run.C) {
 	p := newProbe(c)
 	wantForbidden(c, p, "Origin "+foreignOrigin, func(req *nethttp.Request) { req.Header.Set("Origin", foreignOrigin) })
@@ -389,7 +384,7 @@ var _ = serverCheck(check.Descriptor{
 	Title:       "a request whose Host is a foreign name (DNS rebinding) gets 403, before and inside a session",
 	Requirement: "A local server defends against DNS rebinding: a request addressed to a foreign host name is refused with 403.",
 	Rules:       []string{"HT-03", "HT-05"},
-	KilledBy:    killers(mutant.NoHostCheck),
+	KilledBy:    []mutant.Name{mutant.NoHostCheck},
 }, func(c *run.C) {
 	p := newProbe(c)
 	u, err := url.Parse(p.url)
@@ -433,7 +428,7 @@ var _ = serverCheck(check.Descriptor{
 	Title:       "a request with an unsupported MCP-Protocol-Version gets 400",
 	Requirement: "After initialization, a malformed or unsupported MCP-Protocol-Version header gets 400 Bad Request.",
 	Rules:       []string{"HT-72", "LC-14"},
-	KilledBy:    killers(mutant.NoVersionCheck),
+	KilledBy:    []mutant.Name{mutant.NoVersionCheck},
 }, func(c *run.C) {
 	p := newProbe(c)
 	s := p.initialize(latestLegacy)
@@ -455,7 +450,7 @@ var _ = serverCheck(check.Descriptor{
 	Requirement: "From 2025-06-18 a POST body holds exactly one message; a batch array is refused (an HTTP error, or a JSON-RPC error), never executed.",
 	Rules:       []string{"JR-21", "HT-16", "JR-37"},
 	Level:       check.SHOULD,
-	KilledBy:    killers(mutant.AcceptBatch),
+	KilledBy:    []mutant.Name{mutant.AcceptBatch},
 }, func(c *run.C) {
 	p := newProbe(c)
 	s := p.initialize(latestLegacy)
@@ -479,7 +474,7 @@ var _ = serverCheck(check.Descriptor{
 	Title:       "resuming a stream with Last-Event-ID replays that stream's events only",
 	Requirement: "On a GET with Last-Event-ID the server may replay the messages after that id for the disconnected stream only; it never replays messages of other streams.",
 	Rules:       []string{"HT-46", "HT-45"},
-	KilledBy:    killers(mutant.ReplayOtherStreams),
+	KilledBy:    []mutant.Name{mutant.ReplayOtherStreams},
 	Waits:       []check.Wait{{What: "a replay of another stream's events, after the GET with Last-Event-ID", Setting: check.QuietWindow}},
 }, func(c *run.C) {
 	p := newProbe(c)

@@ -32,7 +32,7 @@ var _ = serverCheck(check.Descriptor{
 	Requirement: "On opening an SSE stream, the server immediately sends a priming event that has an event id and empty data.",
 	Rules:       []string{"HT-28"},
 	Level:       check.SHOULD,
-	KilledBy:    killers(mutant.NoPrimingEvent),
+	KilledBy:    []mutant.Name{mutant.NoPrimingEvent},
 	Waits:       []check.Wait{everyToolBudget},
 }, func(c *run.C) {
 	p := newProbe(c)
@@ -59,7 +59,7 @@ var _ = serverCheck(check.Descriptor{
 	Requirement: "A server may drop the connection of a stream (not the stream) after an event with an id; before it does, it sends a retry field, and the stream goes on when the client resumes.",
 	Rules:       []string{"HT-29b", "HT-29a"},
 	Level:       check.SHOULD,
-	KilledBy:    killers(mutant.NoRetryField),
+	KilledBy:    []mutant.Name{mutant.NoRetryField},
 	Waits:       []check.Wait{everyToolBudget},
 }, func(c *run.C) {
 	p := newProbe(c)

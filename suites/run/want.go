@@ -5,7 +5,6 @@ import (
 	"strings"
 
 	"github.com/mcpconform/mcpconform/harness/check"
-	"github.com/mcpconform/mcpconform/harness/mutant"
 	"github.com/mcpconform/mcpconform/harness/target"
 )
 
@@ -17,15 +16,6 @@ func For(role check.Role, transport check.Transport) func(check.Descriptor, func
 		d.Role, d.Transport = role, transport
 		return Check(d, body)
 	}
-}
-
-// Killers lists mutant names for a descriptor's KilledBy.
-func Killers(ms ...mutant.Name) []string {
-	out := make([]string, len(ms))
-	for i, m := range ms {
-		out[i] = string(m)
-	}
-	return out
 }
 
 // WantAllCallsOK expects the client's handshake to succeed (when its adapter

@@ -7,6 +7,7 @@ import (
 
 	"github.com/mcpconform/mcpconform/harness/check"
 	"github.com/mcpconform/mcpconform/harness/mcp"
+	"github.com/mcpconform/mcpconform/harness/mutant"
 	"github.com/mcpconform/mcpconform/harness/wireschema"
 )
 
@@ -21,7 +22,7 @@ type WireMessage struct {
 // ClientWireCheck is the descriptor of the client's schema check over
 // transport (stdio or http): every message the client sends to the
 // well-behaved fake validates against the negotiated version's schema.
-func ClientWireCheck(transport string, killedBy ...string) check.Descriptor {
+func ClientWireCheck(transport string, killedBy ...mutant.Name) check.Descriptor {
 	return check.Descriptor{
 		ID: transport + ".client.wire.schema-valid",
 		Title: "every message the client sends to the well-behaved fake (handshake, tools/list, its tool calls) validates against " +

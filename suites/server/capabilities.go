@@ -55,7 +55,7 @@ var _ = serverCheck(check.Descriptor{
 	Title:       "every feature the server serves (tools, resources, prompts, completions, logging) and every notifications/message it sends has its capability declared",
 	Requirement: "A server declares the capability of each feature it offers: tools, resources, prompts, completions, and logging when it emits notifications/message.",
 	Rules:       []string{"LC-11", "LG-01", "TL-01", "RS-01", "PM-01", "CP-01"},
-	KilledBy:    killers(mutant.LoggingUndeclared),
+	KilledBy:    []mutant.Name{mutant.LoggingUndeclared},
 	Waits:       []check.Wait{{What: "log messages, after the last request", Setting: check.QuietWindow}},
 }, func(c *run.C) {
 	eachTransport(c, func(p *peer) {

@@ -21,7 +21,7 @@ var _ = serverCheck(check.Descriptor{
 	Requirement: "Failures inside a tool are reported as a normal result with isError: true.",
 	Rules:       []string{"TL-08", "TL-07"},
 	Level:       check.SHOULD,
-	KilledBy:    killers(mutant.ToolFailureAsRPCError),
+	KilledBy:    []mutant.Name{mutant.ToolFailureAsRPCError},
 }, func(c *run.C) {
 	eachTransport(c, func(p *peer) {
 		p.initialize(v1125, nil)
@@ -61,7 +61,7 @@ var _ = serverCheck(check.Descriptor{
 	Title:       "progress carries the request's token verbatim (string or number) and strictly increases",
 	Requirement: "Progress notifications carry the request's progressToken verbatim and their progress values strictly increase.",
 	Rules:       []string{"PR-01", "PR-03", "CX-03"},
-	KilledBy:    killers(mutant.ProgressNotIncreasing),
+	KilledBy:    []mutant.Name{mutant.ProgressNotIncreasing},
 }, func(c *run.C) {
 	eachTransport(c, func(p *peer) {
 		p.initialize(v1125, nil)
@@ -88,7 +88,7 @@ var _ = serverCheck(check.Descriptor{
 	Title:       "a request without a progress token gets no progress notifications",
 	Requirement: "Without a progressToken, reporting progress is a silent no-op: no notifications/progress.",
 	Rules:       []string{"PR-06", "CX-03"},
-	KilledBy:    killers(mutant.ProgressWithoutToken),
+	KilledBy:    []mutant.Name{mutant.ProgressWithoutToken},
 	Waits:       []check.Wait{{What: "progress notifications, after the response", Setting: check.QuietWindow}},
 }, func(c *run.C) {
 	eachTransport(c, func(p *peer) {
@@ -108,7 +108,7 @@ var _ = serverCheck(check.Descriptor{
 	Title:       "no progress notification follows the final response",
 	Requirement: "Progress notifications stop once the operation completed: nothing after the final response.",
 	Rules:       []string{"PR-08", "CX-03"},
-	KilledBy:    killers(mutant.ProgressAfterResponse),
+	KilledBy:    []mutant.Name{mutant.ProgressAfterResponse},
 	Waits:       []check.Wait{{What: "progress notifications, after the response and a ping", Setting: check.QuietWindow}},
 }, func(c *run.C) {
 	eachTransport(c, func(p *peer) {
@@ -134,7 +134,7 @@ var _ = serverCheck(check.Descriptor{
 	Requirement: "A log message is sent only if it is at least as severe as the level the client set with logging/setLevel.",
 	Rules:       []string{"LG-04", "CX-02", "LG-02"},
 	Capability:  "logging",
-	KilledBy:    killers(mutant.LogBelowThreshold),
+	KilledBy:    []mutant.Name{mutant.LogBelowThreshold},
 }, func(c *run.C) {
 	eachTransport(c, func(p *peer) {
 		p.initializeDeclaring("logging")
@@ -163,7 +163,7 @@ var _ = serverCheck(check.Descriptor{
 	Rules:       []string{"LG-05", "LG-02", "LG-07"},
 	Level:       check.MUST,
 	Capability:  "logging",
-	KilledBy:    killers(mutant.LogLevelMalformed),
+	KilledBy:    []mutant.Name{mutant.LogLevelMalformed},
 }, func(c *run.C) {
 	sent := map[string][]string{} // transport → levels, in order
 	eachTransport(c, func(p *peer) {
@@ -223,7 +223,7 @@ var _ = serverCheck(check.Descriptor{
 	Requirement: "On notifications/cancelled the receiver stops the work and sends no response for the cancelled request.",
 	Rules:       []string{"CN-04", "CX-04", "CN-07"},
 	Level:       check.SHOULD,
-	KilledBy:    killers(mutant.AnswersCancelledRequest),
+	KilledBy:    []mutant.Name{mutant.AnswersCancelledRequest},
 	Waits:       []check.Wait{{What: "a response to the cancelled request, after the cancellation", Setting: check.QuietWindow}},
 }, func(c *run.C) {
 	judged := 0
@@ -258,7 +258,7 @@ func reverseCheck(id, role, capability, method string, rules []string, killer mu
 		Title:       fmt.Sprintf("a client that did not declare %s never gets %s", capability, method),
 		Requirement: "A server never sends a request for a capability the client did not declare.",
 		Rules:       rules,
-		KilledBy:    killers(killer),
+		KilledBy:    []mutant.Name{killer},
 		Serial:      true, // what the client declared is session state
 	}, func(c *run.C) {
 		eachTransport(c, func(p *peer) {
@@ -302,7 +302,7 @@ var _ = serverCheck(check.Descriptor{
 	Requirement: "A server never waits forever for a reply to its own request: reverse requests have timeouts, and the failure reaches the handler.",
 	Rules:       []string{"CX-08", "CX-05", "LC-30"},
 	Level:       check.SHOULD,
-	KilledBy:    killers(mutant.ReverseRequestNoTimeout),
+	KilledBy:    []mutant.Name{mutant.ReverseRequestNoTimeout},
 }, func(c *run.C) {
 	eachTransport(c, func(p *peer) {
 		p.initialize(v1125, map[string]any{"sampling": map[string]any{}})

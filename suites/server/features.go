@@ -67,7 +67,7 @@ var _ = serverCheck(check.Descriptor{
 	Title:       "following nextCursor through every list the server declares (tools, resources, resource templates, prompts) ends, with no item listed twice",
 	Requirement: "Paginated lists return nextCursor while more remain; cursors are stable, so a walk ends and lists each item once.",
 	Rules:       []string{"PA-01", "PA-03"},
-	KilledBy:    killers(mutant.PaginationRepeats, mutant.PromptsCursorIgnored),
+	KilledBy:    []mutant.Name{mutant.PaginationRepeats, mutant.PromptsCursorIgnored},
 }, func(c *run.C) {
 	eachTransport(c, func(p *peer) {
 		for _, l := range declaredLists(c, p, p.initialize(v1125, nil)) {
@@ -89,7 +89,7 @@ var _ = serverCheck(check.Descriptor{
 	Requirement: "Invalid cursors are handled gracefully, normally with -32602 (Invalid params).",
 	Rules:       []string{"PA-03", "JR-23"},
 	Level:       check.SHOULD,
-	KilledBy:    killers(mutant.InvalidCursorAccepted, mutant.PromptsCursorIgnored),
+	KilledBy:    []mutant.Name{mutant.InvalidCursorAccepted, mutant.PromptsCursorIgnored},
 }, func(c *run.C) {
 	eachTransport(c, func(p *peer) {
 		for _, l := range declaredLists(c, p, p.initialize(v1125, nil)) {
@@ -105,7 +105,7 @@ var _ = serverCheck(check.Descriptor{
 	Requirement: "A tools/call naming an unknown tool is a protocol error (-32602), not a tool result.",
 	Rules:       []string{"TL-08", "JR-23"},
 	Level:       check.SHOULD,
-	KilledBy:    killers(mutant.UnknownToolNotError),
+	KilledBy:    []mutant.Name{mutant.UnknownToolNotError},
 }, func(c *run.C) {
 	eachTransport(c, func(p *peer) {
 		p.initializeDeclaring("tools")
@@ -122,7 +122,7 @@ var _ = serverCheck(check.Descriptor{
 	Rules:       []string{"LG-06", "LG-02"},
 	Level:       check.SHOULD,
 	Capability:  "logging",
-	KilledBy:    killers(mutant.InvalidLevelAccepted),
+	KilledBy:    []mutant.Name{mutant.InvalidLevelAccepted},
 }, func(c *run.C) {
 	eachTransport(c, func(p *peer) {
 		p.initializeDeclaring("logging")

@@ -18,7 +18,7 @@ var _ = serverCheck(check.Descriptor{
 	Requirement: "Unparseable JSON is answered with error -32700 (Parse error) and a null or absent id.",
 	Rules:       []string{"JR-20", "JR-10"},
 	Level:       check.SHOULD,
-	KilledBy:    killers(mutant.ParseErrorWithID),
+	KilledBy:    []mutant.Name{mutant.ParseErrorWithID},
 }, func(c *run.C) {
 	eachTransport(c, func(p *peer) {
 		p.initialize(v1125, nil)
@@ -39,7 +39,7 @@ var _ = serverCheck(check.Descriptor{
 	Requirement: "Well-formed JSON that is not a valid request object (here: a method that is not a string) is answered with -32600 (Invalid Request).",
 	Rules:       []string{"JR-21"},
 	Level:       check.SHOULD,
-	KilledBy:    killers(mutant.InvalidRequestAsMethodMissing),
+	KilledBy:    []mutant.Name{mutant.InvalidRequestAsMethodMissing},
 }, func(c *run.C) {
 	eachTransport(c, func(p *peer) {
 		p.initialize(v1125, nil)
@@ -59,7 +59,7 @@ var _ = serverCheck(check.Descriptor{
 	Requirement: "A request for an unknown method is answered with -32601 (Method not found).",
 	Rules:       []string{"JR-22"},
 	Level:       check.SHOULD,
-	KilledBy:    killers(mutant.UnknownMethodWrongCode),
+	KilledBy:    []mutant.Name{mutant.UnknownMethodWrongCode},
 }, func(c *run.C) {
 	eachTransport(c, func(p *peer) {
 		p.initialize(v1125, nil)
@@ -73,7 +73,7 @@ var _ = serverCheck(check.Descriptor{
 	Title:       "a notification is never answered, not even an unknown one with an error",
 	Requirement: "The receiver of a notification never answers it, not even with an error.",
 	Rules:       []string{"JR-14", "JR-13"},
-	KilledBy:    killers(mutant.AnswersNotifications),
+	KilledBy:    []mutant.Name{mutant.AnswersNotifications},
 	Waits:       []check.Wait{{What: "responses to the notifications, after the ping that follows them", Setting: check.QuietWindow}},
 }, func(c *run.C) {
 	eachTransport(c, func(p *peer) {
@@ -94,7 +94,7 @@ var _ = serverCheck(check.Descriptor{
 	Title:       "ids of every JSON type are echoed exactly and never confused",
 	Requirement: "A response echoes the id of its request with its JSON type: 7 and \"7\" are different ids.",
 	Rules:       []string{"JR-07", "JR-03", "NG-12"},
-	KilledBy:    killers(mutant.IDTypeChanged),
+	KilledBy:    []mutant.Name{mutant.IDTypeChanged},
 }, func(c *run.C) {
 	eachTransport(c, func(p *peer) {
 		p.initialize(v1125, nil)
@@ -114,7 +114,7 @@ var _ = serverCheck(check.Descriptor{
 	Requirement: "Cancellations for unknown or finished requests are silently ignored: no reply, and the server goes on answering.",
 	Rules:       []string{"CN-05", "CN-08", "CN-07", "JR-14"},
 	Level:       check.MUST,
-	KilledBy:    killers(mutant.UnknownCancelAnswered),
+	KilledBy:    []mutant.Name{mutant.UnknownCancelAnswered},
 	Waits:       []check.Wait{{What: "replies to the cancellations, after the last ping", Setting: check.QuietWindow}},
 }, func(c *run.C) {
 	eachTransport(c, func(p *peer) {
@@ -136,7 +136,7 @@ var _ = serverCheck(check.Descriptor{
 	Requirement: "A client should never reuse a request id, but a server that meets one after its response went out answers it like any request: a response echoing the id, carrying the new request's own answer.",
 	Rules:       []string{"JR-07"},
 	Level:       check.SHOULD,
-	KilledBy:    killers(mutant.ReusedIDDropped),
+	KilledBy:    []mutant.Name{mutant.ReusedIDDropped},
 }, func(c *run.C) {
 	eachTransport(c, func(p *peer) {
 		r := p.initialize(v1125, nil)

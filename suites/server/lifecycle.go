@@ -17,7 +17,7 @@ var _ = serverCheck(check.Descriptor{
 	Title:       "the initialize result carries protocolVersion, capabilities and serverInfo",
 	Requirement: "The server answers initialize with its protocolVersion, its capabilities and serverInfo (name and version).",
 	Rules:       []string{"LC-04", "LC-01"},
-	KilledBy:    killers(mutant.InitializeNoServerInfo),
+	KilledBy:    []mutant.Name{mutant.InitializeNoServerInfo},
 }, func(c *run.C) {
 	eachTransport(c, func(p *peer) {
 		r := p.initialize(v1125, nil)
@@ -31,7 +31,7 @@ var _ = serverCheck(check.Descriptor{
 	Title:       "a supported proposed version is echoed; an unknown one is answered with a supported version",
 	Requirement: "If the server supports the proposed version it returns that same string; otherwise it returns another version it supports.",
 	Rules:       []string{"LC-09", "LC-08"},
-	KilledBy:    killers(mutant.UnknownVersionEchoed),
+	KilledBy:    []mutant.Name{mutant.UnknownVersionEchoed},
 }, func(c *run.C) {
 	answers := map[string]map[string]string{} // transport → proposed → answered
 	for _, proposed := range append(slices.Clone(legacyVersions), "1999-01-01") {
@@ -64,7 +64,7 @@ var _ = serverCheck(check.Descriptor{
 	Requirement: "Either side may send ping at any time, including before initialization; the receiver answers promptly with an empty result.",
 	Rules:       []string{"PG-01", "PG-02"},
 	Level:       check.MUST,
-	KilledBy:    killers(mutant.NoPingBeforeInit),
+	KilledBy:    []mutant.Name{mutant.NoPingBeforeInit},
 }, func(c *run.C) {
 	onTransports(c, false, func(p *peer) {
 		m := p.request("ping", nil)
@@ -77,7 +77,7 @@ var _ = serverCheck(check.Descriptor{
 	Title:       "ping after initialize gets an empty result",
 	Requirement: "The receiver answers a ping promptly with an empty result {}.",
 	Rules:       []string{"PG-02"},
-	KilledBy:    killers(mutant.PingResultNotEmpty),
+	KilledBy:    []mutant.Name{mutant.PingResultNotEmpty},
 }, func(c *run.C) {
 	eachTransport(c, func(p *peer) {
 		p.initialize(v1125, nil)

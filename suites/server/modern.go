@@ -49,7 +49,7 @@ var _ = serverCheck(check.Descriptor{
 	Requirement: "Servers implement server/discover, answering with supportedVersions, capabilities, optional instructions and cache hints (ttlMs, cacheScope); every result carries resultType.",
 	Rules:       []string{"LC-41", "JR-15", "TL-19"},
 	Eras:        modernEra,
-	KilledBy:    killers(mutant.DiscoverNoSupportedVersions, mutant.ResultTypeMissing),
+	KilledBy:    []mutant.Name{mutant.DiscoverNoSupportedVersions, mutant.ResultTypeMissing},
 }, func(c *run.C) {
 	eachTransport(c, func(p *peer) {
 		m := p.modernRequest(mcp.MethodDiscover, mcp.ModernVersion, modernParams(mcp.ModernVersion, nil))
@@ -82,7 +82,7 @@ var _ = serverCheck(check.Descriptor{
 	Requirement: "A request naming a protocol version the server does not serve gets -32022 UnsupportedProtocolVersion with data.supported (list) and data.requested; over HTTP with status 400.",
 	Rules:       []string{"LC-42", "HT-74"},
 	Eras:        modernEra,
-	KilledBy:    killers(mutant.UnsupportedVersionInvalidParams, mutant.UnsupportedVersionStatus200),
+	KilledBy:    []mutant.Name{mutant.UnsupportedVersionInvalidParams, mutant.UnsupportedVersionStatus200},
 }, func(c *run.C) {
 	eachTransport(c, func(p *peer) {
 		m := p.modernRequest(mcp.MethodDiscover, unservedVersion, modernParams(unservedVersion, nil))
@@ -107,7 +107,7 @@ var _ = serverCheck(check.Descriptor{
 	Requirement: "A request missing a required _meta key (protocolVersion, clientCapabilities) is rejected with -32602; over HTTP with status 400.",
 	Rules:       []string{"JR-47", "JR-46"},
 	Eras:        modernEra,
-	KilledBy:    killers(mutant.MissingMetaAccepted),
+	KilledBy:    []mutant.Name{mutant.MissingMetaAccepted},
 }, func(c *run.C) {
 	eachTransport(c, func(p *peer) {
 		params := map[string]any{"_meta": map[string]any{mcp.MetaProtocolVersion: mcp.ModernVersion, mcp.MetaClientInfo: clientInfo}}
@@ -137,26 +137,26 @@ func postLying(c *run.C, method string, params map[string]any, version string, o
 	return h.lastStatus, m
 }
 
-var _ = run.For(check.Server, check.HTTP)(check.Descriptor{
+var _ = httpServerCheck(check.Descriptor{
 	ID:          "http.server.modern.header-mismatch",
 	Title:       "a POST whose MCP-Protocol-Version header differs from its _meta version gets 400 with -32020",
 	Requirement: "Every POST carries MCP-Protocol-Version equal to the body's _meta protocolVersion; a mismatch gets HTTP 400 with -32020 HeaderMismatch.",
 	Rules:       []string{"HT-74", "HT-73"},
 	Eras:        modernEra,
-	KilledBy:    killers(mutant.HeaderMismatchAccepted),
+	KilledBy:    []mutant.Name{mutant.HeaderMismatchAccepted},
 }, func(c *run.C) {
 	status, m := postLying(c, mcp.MethodDiscover, nil, v1125, nil)
 	c.Require(status == nethttp.StatusBadRequest && m != nil && m.Error != nil && m.Error.Code == jsonrpc.CodeHeaderMismatch,
 		"HTTP 400 with error -32020", "status %d, %s", status, describe(m))
 })
 
-var _ = run.For(check.Server, check.HTTP)(check.Descriptor{
+var _ = httpServerCheck(check.Descriptor{
 	ID:          "http.server.modern.mirror-headers",
 	Title:       "a POST whose Mcp-Method or Mcp-Name header is missing or differs from the body gets 400 with -32020",
 	Requirement: "A server checks the headers that mirror the body (Mcp-Method, Mcp-Name) and rejects missing or mismatched ones with HTTP 400 and -32020.",
 	Rules:       []string{"HT-81", "HT-77"},
 	Eras:        modernEra,
-	KilledBy:    killers(mutant.MirrorHeadersUnchecked),
+	KilledBy:    []mutant.Name{mutant.MirrorHeadersUnchecked},
 }, func(c *run.C) {
 	call := map[string]any{"name": "mcpconform-probe", "arguments": map[string]any{}}
 	for _, tc := range []struct {
@@ -185,7 +185,7 @@ var _ = serverCheck(check.Descriptor{
 	Requirement: "If handling a request needs a client capability not declared in that request's _meta, the server answers -32021 with data.requiredCapabilities; over HTTP with status 400.",
 	Rules:       []string{"JR-49", "JR-51"},
 	Eras:        modernEra,
-	KilledBy:    killers(mutant.CapabilityNeededAsResult),
+	KilledBy:    []mutant.Name{mutant.CapabilityNeededAsResult},
 }, func(c *run.C) {
 	eachTransport(c, func(p *peer) {
 		p.modern = mcp.ModernVersion
@@ -222,7 +222,7 @@ var _ = serverCheck(check.Descriptor{
 	Requirement: "No notifications/message for a request that lacks _meta io.modelcontextprotocol/logLevel.",
 	Rules:       []string{"LG-12"},
 	Eras:        modernEra,
-	KilledBy:    killers(mutant.LogsWithoutLevel),
+	KilledBy:    []mutant.Name{mutant.LogsWithoutLevel},
 	Waits:       []check.Wait{{What: "log messages, after the response", Setting: check.QuietWindow}},
 }, func(c *run.C) {
 	eachTransport(c, func(p *peer) {

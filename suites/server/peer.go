@@ -13,15 +13,6 @@ import (
 	"github.com/mcpconform/mcpconform/suites/run"
 )
 
-// serverCheck registers a server check of either transport. A check whose
-// verdict hangs on what the server keeps per session (the capabilities a
-// client declared, the log level it set) says Serial: a server that keeps
-// no sessions shares that state between every client.
-var (
-	serverCheck = run.For(check.Server, check.Any)
-	killers     = run.Killers
-)
-
 // Protocol versions the peer proposes.
 const (
 	v0326 = "2025-03-26"

@@ -113,7 +113,7 @@ var _ = reverseFailureCheck(check.Descriptor{
 	Title:       "a sampling request answered with an error (the user's refusal, -1) still ends the tool call, and the server stays healthy",
 	Requirement: "A failed sampling request (an error reply, a refusal) reaches the handler as an error it handles: the tool call still gets a response.",
 	Rules:       []string{"CX-05", "CX-01", "JR-27"},
-	KilledBy:    killers(mutant.ReverseErrorDropsCall),
+	KilledBy:    []mutant.Name{mutant.ReverseErrorDropsCall},
 }, reverseCase{role: "sampling", caps: map[string]any{"sampling": map[string]any{}}, method: "sampling/createMessage",
 	answers: []reverseAnswer{errorAnswer(-1, "the user rejected the sampling request")}})
 
@@ -122,7 +122,7 @@ var _ = reverseFailureCheck(check.Descriptor{
 	Title:       "an elicitation request answered with an error still ends the tool call, and the server stays healthy",
 	Requirement: "A failed elicitation request (an error reply) reaches the handler as an error it handles: the tool call still gets a response.",
 	Rules:       []string{"CX-06", "CX-05", "CX-01"},
-	KilledBy:    killers(mutant.ReverseErrorDropsCall),
+	KilledBy:    []mutant.Name{mutant.ReverseErrorDropsCall},
 }, reverseCase{role: "elicitation", caps: bothElicitationModes, method: "elicitation/create",
 	answers: []reverseAnswer{errorAnswer(jsonrpc.CodeInternalError, "the client could not show the form")}})
 
@@ -132,7 +132,7 @@ var _ = reverseFailureCheck(check.Descriptor{
 	Requirement: "A server copes with a client whose roots are unavailable: an error reply to roots/list reaches the handler as an error, and the tool call still gets a response.",
 	Rules:       []string{"RT-07", "RT-05", "CX-07", "CX-05"},
 	Level:       check.SHOULD,
-	KilledBy:    killers(mutant.ReverseErrorDropsCall),
+	KilledBy:    []mutant.Name{mutant.ReverseErrorDropsCall},
 }, reverseCase{role: "roots", caps: map[string]any{"roots": map[string]any{}}, method: "roots/list",
 	answers: []reverseAnswer{errorAnswer(jsonrpc.CodeInternalError, "the client could not read its roots")}})
 
@@ -141,6 +141,6 @@ var _ = reverseFailureCheck(check.Descriptor{
 	Title:       "an elicitation the user declines, or cancels, still ends the tool call, and the server stays healthy",
 	Requirement: "An elicitation result has the action accept, decline or cancel; a decline or cancel is an answer the handler handles, and the tool call still gets a response.",
 	Rules:       []string{"CX-06", "EL-07"},
-	KilledBy:    killers(mutant.ElicitDeclineDropsCall),
+	KilledBy:    []mutant.Name{mutant.ElicitDeclineDropsCall},
 }, reverseCase{role: "elicitation", caps: bothElicitationModes, method: "elicitation/create",
 	answers: []reverseAnswer{actionAnswer("decline"), actionAnswer("cancel")}})

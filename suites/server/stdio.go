@@ -11,8 +11,6 @@ import (
 // stdio servers: ST-02, ST-03, ST-06, LC-20, LC-21. These start the
 // server themselves: they need the process, not only its messages.
 
-var stdioServerCheck = run.For(check.Server, check.Stdio)
-
 // bothEras marks the checks that hold in either era.
 var bothEras = []check.Era{check.Legacy, check.Modern}
 
@@ -45,7 +43,7 @@ var _ = stdioServerCheck(check.Descriptor{
 	Requirement: "A stdio server writes nothing but valid MCP messages to stdout: no banners, log lines or blank lines.",
 	Rules:       []string{"ST-03", "ST-02"},
 	Eras:        bothEras,
-	KilledBy:    killers(mutant.StdoutBanner),
+	KilledBy:    []mutant.Name{mutant.StdoutBanner},
 }, func(c *run.C) {
 	s, p := stdioServer(c)
 	p.open()
@@ -63,7 +61,7 @@ var _ = stdioServerCheck(check.Descriptor{
 	Rules:       []string{"LC-21", "LC-20"},
 	Level:       check.SHOULD,
 	Eras:        bothEras,
-	KilledBy:    killers(mutant.IgnoresStdinEOF),
+	KilledBy:    []mutant.Name{mutant.IgnoresStdinEOF},
 }, func(c *run.C) {
 	s, p := stdioServer(c)
 	p.open()
@@ -77,7 +75,7 @@ var _ = stdioServerCheck(check.Descriptor{
 	Requirement: "After stdin close and SIGTERM the server exits; nothing of its process group outlives the teardown.",
 	Rules:       []string{"LC-20", "NG-08"},
 	Eras:        bothEras,
-	KilledBy:    killers(mutant.IgnoresSIGTERM),
+	KilledBy:    []mutant.Name{mutant.IgnoresSIGTERM},
 }, func(c *run.C) {
 	s, p := stdioServer(c)
 	p.open()

@@ -17,8 +17,6 @@ import (
 // Every message a server sends matches the published JSON Schema of the
 // negotiated version: JR-01, JR-03, JR-09, JR-11, JR-13, TL-03.
 
-var httpServerCheck = run.For(check.Server, check.HTTP)
-
 // wireRules are what the MCP schema encodes of the message-shape rules.
 var wireRules = []string{"JR-01", "JR-03", "JR-09", "JR-11", "JR-13", "TL-03"}
 
@@ -32,7 +30,7 @@ func wireSchemaCheck(t check.Transport) check.Descriptor {
 			"a request or notification by its method, a result by the request it answers, an error with an integer code and a string message.",
 		Rules:    wireRules,
 		Eras:     bothEras,
-		KilledBy: killers(mutant.ToolWithoutInputSchema),
+		KilledBy: []mutant.Name{mutant.ToolWithoutInputSchema},
 		Waits: []check.Wait{
 			{What: "the conversation's tool call, when it is slower than the budget; the call is then cancelled", Setting: check.ToolBudget},
 			{What: "late messages, at the end of each conversation", Setting: check.QuietWindow},

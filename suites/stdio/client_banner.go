@@ -14,11 +14,6 @@ import (
 // Banners and log lines on stdout: NG-01, NG-03, NG-04, NG-12 (ST-03 is the
 // server's rule these servers break).
 
-var (
-	clientCheck = run.For(check.Client, check.Stdio)
-	killers     = run.Killers
-)
-
 // bannerLineBytes is the size of one banner-lines text line: the line
 // checks stay clear of the byte budget when lines×size fits in it.
 func bannerFits(l run.Limits, lines int64) bool {
@@ -31,7 +26,7 @@ var _ = clientCheck(check.Descriptor{
 	Title:       "banner lines before the initialize reply are skipped and the call succeeds",
 	Requirement: "A stdout line that is not JSON and could not be a damaged message is skipped, within the text budgets, even before the initialize reply.",
 	Rules:       []string{"NG-01", "NG-03", "ST-03"},
-	KilledBy:    killers(mutant.TextFatalBeforeInit, mutant.DropAfterText),
+	KilledBy:    []mutant.Name{mutant.TextFatalBeforeInit, mutant.DropAfterText},
 }, func(c *run.C) {
 	n := min(c.ClientLimits().StdoutTextLines, 3)
 	if n == 0 {
@@ -46,7 +41,7 @@ var _ = clientCheck(check.Descriptor{
 	Title:       "text between responses loses and reorders nothing",
 	Requirement: "Skipping text lines never loses or reorders messages: every reply still reaches its call.",
 	Rules:       []string{"NG-12", "NG-01"},
-	KilledBy:    killers(mutant.DropAfterText),
+	KilledBy:    []mutant.Name{mutant.DropAfterText},
 }, func(c *run.C) {
 	l := c.ClientLimits()
 	const tools, perGap = 3, 1
@@ -67,7 +62,7 @@ var _ = clientCheck(check.Descriptor{
 	Title:       "exactly max_stdout_text_lines text lines are skipped and the call succeeds",
 	Requirement: "Skipped lines count against max_stdout_text_lines; exactly the budget passes.",
 	Rules:       []string{"NG-03"},
-	KilledBy:    killers(mutant.LineBudgetOffByOne),
+	KilledBy:    []mutant.Name{mutant.LineBudgetOffByOne},
 }, func(c *run.C) {
 	l := c.ClientLimits()
 	if l.StdoutTextLines == 0 || !bannerFits(l, l.StdoutTextLines) {
@@ -84,7 +79,7 @@ var _ = clientCheck(check.Descriptor{
 	Title:       "one text line past max_stdout_text_lines ends the session with a protocol failure",
 	Requirement: "The next skippable line once the line budget is spent ends the session with a protocol failure.",
 	Rules:       []string{"NG-03"},
-	KilledBy:    killers(mutant.NoLineBudget),
+	KilledBy:    []mutant.Name{mutant.NoLineBudget},
 }, func(c *run.C) {
 	l := c.ClientLimits()
 	if !bannerFits(l, l.StdoutTextLines+1) {
@@ -114,7 +109,7 @@ var _ = clientCheck(check.Descriptor{
 	Title:       "exactly max_stdout_text_bytes text bytes (newlines included) are skipped and the call succeeds",
 	Requirement: "Skipped lines count against max_stdout_text_bytes, newlines included; exactly the budget passes.",
 	Rules:       []string{"NG-03"},
-	KilledBy:    killers(mutant.ByteBudgetOffByOne),
+	KilledBy:    []mutant.Name{mutant.ByteBudgetOffByOne},
 }, func(c *run.C) {
 	l := c.ClientLimits()
 	if l.StdoutTextBytes == 0 || l.StdoutTextLines == 0 {
@@ -131,7 +126,7 @@ var _ = clientCheck(check.Descriptor{
 	Title:       "one text byte past max_stdout_text_bytes ends the session with a protocol failure",
 	Requirement: "The next skippable line once the byte budget is spent ends the session with a protocol failure.",
 	Rules:       []string{"NG-03"},
-	KilledBy:    killers(mutant.NoByteBudget),
+	KilledBy:    []mutant.Name{mutant.NoByteBudget},
 }, func(c *run.C) {
 	l := c.ClientLimits()
 	if l.StdoutTextLines == 0 {
@@ -146,7 +141,7 @@ var _ = clientCheck(check.Descriptor{
 	Title:       "with a text budget of 0 the first text line is fatal",
 	Requirement: "A budget of 0 (lines or bytes) means nothing is skipped: the first text line ends the session.",
 	Rules:       []string{"NG-03", "ST-03"},
-	KilledBy:    killers(mutant.ZeroBudgetMeansDefault),
+	KilledBy:    []mutant.Name{mutant.ZeroBudgetMeansDefault},
 }, func(c *run.C) {
 	for _, key := range []string{target.LimitStdoutTextLines, target.LimitStdoutTextBytes} {
 		r := c.RunStdioClient(fakeservers.Options{Case: "banner-lines", Lines: 1, Marker: newMarker("zero")},
@@ -175,7 +170,7 @@ var _ = clientCheck(check.Descriptor{
 	Title:       "skipped text is never quoted in what the client prints",
 	Requirement: "The skipped line is reported without quoting its content (a count and a length are fine; the bytes are not).",
 	Rules:       []string{"NG-04"},
-	KilledBy:    killers(mutant.QuoteSkippedLine),
+	KilledBy:    []mutant.Name{mutant.QuoteSkippedLine},
 }, func(c *run.C) {
 	r, marker := skipReportRun(c)
 	for name, out := range map[string][]byte{"stdout": r.Stdout, "stderr": r.Stderr} {
@@ -190,7 +185,7 @@ var _ = clientCheck(check.Descriptor{
 	Requirement: "The first skipped line is reported once on the host's stderr; later ones are not reported line by line.",
 	Rules:       []string{"NG-04"},
 	Level:       check.SHOULD,
-	KilledBy:    killers(mutant.ReportEverySkippedLine),
+	KilledBy:    []mutant.Name{mutant.ReportEverySkippedLine},
 }, func(c *run.C) {
 	r, _ := skipReportRun(c)
 	n := stderrLines(r)

@@ -20,8 +20,8 @@ var _ = clientCheck(check.Descriptor{
 	Title:       "random mixes of banners, text, damaged and non-object lines and stderr floods end as the rules say",
 	Requirement: "Text lines within the budgets are skipped and lose nothing; the first past a budget, or a damaged or non-object line, ends the session at once, failing the pending call and the rest; stderr never blocks nor ends it.",
 	Rules:       []string{"NG-01", "NG-02", "NG-03", "NG-05", "NG-12"},
-	KilledBy: killers(mutant.SkipDamagedBrace, mutant.SkipNonObject, mutant.DamagedFailsLate, mutant.NoLineBudget, mutant.LineBudgetOffByOne,
-		mutant.NoByteBudget, mutant.ByteBudgetOffByOne, mutant.TextFatalBeforeInit, mutant.DropAfterText, mutant.NoStderrDrain, mutant.StderrVolumeFatal),
+	KilledBy: []mutant.Name{mutant.SkipDamagedBrace, mutant.SkipNonObject, mutant.DamagedFailsLate, mutant.NoLineBudget, mutant.LineBudgetOffByOne,
+		mutant.NoByteBudget, mutant.ByteBudgetOffByOne, mutant.TextFatalBeforeInit, mutant.DropAfterText, mutant.NoStderrDrain, mutant.StderrVolumeFatal},
 	Fuzz: true,
 }, func(c *run.C) {
 	l := c.ClientLimits()

@@ -32,7 +32,7 @@ var _ = clientCheck(check.Descriptor{
 	Title:       "a server that answers initialize too late fails the start with a timeout within the startup budget",
 	Requirement: "startup_timeout covers launch until notifications/initialized is sent; a late or missing initialize reply fails the start, not a hang.",
 	Rules:       []string{"NG-09", "LC-30"},
-	KilledBy:    killers(mutant.NoStartupTimeout),
+	KilledBy:    []mutant.Name{mutant.NoStartupTimeout},
 	Waits:       []check.Wait{slowStartWait},
 }, func(c *run.C) {
 	r, startup := slowStart(c)
@@ -66,7 +66,7 @@ var _ = clientCheck(check.Descriptor{
 	Title:       "initialize is never cancelled, not even when start-up times out",
 	Requirement: "A client never cancels its own initialize request.",
 	Rules:       []string{"LC-13"},
-	KilledBy:    killers(mutant.CancelInitialize),
+	KilledBy:    []mutant.Name{mutant.CancelInitialize},
 	Waits:       []check.Wait{slowStartWait},
 }, func(c *run.C) {
 	r, _ := slowStart(c)
@@ -89,7 +89,7 @@ var _ = clientCheck(check.Descriptor{
 	Requirement: "A dual-era client treats an error to its server/discover probe as a legacy server and falls back to initialize; it never hangs or gives up.",
 	Rules:       []string{"LC-45", "LC-46"},
 	Eras:        []check.Era{check.Legacy, check.Modern},
-	KilledBy:    killers(mutant.DiscoverNoFallback),
+	KilledBy:    []mutant.Name{mutant.DiscoverNoFallback},
 }, func(c *run.C) {
 	r := c.RunStdioClient(fakeservers.Options{Case: "well-behaved"}, target.Invocation{})
 	wantHandshakeStarted(c, r)
@@ -103,7 +103,7 @@ var _ = clientCheck(check.Descriptor{
 	Title:       "a server that exits while a call is pending fails the call at once",
 	Requirement: "When the server process exits, pending requests fail at once with a connection failure instead of waiting for their timeouts.",
 	Rules:       []string{"ST-16", "LC-30"},
-	KilledBy:    killers(mutant.IgnoreExit),
+	KilledBy:    []mutant.Name{mutant.IgnoreExit},
 }, func(c *run.C) {
 	r := c.RunStdioClient(fakeservers.Options{Case: "early-exit"}, target.Invocation{})
 	callID(c, r.Record) // the fake exits on the call: without one it never did
@@ -118,7 +118,7 @@ var _ = clientCheck(check.Descriptor{
 	Title:       "nothing but one JSON-RPC message per line reaches the server's stdin",
 	Requirement: "The client writes only valid JSON-RPC messages to the server's stdin, one per line, with no embedded newline.",
 	Rules:       []string{"ST-04", "ST-02", "JR-01"},
-	KilledBy:    killers(mutant.StdinBlankLines),
+	KilledBy:    []mutant.Name{mutant.StdinBlankLines},
 }, func(c *run.C) {
 	r := c.RunStdioClient(fakeservers.Options{Case: "well-behaved"}, target.Invocation{})
 	wantReached(c, r)
@@ -134,7 +134,7 @@ var _ = clientCheck(check.Descriptor{
 	Title:       "a reply whose id has the other JSON type (\"7\" for 7) is not taken for the call's answer",
 	Requirement: "Responses are routed to their callers by id, with 2 and \"2\" distinct ids.",
 	Rules:       []string{"NG-12"},
-	KilledBy:    killers(mutant.IDTypeConfusion),
+	KilledBy:    []mutant.Name{mutant.IDTypeConfusion},
 }, func(c *run.C) {
 	r := c.RunStdioClient(fakeservers.Options{Case: "id-swap"}, target.Invocation{})
 	wantAllCallsOK(c, r, 1)
@@ -145,7 +145,7 @@ var _ = clientCheck(check.Descriptor{
 	Title:       "concurrent calls answered out of order each get their own reply",
 	Requirement: "Responses are routed to their callers by id, whatever their order.",
 	Rules:       []string{"NG-12"},
-	KilledBy:    killers(mutant.FIFOCorrelation),
+	KilledBy:    []mutant.Name{mutant.FIFOCorrelation},
 }, func(c *run.C) {
 	const tools = 4
 	c.Unordered()

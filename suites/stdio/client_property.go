@@ -108,7 +108,7 @@ var _ = clientCheck(check.Descriptor{
 	Title:       "random interleavings of skippable text and replies complete every call with its own result",
 	Requirement: "Text lines within the budgets are skipped wherever they fall; every call still gets its own reply, in order.",
 	Rules:       []string{"NG-01", "NG-03", "NG-12"},
-	KilledBy:    killers(mutant.DropAfterText),
+	KilledBy:    []mutant.Name{mutant.DropAfterText},
 	Property:    true,
 }, func(c *run.C) {
 	l := c.ClientLimits()
@@ -157,7 +157,7 @@ var _ = clientCheck(check.Descriptor{
 	Title:       "a random damaged or non-object line after random text ends the session within the bound",
 	Requirement: "Whatever text precedes it, a damaged line ends the session at once with a protocol failure.",
 	Rules:       []string{"NG-01", "NG-02"},
-	KilledBy:    killers(mutant.DamagedFailsLate),
+	KilledBy:    []mutant.Name{mutant.DamagedFailsLate},
 	Property:    true,
 }, func(c *run.C) {
 	// Text past a budget ends the session too, so the expected outcome is

@@ -65,7 +65,7 @@ var _ = clientCheck(check.Descriptor{
 	Title:       "a timed-out call is cancelled with notifications/cancelled for its id",
 	Requirement: "When a request times out the client sends notifications/cancelled carrying that request's id.",
 	Rules:       []string{"NG-07", "LC-31", "ST-13"},
-	KilledBy:    killers(mutant.NoCancelNotification),
+	KilledBy:    []mutant.Name{mutant.NoCancelNotification},
 	Waits:       []check.Wait{callTimeoutWait, cancelGraceWait},
 }, func(c *run.C) {
 	// The fake answers the second tool only once the first one's cancel
@@ -83,7 +83,7 @@ var _ = clientCheck(check.Descriptor{
 	Title:       "after notifications/cancelled the client waits cancel_grace before closing stdin",
 	Requirement: "After cancelling, the client waits cancel_grace for the server to stop before it terminates the process tree, stdin first.",
 	Rules:       []string{"NG-07"},
-	KilledBy:    killers(mutant.NoCancelGrace, mutant.NoCancelNotification, mutant.NoCancelTeardown),
+	KilledBy:    []mutant.Name{mutant.NoCancelGrace, mutant.NoCancelNotification, mutant.NoCancelTeardown},
 	Waits:       []check.Wait{callTimeoutWait, cancelGraceWait},
 }, func(c *run.C) {
 	l := c.ClientLimits()
@@ -103,7 +103,7 @@ var _ = clientCheck(check.Descriptor{
 	Title:       "a server that ignores stdin EOF after a cancel gets SIGTERM, after stdin closed",
 	Requirement: "Termination after a cancel closes stdin first, then sends SIGTERM.",
 	Rules:       []string{"NG-07", "LC-20"},
-	KilledBy:    killers(mutant.NoSigterm, mutant.SigtermBeforeEOF),
+	KilledBy:    []mutant.Name{mutant.NoSigterm, mutant.SigtermBeforeEOF},
 	Waits:       []check.Wait{callTimeoutWait, cancelGraceWait, sigtermWait},
 }, func(c *run.C) {
 	r := timedOutCall(c, "never-answers-ignore-eof")
@@ -119,7 +119,7 @@ var _ = clientCheck(check.Descriptor{
 	Title:       "a server that ignores stdin EOF and SIGTERM after a cancel is killed",
 	Requirement: "Termination escalates to SIGKILL: a server that ignores stdin EOF and SIGTERM does not outlive the client.",
 	Rules:       []string{"NG-07", "LC-20"},
-	KilledBy:    killers(mutant.NoSigkill),
+	KilledBy:    []mutant.Name{mutant.NoSigkill},
 	Waits:       []check.Wait{callTimeoutWait, cancelGraceWait, escalationWait},
 }, func(c *run.C) {
 	r := timedOutCall(c, "never-answers-stubborn")
@@ -133,7 +133,7 @@ var _ = clientCheck(check.Descriptor{
 	Requirement: "On close the client closes the server's stdin first and waits for it to exit before any signal.",
 	Rules:       []string{"LC-20", "LC-21"},
 	Level:       check.SHOULD,
-	KilledBy:    killers(mutant.SigtermBeforeEOF),
+	KilledBy:    []mutant.Name{mutant.SigtermBeforeEOF},
 }, func(c *run.C) {
 	r := c.RunStdioClient(fakeservers.Options{Case: "well-behaved"}, target.Invocation{})
 	wantAllCallsOK(c, r, 1)
@@ -148,7 +148,7 @@ var _ = clientCheck(check.Descriptor{
 	Title:       "a normal close escalates: stdin close, SIGTERM, then SIGKILL for a stubborn server",
 	Requirement: "On close, a server that ignores stdin EOF gets SIGTERM after a wait, and SIGKILL after another.",
 	Rules:       []string{"LC-20", "NG-07"},
-	KilledBy:    killers(mutant.NoSigterm, mutant.NoSigkill),
+	KilledBy:    []mutant.Name{mutant.NoSigterm, mutant.NoSigkill},
 	Waits:       []check.Wait{escalationWait},
 }, func(c *run.C) {
 	r := c.RunStdioClient(fakeservers.Options{Case: "close-stubborn"}, target.Invocation{})
@@ -173,7 +173,7 @@ var _ = clientCheck(check.Descriptor{
 	Title:       "a SIGTERM-ignoring grandchild of the server is gone after close and never writes its marker",
 	Requirement: "Termination reaches the whole process group, so grandchildren (npx, uvx, shell wrappers) do not survive as orphans.",
 	Rules:       []string{"NG-08"},
-	KilledBy:    killers(mutant.NoProcessGroup),
+	KilledBy:    []mutant.Name{mutant.NoProcessGroup},
 	Waits: []check.Wait{{What: "the marker a surviving grandchild writes, looked for once its delay and a slack have passed since it started",
 		Setting: check.Scripted, Duration: markerDelay + markerSlack}},
 }, func(c *run.C) {

@@ -6,3 +6,18 @@
 // Specs live in ordinary files so the CLI can import them; suite_test.go runs
 // them against the reference client under `go test`.
 package stdio
+
+import (
+	"github.com/mcpconform/mcpconform/harness/check"
+	"github.com/mcpconform/mcpconform/suites/run"
+)
+
+// A check file registers each check with clientCheck, then its body:
+//
+//	var _ = clientCheck(check.Descriptor{ID: "stdio.client.…", Title: …, Requirement: …,
+//		Rules: []string{"NG-…"}, KilledBy: []mutant.Name{mutant.…}}, func(c *run.C) { … })
+//
+// The body runs the client's adapter against a stdio fake
+// (c.RunStdioClient) and judges what the adapter printed and the fake
+// recorded.
+var clientCheck = run.For(check.Client, check.Stdio)
