@@ -217,8 +217,8 @@ func fuzzCommand(args []string, stdout, stderr io.Writer) int {
 	}
 	var runs []fuzzRun
 	for _, t := range targets {
-		cfg := fuzz.Config{Target: t.target, Seed: o.seed, Duration: o.duration / time.Duration(len(targets)), Iterations: o.iterations,
-			Workers: o.workers, Options: fuzz.Options{Timeout: o.timeout, MaxRSS: o.maxRSS}, Unsafe: unsafe, Slow: slow, Progress: progressPrinter(stdout)}
+		cfg := fuzz.Options{Target: t.target, Seed: o.seed, Duration: o.duration / time.Duration(len(targets)), Iterations: o.iterations,
+			Workers: o.workers, ExecOptions: fuzz.ExecOptions{Timeout: o.timeout, MaxRSS: o.maxRSS}, Unsafe: unsafe, Slow: slow, Progress: progressPrinter(stdout)}
 		if t.target.URL != "" {
 			cfg.MaxRSS = 0
 		}
@@ -277,7 +277,7 @@ type fuzzRun struct {
 	rep             *fuzz.Report
 }
 
-func bound(cfg fuzz.Config) string {
+func bound(cfg fuzz.Options) string {
 	switch {
 	case cfg.Duration > 0 && cfg.Iterations > 0:
 		return fmt.Sprintf("%s or %d sequences", cfg.Duration, cfg.Iterations)

@@ -52,8 +52,8 @@ type fuzzKill struct {
 // stdio, and against the reference over stdio and HTTP.
 func fuzzMatrix(ctx context.Context, seed int64, stdout io.Writer) ([]fuzzKill, error) {
 	var rows []fuzzKill
-	base := fuzz.Config{Seed: seed, Slow: []string{"slow"}, ShrinkBudget: selftestFuzzShrink,
-		Options: fuzz.Options{Timeout: selftestFuzzTimeout, MaxRSS: selftestFuzzMaxRSS}}
+	base := fuzz.Options{Seed: seed, Slow: []string{"slow"}, ShrinkBudget: selftestFuzzShrink,
+		ExecOptions: fuzz.ExecOptions{Timeout: selftestFuzzTimeout, MaxRSS: selftestFuzzMaxRSS}}
 	stdio := func(args ...string) fuzz.Target {
 		return fuzz.Target{Command: selfexec.Command("serve", append([]string{"--transport", "stdio"}, args...)...)}
 	}
@@ -94,7 +94,7 @@ func fuzzMatrix(ctx context.Context, seed int64, stdout io.Writer) ([]fuzzKill, 
 
 // fuzzRow runs one fuzzing and judges it: a planted bug is killed when the
 // first finding breaks want; the reference holds when nothing is found.
-func fuzzRow(ctx context.Context, name string, cfg fuzz.Config, want fuzz.Invariant) (fuzzKill, error) {
+func fuzzRow(ctx context.Context, name string, cfg fuzz.Options, want fuzz.Invariant) (fuzzKill, error) {
 	rep, err := fuzz.Run(ctx, cfg)
 	if err != nil {
 		return fuzzKill{}, fmt.Errorf("selftest: fuzz %s: %w", name, err)

@@ -27,16 +27,18 @@ import (
 
 func init() { selfexec.Register("adapter", Main) }
 
-// Settings are the reference adapter's command-line settings: the client's
-// limits (seed defaults unless given) and the mutant to run.
-type Settings struct {
+// Config is the reference adapter's command-line settings: the client's
+// limits and the mutant to run. Zero values are literal, as in its two
+// transports' configs; start from their defaults (stdio.DefaultConfig,
+// streamable.DefaultClientConfig), as run.ReferenceSettings does.
+type Config struct {
 	Stdio  stdio.Config
 	HTTP   streamable.ClientConfig
 	Mutant mutant.Name
 }
 
 // Flags returns the argv for `mcpconform adapter` with these settings.
-func (s Settings) Flags() []string {
+func (s Config) Flags() []string {
 	c := s.Stdio
 	args := []string{
 		"--max-stdout-text-lines", fmt.Sprint(c.MaxStdoutTextLines),
@@ -74,8 +76,8 @@ its config line declares.`,
 }
 
 // parseFlags reads the settings; -h writes the help to stdout.
-func parseFlags(args []string, stdout io.Writer) (Settings, error) {
-	s := Settings{Stdio: stdio.DefaultConfig(), HTTP: streamable.DefaultClientConfig("")}
+func parseFlags(args []string, stdout io.Writer) (Config, error) {
+	s := Config{Stdio: stdio.DefaultConfig(), HTTP: streamable.DefaultClientConfig("")}
 	c, h := &s.Stdio, &s.HTTP
 	fs := usage.NewFlagSet("adapter")
 	fs.IntVar(&c.MaxStdoutTextLines, "max-stdout-text-lines", c.MaxStdoutTextLines, "text lines the client skips on stdout per session (0: none)")
@@ -214,7 +216,7 @@ func phase(start time.Time, err error) *target.Phase {
 
 // ConfigLine is the config line the adapter prints over HTTP with these
 // settings: the limits its client declares, the stdio ones and the HTTP ones.
-func (s Settings) ConfigLine() map[string]json.RawMessage { return declare(s.Stdio, &s.HTTP, s.Mutant) }
+func (s Config) ConfigLine() map[string]json.RawMessage { return declare(s.Stdio, &s.HTTP, s.Mutant) }
 
 // declare is the config line: the limits this client enforces, with the
 // HTTP ones when h is given. A permitted variant without a limit declares

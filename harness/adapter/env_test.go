@@ -72,5 +72,5 @@ func TestParseFlagsRejectsUnknownMutantsAndArguments(t *testing.T) {
 func nonDefaultFlags() []string {
 	c := stdio.DefaultConfig()
 	c.CancelGrace = 123 * time.Millisecond
-	return Settings{Stdio: c}.Flags()
+	return Config{Stdio: c}.Flags()
 }

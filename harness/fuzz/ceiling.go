@@ -16,7 +16,7 @@ import (
 // Stats.Executions counts the round trips. Every answer must come within
 // opt.Timeout (zero: DefaultTimeout); one that does not ends the
 // measurement with an error.
-func PingCeiling(ctx context.Context, t Target, d time.Duration, workers int, opt Options) (Stats, error) {
+func PingCeiling(ctx context.Context, t Target, d time.Duration, workers int, opt ExecOptions) (Stats, error) {
 	timeout := opt.Timeout
 	if timeout <= 0 {
 		timeout = DefaultTimeout

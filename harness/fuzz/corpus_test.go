@@ -23,7 +23,7 @@ func TestCorpusReplays(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer stop()
-	opt := Options{Timeout: 2 * time.Second, MaxRSS: 256 << 20}
+	opt := ExecOptions{Timeout: 2 * time.Second, MaxRSS: 256 << 20}
 	for _, name := range files {
 		f, err := os.Open(name)
 		if err != nil {
@@ -53,7 +53,7 @@ func TestCorpusReplays(t *testing.T) {
 				}
 			}
 			if m, ok := strings.CutPrefix(base, "planted-"); ok && c.Transport != "http" {
-				out, err := Execute(reference("--mutant", "planted-"+m), c.Frames, Options{Timeout: 300 * time.Millisecond, MaxRSS: opt.MaxRSS / 2})
+				out, err := Execute(reference("--mutant", "planted-"+m), c.Frames, ExecOptions{Timeout: 300 * time.Millisecond, MaxRSS: opt.MaxRSS / 2})
 				if err != nil {
 					t.Fatal(err)
 				}

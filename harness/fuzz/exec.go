@@ -14,8 +14,9 @@ import (
 	"github.com/mcpconform/mcpconform/harness/transcript"
 )
 
-// Options configure the executor.
-type Options struct {
+// ExecOptions configure the executor. The zero value of every field means
+// its default, which the field says.
+type ExecOptions struct {
 	// Timeout is how long a request's answer, and the probe ping's, may
 	// take; zero is DefaultTimeout.
 	Timeout time.Duration
@@ -29,7 +30,7 @@ type Options struct {
 // DefaultTimeout is how long the executor waits for an answer.
 const DefaultTimeout = 2 * time.Second
 
-func (o Options) timeout() time.Duration {
+func (o ExecOptions) timeout() time.Duration {
 	if o.Timeout <= 0 {
 		return DefaultTimeout
 	}
@@ -72,7 +73,7 @@ type account struct {
 type run struct {
 	c         conn
 	transport string
-	opt       Options
+	opt       ExecOptions
 	frames    []Frame
 	step      int
 	acct      map[string]*account
@@ -89,7 +90,7 @@ type run struct {
 // t and checks the invariants after each, and with a probe ping after every
 // unreadable frame and after the last one. It stops at the first MUST-level
 // break.
-func Execute(t Target, frames []Frame, opt Options) (Outcome, error) {
+func Execute(t Target, frames []Frame, opt ExecOptions) (Outcome, error) {
 	c, err := t.open(opt.Log)
 	if err != nil {
 		return Outcome{}, err
@@ -101,7 +102,7 @@ func Execute(t Target, frames []Frame, opt Options) (Outcome, error) {
 	return r.out, nil
 }
 
-func newRun(c conn, transport string, opt Options) *run {
+func newRun(c conn, transport string, opt ExecOptions) *run {
 	return &run{c: c, transport: transport, opt: opt, acct: map[string]*account{}, cancelled: map[string]bool{}, cancelAt: map[string]int{}, warned: map[Invariant]bool{}}
 }
 

@@ -26,7 +26,7 @@ func TestExecuteReferenceHolds(t *testing.T) {
 		`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":77}}`,
 		`{"jsonrpc":"2.0","id":2,"method":"ping"}`,
 		`{"jsonrpc":"2.0","id":5,"result":{}}`,
-	), Options{Timeout: time.Second})
+	), ExecOptions{Timeout: time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -39,7 +39,7 @@ func TestExecuteReferenceHolds(t *testing.T) {
 }
 
 func TestExecuteSeesAnExit(t *testing.T) {
-	out, err := Execute(Target{Command: []string{"sh", "-c", "read line; exit 3"}}, frames(`{"jsonrpc":"2.0","id":1,"method":"ping"}`), Options{Timeout: time.Second})
+	out, err := Execute(Target{Command: []string{"sh", "-c", "read line; exit 3"}}, frames(`{"jsonrpc":"2.0","id":1,"method":"ping"}`), ExecOptions{Timeout: time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -50,7 +50,7 @@ func TestExecuteSeesAnExit(t *testing.T) {
 }
 
 func TestExecuteSeesStdoutNoise(t *testing.T) {
-	out, _ := Execute(Target{Command: []string{"sh", "-c", `read line; echo hello; echo '{"jsonrpc":"2.0","id":1,"result":{}}'; sleep 5`}}, frames(`{"jsonrpc":"2.0","id":1,"method":"ping"}`), Options{Timeout: time.Second})
+	out, _ := Execute(Target{Command: []string{"sh", "-c", `read line; echo hello; echo '{"jsonrpc":"2.0","id":1,"result":{}}'; sleep 5`}}, frames(`{"jsonrpc":"2.0","id":1,"method":"ping"}`), ExecOptions{Timeout: time.Second})
 	if out.Violation == nil || out.Violation.Invariant != StdoutJSON {
 		t.Fatalf("got %v, want stdout-json broken", out.Violation)
 	}
@@ -93,7 +93,7 @@ func BenchmarkFuzzRun(b *testing.B) {
 	var execs int64
 	var elapsed time.Duration
 	for i := 0; i < b.N; i++ {
-		rep, err := Run(context.Background(), Config{Target: reference(), Seed: int64(i + 1), Duration: time.Second, Slow: []string{"slow"}})
+		rep, err := Run(context.Background(), Options{Target: reference(), Seed: int64(i + 1), Duration: time.Second, Slow: []string{"slow"}})
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -114,7 +114,7 @@ func BenchmarkExecutePings(b *testing.B) {
 	var execs int
 	start := time.Now()
 	for i := 0; i < b.N; i++ {
-		out, err := Execute(reference(), fs, Options{})
+		out, err := Execute(reference(), fs, ExecOptions{})
 		if err != nil || out.Violation != nil {
 			b.Fatal(err, out.Violation)
 		}

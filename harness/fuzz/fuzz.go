@@ -17,8 +17,9 @@ import (
 	"github.com/mcpconform/mcpconform/harness/transcript"
 )
 
-// Config is one fuzzing run.
-type Config struct {
+// Options configure one fuzzing run. The zero value of every field means
+// its default, which the field says.
+type Options struct {
 	Target Target
 	// Seed makes the run reproducible: iteration i draws from Seed and i.
 	Seed int64
@@ -29,7 +30,7 @@ type Config struct {
 	// Workers run iterations side by side, each on its own connection;
 	// zero is one.
 	Workers int
-	Options
+	ExecOptions
 	// Only, when set, is the list of tools that may be called; Unsafe
 	// tools are never called; Slow tools are called only with their
 	// cancel.
@@ -52,7 +53,7 @@ const (
 	DefaultShrinkBudget = 40 * time.Second
 )
 
-func (c Config) shrinkBudget() time.Duration {
+func (c Options) shrinkBudget() time.Duration {
 	if c.ShrinkBudget <= 0 {
 		return DefaultShrinkBudget
 	}
@@ -102,7 +103,7 @@ type Report struct {
 }
 
 // Run fuzzes the target until the bound, the first finding, or ctx ends.
-func Run(ctx context.Context, cfg Config) (*Report, error) {
+func Run(ctx context.Context, cfg Options) (*Report, error) {
 	tools, skipped, err := discover(cfg)
 	if err != nil {
 		return nil, err
@@ -163,9 +164,9 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 
 // record runs frames once more with the wire recorded, so that v carries
 // the transcript of what the server did with them.
-func record(cfg Config, frames []Frame, v *Violation) {
+func record(cfg Options, frames []Frame, v *Violation) {
 	log := &transcript.Log{}
-	opt := cfg.Options
+	opt := cfg.ExecOptions
 	opt.Log = log
 	out, err := Execute(cfg.Target, frames, opt)
 	switch {
@@ -179,7 +180,7 @@ func record(cfg Config, frames []Frame, v *Violation) {
 
 // fuzzer is the state the workers share.
 type fuzzer struct {
-	cfg      Config
+	cfg      Options
 	md       *model
 	ctx      context.Context
 	start    time.Time
@@ -331,7 +332,7 @@ func (h *hunt) runStep(s commands.SystemUnderTest, st *step) commands.Result {
 			u.err = err
 			return &Violation{Invariant: Alive, Kind: "start", Detail: fmt.Sprintf("the server did not start: %v", err)}
 		}
-		u.r = newRun(c, h.f.md.transport, h.f.cfg.Options)
+		u.r = newRun(c, h.f.md.transport, h.f.cfg.ExecOptions)
 	}
 	r := u.r
 	if r.out.Violation != nil {
@@ -432,13 +433,13 @@ func (f *fuzzer) warn(ws []*Violation) {
 
 // discover asks the server for its tools (every page) over a fresh
 // connection, and keeps those the configuration allows.
-func discover(cfg Config) (tools []Tool, skipped []string, err error) {
+func discover(cfg Options) (tools []Tool, skipped []string, err error) {
 	c, err := cfg.Target.open(nil)
 	if err != nil {
 		return nil, nil, err
 	}
 	defer c.close()
-	r := newRun(c, cfg.Target.Transport(), cfg.Options)
+	r := newRun(c, cfg.Target.Transport(), cfg.ExecOptions)
 	call := func(id int64, method string, params any) (*jsonrpcResult, error) {
 		raw := message(id, method, params)
 		r.frames = append(r.frames, Frame{Body: raw})

@@ -9,7 +9,7 @@ import (
 )
 
 func TestFuzzReferenceStdioHolds(t *testing.T) {
-	rep, err := Run(context.Background(), Config{Target: reference(), Seed: 1, Duration: 3 * time.Second, Slow: []string{"slow"}, Options: Options{Timeout: time.Second, MaxRSS: 256 << 20}})
+	rep, err := Run(context.Background(), Options{Target: reference(), Seed: 1, Duration: 3 * time.Second, Slow: []string{"slow"}, ExecOptions: ExecOptions{Timeout: time.Second, MaxRSS: 256 << 20}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -40,8 +40,8 @@ func TestFuzzFindsPlantedBugs(t *testing.T) {
 		{"planted-crash-on-string", Alive, []string{"test_sampling", "test_elicitation"}, 5 * time.Second},
 	} {
 		t.Run(tc.mutant, func(t *testing.T) {
-			rep, err := Run(context.Background(), Config{Target: reference("--mutant", tc.mutant), Seed: 1, Duration: 30 * time.Second,
-				Slow: []string{"slow"}, Only: tc.only, Options: Options{Timeout: tc.timeout}})
+			rep, err := Run(context.Background(), Options{Target: reference("--mutant", tc.mutant), Seed: 1, Duration: 30 * time.Second,
+				Slow: []string{"slow"}, Only: tc.only, ExecOptions: ExecOptions{Timeout: tc.timeout}})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -71,7 +71,7 @@ func TestRetryDelayIsNotTheServersTime(t *testing.T) {
 	out, err := Execute(Target{URL: url}, frames(initFrame,
 		`{"jsonrpc":"2.0","method":"notifications/initialized"}`,
 		`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"test_reconnection","arguments":{}}}`,
-	), Options{Timeout: 300 * time.Millisecond})
+	), ExecOptions{Timeout: 300 * time.Millisecond})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -182,7 +182,7 @@ func runStdio(ctx context.Context, o Options, stdin io.Reader, stdout, stderr io
 		fmt.Fprintln(stderr, "serve:", err)
 		return 2
 	}
-	err = stdio.Serve(ctx, stdio.ServerConfig{Handler: server, Mutant: o.Mutant}, stdin, stdout)
+	err = stdio.Serve(ctx, stdio.ServerOptions{Handler: server, Mutant: o.Mutant}, stdin, stdout)
 	switch {
 	case err == nil:
 		o.afterStdinEOF(ctx)

@@ -24,9 +24,9 @@ type ServerHandler interface {
 	Handle(ctx context.Context, s mcpserver.SessionInfo, m *jsonrpc.Message, out func(*jsonrpc.Message) error) *jsonrpc.Message
 }
 
-// ServerConfig configures the reference stdio server transport. A zero limit
-// means its default.
-type ServerConfig struct {
+// ServerOptions configure the reference stdio server transport. The zero
+// value of every field means its default.
+type ServerOptions struct {
 	// Handler answers the messages.
 	Handler ServerHandler
 	// MaxLineBytes bounds one stdin line; a longer one is discarded and
@@ -56,7 +56,7 @@ const batchVersion = "2025-03-26"
 // ends, or the error that broke stdout. Before returning it ends the
 // handlers' context and waits for them; their responses are still written.
 // A read blocked on stdin is left behind: the caller's process exits.
-func Serve(ctx context.Context, cfg ServerConfig, stdin io.Reader, stdout io.Writer) error {
+func Serve(ctx context.Context, cfg ServerOptions, stdin io.Reader, stdout io.Writer) error {
 	if cfg.Handler == nil {
 		return errors.New("stdio.Serve: ServerConfig.Handler is nil; set it to the MCP server that answers the messages")
 	}
@@ -88,7 +88,7 @@ func Serve(ctx context.Context, cfg ServerConfig, stdin io.Reader, stdout io.Wri
 
 // lineServer is one stdio connection being served.
 type lineServer struct {
-	cfg  ServerConfig
+	cfg  ServerOptions
 	ctx  context.Context // the handlers' context; ends when Serve returns
 	w    *lineWriter
 	sess *stdioSession

@@ -37,7 +37,8 @@ func (f HandlerFunc) Handle(ctx context.Context, s *ServerSession, req *jsonrpc.
 }
 
 // ServerConfig configures the reference streamable HTTP server transport.
-// A zero limit means its default.
+// Start from DefaultServerConfig: its flags are literal (a false EnableGET
+// answers GET with 405), while a zero limit or list means its default.
 type ServerConfig struct {
 	// Handler answers the messages of every session.
 	Handler Handler

@@ -107,7 +107,7 @@ const (
 
 // ReferenceSettings are the reference adapter's settings when it is the
 // client under test: the seed's rules with small limits, so a run is quick.
-func ReferenceSettings(m mutant.Name) adapter.Settings {
+func ReferenceSettings(m mutant.Name) adapter.Config {
 	c := stdio.DefaultConfig()
 	c.MaxStdoutTextLines = 20
 	c.MaxStdoutTextBytes = 4096
@@ -119,7 +119,7 @@ func ReferenceSettings(m mutant.Name) adapter.Settings {
 	h.MaxSSEEventSize = 64 << 10
 	h.SessionRecoveryTimeout = time.Second
 	h.ControlRequestTimeout = 500 * time.Millisecond
-	return adapter.Settings{Stdio: c, HTTP: h, Mutant: m}
+	return adapter.Config{Stdio: c, HTTP: h, Mutant: m}
 }
 
 // ReferenceAdapter is the argv of the reference adapter (or one of its
@@ -217,7 +217,7 @@ func (c Config) waitOnce(w check.Wait, client target.Output) time.Duration {
 
 // seedConfigLine is the config line of a client with the seed defaults.
 func seedConfigLine() target.Output {
-	s := adapter.Settings{Stdio: stdio.DefaultConfig(), HTTP: streamable.DefaultClientConfig("")}
+	s := adapter.Config{Stdio: stdio.DefaultConfig(), HTTP: streamable.DefaultClientConfig("")}
 	return target.Output{Config: s.ConfigLine()}
 }
 
