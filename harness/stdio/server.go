@@ -58,7 +58,7 @@ const batchVersion = "2025-03-26"
 // A read blocked on stdin is left behind: the caller's process exits.
 func Serve(ctx context.Context, cfg ServerOptions, stdin io.Reader, stdout io.Writer) error {
 	if cfg.Handler == nil {
-		return errors.New("stdio.Serve: ServerConfig.Handler is nil; set it to the MCP server that answers the messages")
+		return errors.New("stdio.Serve: ServerOptions.Handler is nil; set it to the MCP server that answers the messages")
 	}
 	if cfg.MaxLineBytes <= 0 {
 		cfg.MaxLineBytes = DefaultServerMaxLineBytes
