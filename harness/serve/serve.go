@@ -21,7 +21,7 @@ import (
 	"github.com/mcpconform/mcpconform/harness/mcpserver"
 	"github.com/mcpconform/mcpconform/harness/mutant"
 	"github.com/mcpconform/mcpconform/harness/selfexec"
-	"github.com/mcpconform/mcpconform/harness/stdio"
+	"github.com/mcpconform/mcpconform/harness/stdioserver"
 	"github.com/mcpconform/mcpconform/harness/streamable"
 	"github.com/mcpconform/mcpconform/harness/usage"
 )
@@ -182,7 +182,7 @@ func runStdio(ctx context.Context, o Options, stdin io.Reader, stdout, stderr io
 		fmt.Fprintln(stderr, "serve:", err)
 		return 2
 	}
-	err = stdio.Serve(ctx, stdio.ServerOptions{Handler: server, Mutant: o.Mutant}, stdin, stdout)
+	err = stdioserver.Serve(ctx, stdioserver.Options{Handler: server, Mutant: o.Mutant}, stdin, stdout)
 	switch {
 	case err == nil:
 		o.afterStdinEOF(ctx)

@@ -8,9 +8,7 @@
 // the requirements digest. Which mutant (harness/mutant) it runs is chosen
 // by Config.Mutant.
 //
-// The package also holds the reference stdio server transport (Serve): it
-// serves an MCP server such as *mcpserver.Server on stdin and stdout, one JSON-RPC
-// message per line.
+// The server side of the transport is package stdioserver.
 package stdio
 
 import (

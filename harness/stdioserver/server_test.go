@@ -1,4 +1,4 @@
-package stdio
+package stdioserver
 
 import (
 	"bufio"
@@ -24,10 +24,13 @@ type stdioPeer struct {
 	cancel context.CancelFunc
 }
 
+// testWait bounds every wait in these tests; reaching it is a failure.
+const testWait = 10 * time.Second
+
 const initLine = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`
 
 // serveLines starts Serve with cfg (its Handler a reference server when nil).
-func serveLines(t *testing.T, cfg ServerOptions) *stdioPeer {
+func serveLines(t *testing.T, cfg Options) *stdioPeer {
 	t.Helper()
 	if cfg.Handler == nil {
 		srv, err := mcpserver.New(mcpserver.Options{Mutant: cfg.Mutant})
@@ -144,7 +147,7 @@ func (p *stdioPeer) initialize() {
 }
 
 func TestStdioServerAnswersLineByLine(t *testing.T) {
-	p := serveLines(t, ServerOptions{})
+	p := serveLines(t, Options{})
 	p.send(`{"jsonrpc":"2.0","id":"p","method":"ping"}`)
 	p.wantResult(`"p"`)
 	p.initialize()
@@ -161,7 +164,7 @@ func TestStdioServerAnswersLineByLine(t *testing.T) {
 }
 
 func TestStdioServerAnswersDamagedLinesWithParseErrors(t *testing.T) {
-	p := serveLines(t, ServerOptions{})
+	p := serveLines(t, Options{})
 	for _, l := range []string{`{"jsonrpc":"2.0","id":1,"method":"ping"`, `not json at all`, `{"id":1,`, `[{"jsonrpc":"2.0"`, "\xff\xfe"} {
 		p.send(l)
 		p.wantError(jsonrpc.CodeParseError, "null")
@@ -171,7 +174,7 @@ func TestStdioServerAnswersDamagedLinesWithParseErrors(t *testing.T) {
 }
 
 func TestStdioServerAnswersInvalidRequests(t *testing.T) {
-	p := serveLines(t, ServerOptions{})
+	p := serveLines(t, Options{})
 	p.initialize()
 	for _, c := range []struct{ line, id string }{
 		{`42`, "null"},
@@ -193,7 +196,7 @@ func TestStdioServerAnswersInvalidRequests(t *testing.T) {
 }
 
 func TestStdioServerSkipsBlankLinesAndBoundsLongOnes(t *testing.T) {
-	p := serveLines(t, ServerOptions{MaxLineBytes: 64})
+	p := serveLines(t, Options{MaxLineBytes: 64})
 	p.send("", "   ", "\t")
 	p.send(`{"jsonrpc":"2.0","id":"a-long-id-` + strings.Repeat("x", 200) + `","method":"ping"}`)
 	p.wantError(jsonrpc.CodeInvalidRequest, "null")
@@ -202,7 +205,7 @@ func TestStdioServerSkipsBlankLinesAndBoundsLongOnes(t *testing.T) {
 }
 
 func TestStdioServerAcceptsBatchesIn20250326(t *testing.T) {
-	p := serveLines(t, ServerOptions{})
+	p := serveLines(t, Options{})
 	p.send(strings.Replace(initLine, "2025-11-25", "2025-03-26", 1), `{"jsonrpc":"2.0","method":"notifications/initialized"}`)
 	p.wantResult("1")
 	p.send(`[{"jsonrpc":"2.0","id":10,"method":"ping"},{"jsonrpc":"2.0","method":"notifications/x"},{"jsonrpc":"2.0","id":"11","method":"tools/list"}]`)
@@ -218,7 +221,7 @@ func TestStdioServerAcceptsBatchesIn20250326(t *testing.T) {
 }
 
 func TestStdioServerCancelledRequestGetsNothing(t *testing.T) {
-	p := serveLines(t, ServerOptions{})
+	p := serveLines(t, Options{})
 	p.initialize()
 	p.send(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"slow","arguments":{"ms":600000},"_meta":{"progressToken":"s"}}}`)
 	if m := p.nextMessage(); m.Method != "notifications/progress" {
@@ -232,7 +235,7 @@ func TestStdioServerCancelledRequestGetsNothing(t *testing.T) {
 }
 
 func TestStdioServerStopsAtStdinEOF(t *testing.T) {
-	p := serveLines(t, ServerOptions{})
+	p := serveLines(t, Options{})
 	p.initialize()
 	p.send(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"slow","arguments":{"ms":600000},"_meta":{"progressToken":"s"}}}`)
 	p.nextMessage()
@@ -244,7 +247,7 @@ func TestStdioServerStopsAtStdinEOF(t *testing.T) {
 }
 
 func TestStdioServerStopsWithItsContext(t *testing.T) {
-	p := serveLines(t, ServerOptions{})
+	p := serveLines(t, Options{})
 	p.initialize()
 	p.cancel()
 	select {
@@ -267,7 +270,7 @@ func TestStdioServerEndsWhenStdoutBreaks(t *testing.T) {
 	inR, inW := io.Pipe()
 	defer inW.Close()
 	served := make(chan error, 1)
-	go func() { served <- Serve(context.Background(), ServerOptions{Handler: srv}, inR, failingWriter{}) }()
+	go func() { served <- Serve(context.Background(), Options{Handler: srv}, inR, failingWriter{}) }()
 	_, _ = io.WriteString(inW, `{"jsonrpc":"2.0","id":1,"method":"ping"}`+"\n")
 	select {
 	case err := <-served:
@@ -280,7 +283,7 @@ func TestStdioServerEndsWhenStdoutBreaks(t *testing.T) {
 }
 
 func TestServeNeedsAHandler(t *testing.T) {
-	if err := Serve(context.Background(), ServerOptions{}, strings.NewReader(""), io.Discard); err == nil {
+	if err := Serve(context.Background(), Options{}, strings.NewReader(""), io.Discard); err == nil {
 		t.Fatal("Serve without a handler succeeded")
 	}
 }
@@ -309,10 +312,10 @@ var stdioRuleOf = map[mutant.Name]func(p *stdioPeer) (bool, string){
 func TestEachStdioServerMutantBreaksItsRule(t *testing.T) {
 	for name, observe := range stdioRuleOf {
 		t.Run(string(name), func(t *testing.T) {
-			if broken, saw := observe(serveLines(t, ServerOptions{})); broken {
+			if broken, saw := observe(serveLines(t, Options{})); broken {
 				t.Errorf("the reference breaks the rule of %s: saw %s", name, saw)
 			}
-			if broken, saw := observe(serveLines(t, ServerOptions{Mutant: name})); !broken {
+			if broken, saw := observe(serveLines(t, Options{Mutant: name})); !broken {
 				t.Errorf("mutant %s keeps its rule: saw %s", name, saw)
 			}
 		})

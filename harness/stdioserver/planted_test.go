@@ -1,4 +1,4 @@
-package stdio
+package stdioserver
 
 import (
 	"fmt"
@@ -29,7 +29,7 @@ func TestPlantedDuplicateReplyIsOneWrite(t *testing.T) {
 
 func TestPlantedDuplicateReply(t *testing.T) {
 	for _, m := range []mutant.Name{"", mutant.PlantedDuplicateReply} {
-		p := serveLines(t, ServerOptions{Mutant: m})
+		p := serveLines(t, Options{Mutant: m})
 		p.initialize()
 		p.send(`{"jsonrpc":"2.0","id":2,"method":"logging/setLevel","params":{"level":"alert"}}`)
 		p.wantResult("2")
@@ -48,7 +48,7 @@ func TestPlantedDuplicateReply(t *testing.T) {
 
 func TestPlantedStdoutLog(t *testing.T) {
 	for _, m := range []mutant.Name{"", mutant.PlantedStdoutLog} {
-		p := serveLines(t, ServerOptions{Mutant: m})
+		p := serveLines(t, Options{Mutant: m})
 		p.initialize() // request 1
 		for n := 2; n <= 21; n++ {
 			p.send(fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"ping"}`, n))
@@ -67,7 +67,7 @@ func TestPlantedStdoutLog(t *testing.T) {
 
 func TestPlantedWedgeAfterUnknownCancelOnStdio(t *testing.T) {
 	for _, m := range []mutant.Name{"", mutant.PlantedWedgeAfterUnknownCancel} {
-		p := serveLines(t, ServerOptions{Mutant: m})
+		p := serveLines(t, Options{Mutant: m})
 		p.initialize()
 		p.send(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":77}}`,
 			`{"jsonrpc":"2.0","id":2,"method":"ping"}`)

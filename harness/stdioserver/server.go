@@ -1,4 +1,8 @@
-package stdio
+// Package stdioserver is the reference stdio server transport: it serves
+// an MCP server such as *mcpserver.Server on stdin and stdout, one JSON-RPC
+// message per line and nothing else on stdout (ST-02, ST-03, ST-10). The
+// client side of the transport is package stdio.
+package stdioserver
 
 import (
 	"bufio"
@@ -15,20 +19,20 @@ import (
 	"github.com/mcpconform/mcpconform/harness/mutant"
 )
 
-// ServerHandler answers the messages of a stdio connection; *mcpserver.Server is
+// Handler answers the messages of a stdio connection; *mcpserver.Server is
 // one. Requests are handled concurrently, each in its own goroutine, so that
 // a cancellation or a reply to the server's own request can arrive while
 // they run; initialize, notifications and responses are handled in order,
 // in the read loop, and must return quickly.
-type ServerHandler interface {
+type Handler interface {
 	Handle(ctx context.Context, s mcpserver.SessionInfo, m *jsonrpc.Message, out func(*jsonrpc.Message) error) *jsonrpc.Message
 }
 
-// ServerOptions configure the reference stdio server transport. The zero
+// Options configure the reference stdio server transport. The zero
 // value of every field means its default.
-type ServerOptions struct {
+type Options struct {
 	// Handler answers the messages.
-	Handler ServerHandler
+	Handler Handler
 	// MaxLineBytes bounds one stdin line; a longer one is discarded and
 	// answered with -32600, so memory stays bounded whatever the client
 	// writes. Default DefaultServerMaxLineBytes.
@@ -38,8 +42,8 @@ type ServerOptions struct {
 	Mutant mutant.Name
 }
 
-// DefaultServerMaxLineBytes is the default bound of one stdin line.
-const DefaultServerMaxLineBytes = 4 << 20
+// DefaultMaxLineBytes is the default bound of one stdin line.
+const DefaultMaxLineBytes = 4 << 20
 
 // batchVersion is the only protocol version with JSON-RPC batches (JR-35,
 // JR-37).
@@ -56,12 +60,12 @@ const batchVersion = "2025-03-26"
 // ends, or the error that broke stdout. Before returning it ends the
 // handlers' context and waits for them; their responses are still written.
 // A read blocked on stdin is left behind: the caller's process exits.
-func Serve(ctx context.Context, cfg ServerOptions, stdin io.Reader, stdout io.Writer) error {
+func Serve(ctx context.Context, cfg Options, stdin io.Reader, stdout io.Writer) error {
 	if cfg.Handler == nil {
-		return errors.New("stdio.Serve: ServerOptions.Handler is nil; set it to the MCP server that answers the messages")
+		return errors.New("stdioserver.Serve: Options.Handler is nil; set it to the MCP server that answers the messages")
 	}
 	if cfg.MaxLineBytes <= 0 {
-		cfg.MaxLineBytes = DefaultServerMaxLineBytes
+		cfg.MaxLineBytes = DefaultMaxLineBytes
 	}
 	ctx, stop := context.WithCancelCause(ctx)
 	srv := &lineServer{cfg: cfg, ctx: ctx, w: &lineWriter{w: stdout, broken: stop, banner: cfg.Mutant == mutant.StdoutBanner}, sess: &stdioSession{}}
@@ -88,7 +92,7 @@ func Serve(ctx context.Context, cfg ServerOptions, stdin io.Reader, stdout io.Wr
 
 // lineServer is one stdio connection being served.
 type lineServer struct {
-	cfg  ServerOptions
+	cfg  Options
 	ctx  context.Context // the handlers' context; ends when Serve returns
 	w    *lineWriter
 	sess *stdioSession
@@ -104,6 +108,10 @@ type stdinLine struct {
 	tooLong bool
 	err     error
 }
+
+// readBufferSize is the stdin read buffer; longer lines are assembled from
+// its fragments.
+const readBufferSize = 64 << 10
 
 // read sends stdin's lines, each a copy, until stdin ends or Serve returns.
 func (srv *lineServer) read(stdin io.Reader, lines chan<- stdinLine) {
