@@ -31,6 +31,16 @@ type Event struct {
 	HasRetry bool
 }
 
+// EventBytes is an Event whose fields are the reader's own bytes, as
+// NextBytes returns them: ID, Type and Data mean what they mean in Event
+// (empty when absent) and stay valid only until the next call of NextBytes
+// or Next, which may overwrite them. A caller that keeps one copies it.
+type EventBytes struct {
+	ID, Type, Data []byte
+	Retry          time.Duration
+	HasRetry       bool
+}
+
 // sseBufferSize is how much the reader asks of its source at a time.
 const sseBufferSize = 32 << 10
 
@@ -49,10 +59,12 @@ const sseChunkSize = 1 << 20
 // returned when they end, so an event cut off by the end of the stream is
 // discarded, as EventSource does. A byte-order mark at the start is skipped.
 //
-// Lines are parsed where they lie in the read buffer and data collects in
-// a buffer the reader reuses, so only what an event returns is allocated:
-// its data, and an id or a type it carries, one string each however many
-// lines it has.
+// Lines are parsed where they lie in the read buffer, an event's one data
+// line is returned from there, and what must be copied (more lines, a line
+// that spans reads, an id or a type) collects in buffers the reader reuses.
+// NextBytes therefore allocates nothing per event once those buffers have
+// grown to the stream's events; Next allocates the strings of what the
+// event carries, one each.
 type SSEReader struct {
 	src    io.Reader
 	max    int
@@ -79,9 +91,11 @@ type SSEReader struct {
 
 	size     int      // raw size of the event so far
 	fields   bool     // the event has had a field line
-	data     valueBuf // its data lines, each followed by "\n"
-	typ      string
-	id       string
+	held     bool     // first holds its first data line, uncopied in buf
+	first    []byte   // the line's value
+	data     valueBuf // its data lines past first, each followed by "\n"
+	typ      valueBuf
+	id       valueBuf
 	retry    time.Duration
 	hasRetry bool
 }
@@ -116,13 +130,46 @@ func newSSEReader(r io.Reader, maxEventSize int, m mutant.Name) *SSEReader {
 // An event is returned when it has at least one field line; events with no
 // data (an id or a retry alone) are returned too.
 func (r *SSEReader) Next() (Event, error) {
-	if r.failed != nil {
-		return Event{}, r.failed
+	if err := r.advance(); err != nil {
+		return Event{}, err
 	}
+	ev := Event{ID: r.id.text(), Type: r.typ.text(), Retry: r.retry, HasRetry: r.hasRetry}
+	switch {
+	case r.held:
+		ev.Data = string(r.first)
+	case r.data.n > 0:
+		ev.Data = r.data.text()[:r.data.n-1]
+	}
+	return ev, nil
+}
+
+// NextBytes is Next without the copies: it returns the event in the
+// reader's own bytes (see EventBytes), which the next call may overwrite.
+func (r *SSEReader) NextBytes() (EventBytes, error) {
+	if err := r.advance(); err != nil {
+		return EventBytes{}, err
+	}
+	ev := EventBytes{ID: r.id.bytes(), Type: r.typ.bytes(), Retry: r.retry, HasRetry: r.hasRetry}
+	switch {
+	case r.held:
+		ev.Data = r.first
+	case r.data.n > 0:
+		ev.Data = r.data.bytes()[: r.data.n-1 : r.data.n-1]
+	}
+	return ev, nil
+}
+
+// advance reads up to the end of the next event, which it leaves in the
+// reader's event fields until the next call.
+func (r *SSEReader) advance() error {
+	if r.failed != nil {
+		return r.failed
+	}
+	r.clearEvent()
 	for {
 		if r.pos == r.end {
 			if r.readErr != nil {
-				return Event{}, r.readErr
+				return r.readErr
 			}
 			r.fill()
 			continue
@@ -133,7 +180,7 @@ func (r *SSEReader) Next() (Event, error) {
 				r.pos++
 				if r.splitCR && r.mutant == mutant.SSESplitCRLFTwice {
 					if err := r.grow(1); err != nil {
-						return Event{}, err
+						return err
 					}
 				}
 				continue
@@ -142,7 +189,7 @@ func (r *SSEReader) Next() (Event, error) {
 		i := r.lineEnd()
 		if i < 0 {
 			if err := r.partial(r.buf[r.pos:r.end]); err != nil {
-				return Event{}, err
+				return err
 			}
 			r.pos = r.end
 			continue
@@ -158,21 +205,31 @@ func (r *SSEReader) Next() (Event, error) {
 			err = r.endPartial(line)
 		case len(line) == 0:
 			if r.fields {
-				return r.dispatch(), nil
+				r.size, r.fields = 0, false
+				return nil
 			}
 			r.size = 0
 		case line[0] != ':':
 			err = r.field(line)
 		}
 		if err != nil {
-			return Event{}, err
+			return err
 		}
 	}
+}
+
+// clearEvent forgets the event the last call returned.
+func (r *SSEReader) clearEvent() {
+	r.held, r.first, r.retry, r.hasRetry = false, nil, 0, false
+	r.data.reset()
+	r.typ.reset()
+	r.id.reset()
 }
 
 // fill reads more of the source into the empty buffer. At the start of the
 // stream it reads until it can tell whether a byte-order mark is there.
 func (r *SSEReader) fill() {
+	r.spill()
 	r.pos, r.end, r.lfAt, r.crAt = 0, 0, -1, -1
 	for empty := 0; r.readErr == nil; {
 		n, err := r.src.Read(r.buf[r.end:])
@@ -199,6 +256,9 @@ func (r *SSEReader) fill() {
 
 // lineEnd returns the index of the first CR or LF in buf[pos:end], or -1.
 func (r *SSEReader) lineEnd() int {
+	if c := r.buf[r.pos]; c == '\n' || c == '\r' {
+		return r.pos // a blank line, or the break of a line that spans reads
+	}
 	if r.lfAt < r.pos {
 		r.lfAt = indexFrom(r.buf[:r.end], r.pos, '\n')
 	}
@@ -233,7 +293,7 @@ func (r *SSEReader) over(n int) bool {
 // tooLarge fails the stream and lets go of what the event held.
 func (r *SSEReader) tooLarge(n int) error {
 	r.failed = fmt.Errorf("%w: an event reached %d raw bytes, over the limit of %d (RM-09)", ErrEventTooLarge, n, r.max)
-	r.data, r.value = valueBuf{}, valueBuf{}
+	r.data, r.value, r.typ, r.id = valueBuf{}, valueBuf{}, valueBuf{}, valueBuf{}
 	return r.failed
 }
 
@@ -246,33 +306,74 @@ func (r *SSEReader) grow(n int) error {
 	return nil
 }
 
-// field applies one field line that lies whole in the buffer (WHATWG
-// server-sent events, "Interpreting an event stream"): the name runs to the
-// first colon, one space after it is dropped, a line without a colon is a
-// name with an empty value.
+// field applies one field line that lies whole in the buffer.
 func (r *SSEReader) field(line []byte) error {
 	if err := r.grow(len(line) + 1); err != nil {
 		return err
 	}
 	r.fields = true
-	name, value := line, line[len(line):]
-	if i := bytes.IndexByte(line, ':'); i >= 0 {
-		name, value = line[:i], line[i+1:]
-		if len(value) > 0 && value[0] == ' ' {
-			value = value[1:]
-		}
-	}
-	switch k := fieldKind(name); k {
+	switch k, value := splitField(line); k {
 	case lineData:
+		if !r.held && r.data.n == 0 {
+			r.held, r.first = true, value[:len(value):len(value)]
+			return nil
+		}
+		r.spill()
 		r.data.write(value, r.max)
 		r.data.write(newline, r.max)
 	case lineEvent, lineID, lineRetry:
-		r.setField(k, string(value))
+		r.setField(k, value)
 	}
 	return nil
 }
 
+// splitField returns what a field line names and its value (WHATWG
+// server-sent events, "Interpreting an event stream"): the name runs to the
+// first colon, one space after it is dropped, a line without a colon is a
+// name with an empty value. A line that starts with a name the reader knows
+// and its colon, as nearly every line does, is not searched for the colon.
+func splitField(line []byte) (lineKind, []byte) {
+	var k lineKind
+	var value []byte
+	switch {
+	case startsField(line, "data"):
+		k, value = lineData, line[len("data:"):]
+	case startsField(line, "id"):
+		k, value = lineID, line[len("id:"):]
+	case startsField(line, "event"):
+		k, value = lineEvent, line[len("event:"):]
+	case startsField(line, "retry"):
+		k, value = lineRetry, line[len("retry:"):]
+	default:
+		name := line
+		if i := bytes.IndexByte(line, ':'); i >= 0 {
+			name, value = line[:i], line[i+1:]
+		}
+		k = fieldKind(name)
+	}
+	if len(value) > 0 && value[0] == ' ' {
+		value = value[1:]
+	}
+	return k, value
+}
+
+// startsField reports whether line starts with name and a colon.
+func startsField(line []byte, name string) bool {
+	return len(line) > len(name) && line[len(name)] == ':' && string(line[:len(name)]) == name
+}
+
 var newline = []byte("\n")
+
+// spill copies the event's first data line out of buf, before buf is
+// refilled or another data line follows it.
+func (r *SSEReader) spill() {
+	if r.held {
+		r.held = false
+		r.data.write(r.first, r.max)
+		r.data.write(newline, r.max)
+		r.first = nil
+	}
+}
 
 // fieldKind returns the kind of the field line named name.
 func fieldKind(name []byte) lineKind {
@@ -289,21 +390,54 @@ func fieldKind(name []byte) lineKind {
 	return lineOther
 }
 
-// setField applies the value of an event, id or retry field. An id holding
-// NUL is ignored, and so is a retry that is not ASCII digits.
-func (r *SSEReader) setField(k lineKind, value string) {
+// setField applies an event, id or retry field that lay whole in buf. An id
+// holding NUL is ignored, and so is a retry that is not ASCII digits.
+func (r *SSEReader) setField(k lineKind, value []byte) {
 	switch k {
 	case lineEvent:
-		r.typ = value
+		r.typ.set(value, r.max)
 	case lineID:
-		if strings.IndexByte(value, 0) < 0 {
-			r.id = value
+		if !hasNUL(value) {
+			r.id.set(value, r.max)
 		}
 	case lineRetry:
 		if ms, ok := parseRetry(value); ok {
 			r.retry, r.hasRetry = ms, true
 		}
 	}
+}
+
+// setSpanned is setField for a field that spanned reads, whose value
+// r.value holds: the value becomes the event's type or id as it is, not
+// copied, and r.value is left empty.
+func (r *SSEReader) setSpanned(k lineKind) {
+	switch k {
+	case lineEvent:
+		r.typ, r.value = r.value, r.typ
+	case lineID:
+		if !r.value.has(0) {
+			r.id, r.value = r.value, r.id
+		}
+	case lineRetry:
+		if ms, ok := parseRetry(r.value.bytes()); ok {
+			r.retry, r.hasRetry = ms, true
+		}
+	}
+	r.value.reset()
+}
+
+// hasNUL reports whether b holds a NUL byte. Ids are short, and over a few
+// bytes a loop costs less than a call into IndexByte's vector code.
+func hasNUL(b []byte) bool {
+	if len(b) > 16 {
+		return bytes.IndexByte(b, 0) >= 0
+	}
+	for _, c := range b {
+		if c == 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // partial takes the start of a line whose end is in a later read. A
@@ -355,6 +489,7 @@ func (r *SSEReader) feed(b []byte) {
 	}
 	switch r.kind {
 	case lineData:
+		r.spill()
 		r.data.write(b, r.max)
 	case lineEvent, lineID, lineRetry:
 		r.value.write(b, r.max)
@@ -386,40 +521,29 @@ func (r *SSEReader) endPartial(tail []byte) error {
 	}
 	switch k {
 	case lineData:
+		r.spill()
 		r.data.write(newline, r.max)
 	case lineEvent, lineID, lineRetry:
-		r.setField(k, r.value.text())
+		r.setSpanned(k)
 	}
-	r.value.reset()
 	return nil
 }
 
 // parseRetry reads a retry field: ASCII digits, milliseconds.
-func parseRetry(v string) (time.Duration, bool) {
+func parseRetry(v []byte) (time.Duration, bool) {
 	if len(v) == 0 {
 		return 0, false
 	}
-	for _, c := range []byte(v) {
+	for _, c := range v {
 		if c < '0' || c > '9' {
 			return 0, false
 		}
 	}
-	ms, err := strconv.ParseInt(v, 10, 64)
+	ms, err := strconv.ParseInt(string(v), 10, 64)
 	if err != nil || ms > int64(time.Duration(1<<63-1)/time.Millisecond) {
 		return 0, false
 	}
 	return time.Duration(ms) * time.Millisecond, true
-}
-
-// dispatch ends the event at a blank line and resets the count.
-func (r *SSEReader) dispatch() Event {
-	ev := Event{ID: r.id, Type: r.typ, Retry: r.retry, HasRetry: r.hasRetry}
-	if r.data.n > 0 {
-		ev.Data = r.data.text()[:r.data.n-1]
-	}
-	r.size, r.fields, r.typ, r.id, r.retry, r.hasRetry = 0, false, "", "", 0, false
-	r.data.reset()
-	return ev
 }
 
 // valueBuf holds a field value of up to the event limit. Past the read
@@ -460,6 +584,35 @@ func (v *valueBuf) more(need, room int) {
 	}
 	v.full = append(v.full, v.cur)
 	v.cur = make([]byte, 0, max(size, need))
+}
+
+// bytes returns the value in one piece. A value held in chunks is joined
+// into one new array, which the value keeps in their place.
+func (v *valueBuf) bytes() []byte {
+	if len(v.full) > 0 {
+		joined := make([]byte, 0, v.n)
+		for _, c := range v.full {
+			joined = append(joined, c...)
+		}
+		v.full, v.cur = nil, append(joined, v.cur...)
+	}
+	return v.cur[:v.n:v.n]
+}
+
+// set makes b the value, which may come to hold limit bytes.
+func (v *valueBuf) set(b []byte, limit int) {
+	v.reset()
+	v.write(b, limit)
+}
+
+// has reports whether the value holds the byte c.
+func (v *valueBuf) has(c byte) bool {
+	for _, b := range v.full {
+		if bytes.IndexByte(b, c) >= 0 {
+			return true
+		}
+	}
+	return bytes.IndexByte(v.cur, c) >= 0
 }
 
 // text returns the value as a string: one allocation, one copy.
