@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"strconv"
 	"strings"
 	"time"
@@ -68,6 +69,7 @@ const sseChunkSize = 1 << 20
 type SSEReader struct {
 	src    io.Reader
 	max    int
+	accept int // the largest raw size of an event the reader accepts: max, unless a mutant says otherwise
 	mutant mutant.Name
 
 	buf        []byte
@@ -77,8 +79,7 @@ type SSEReader struct {
 	failed     error // sticky ErrEventTooLarge
 	bomChecked bool
 
-	afterCR bool // the last line ended with CR: an LF next is part of that break
-	splitCR bool // that CR was the last byte of a read
+	afterCR bool // the last line ended with the last byte of a read, a CR: an LF next is part of that break
 
 	// A line that spans reads is parsed as its bytes arrive.
 	inLine    bool
@@ -121,7 +122,19 @@ func NewSSEReader(r io.Reader, maxEventSize int) *SSEReader {
 
 // newSSEReader is NewSSEReader running mutant m.
 func newSSEReader(r io.Reader, maxEventSize int, m mutant.Name) *SSEReader {
-	return &SSEReader{src: r, max: maxEventSize, mutant: m, buf: make([]byte, sseBufferSize), lfAt: -1, crAt: -1}
+	return &SSEReader{src: r, max: maxEventSize, accept: accepted(maxEventSize, m), mutant: m, buf: make([]byte, sseBufferSize), lfAt: -1, crAt: -1}
+}
+
+// accepted returns the largest raw size of an event a reader with the
+// limit max accepts when it runs mutant m.
+func accepted(max int, m mutant.Name) int {
+	switch m {
+	case mutant.NoSSELimit, mutant.NoSSECap:
+		return math.MaxInt
+	case mutant.SSELimitOffByOne:
+		return max - 1
+	}
+	return max
 }
 
 // Next returns the next event. At the end of the stream it returns the
@@ -178,7 +191,7 @@ func (r *SSEReader) advance() error {
 			r.afterCR = false
 			if r.buf[r.pos] == '\n' {
 				r.pos++
-				if r.splitCR && r.mutant == mutant.SSESplitCRLFTwice {
+				if r.mutant == mutant.SSESplitCRLFTwice {
 					if err := r.grow(1); err != nil {
 						return err
 					}
@@ -195,10 +208,15 @@ func (r *SSEReader) advance() error {
 			continue
 		}
 		line := r.buf[r.pos:i]
-		if r.buf[i] == '\r' {
-			r.afterCR, r.splitCR = true, i+1 == r.end
-		}
 		r.pos = i + 1
+		if r.buf[i] == '\r' {
+			switch {
+			case r.pos == r.end:
+				r.afterCR = true
+			case r.buf[r.pos] == '\n':
+				r.pos++
+			}
+		}
 		var err error
 		switch {
 		case r.inLine:
@@ -281,13 +299,7 @@ func indexFrom(b []byte, from int, c byte) int {
 
 // over reports whether an event of raw size n passes the limit.
 func (r *SSEReader) over(n int) bool {
-	switch r.mutant {
-	case mutant.NoSSELimit, mutant.NoSSECap:
-		return false
-	case mutant.SSELimitOffByOne:
-		return n >= r.max
-	}
-	return n > r.max
+	return n > r.accept
 }
 
 // tooLarge fails the stream and lets go of what the event held.
