@@ -59,12 +59,12 @@ const sseChunkSize = 1 << 20
 // returned when they end, so an event cut off by the end of the stream is
 // discarded, as EventSource does. A byte-order mark at the start is skipped.
 //
-// Lines are parsed where they lie in the read buffer, an event's one data
-// line is returned from there, and what must be copied (more lines, a line
-// that spans reads, an id or a type) collects in buffers the reader reuses.
-// NextBytes therefore allocates nothing per event once those buffers have
-// grown to the stream's events; Next allocates the strings of what the
-// event carries, one each.
+// Lines are parsed where they lie in the read buffer, and an event's id,
+// type and one data line are returned from there; what must be copied (more
+// data lines, a line that spans reads, a value the buffer is refilled under)
+// collects in buffers the reader reuses. NextBytes therefore allocates
+// nothing per event once those buffers have grown to the stream's events;
+// Next allocates the strings of what the event carries, one each.
 type SSEReader struct {
 	src    io.Reader
 	max    int
@@ -89,13 +89,12 @@ type SSEReader struct {
 	skipSpace bool               // its colon came last: a space next is part of the colon
 	value     valueBuf           // its value, when an event, id or retry field
 
-	size     int      // raw size of the event so far
-	fields   bool     // the event has had a field line
-	held     bool     // first holds its first data line, uncopied in buf
-	first    []byte   // the line's value
-	data     valueBuf // its data lines past first, each followed by "\n"
-	typ      valueBuf
-	id       valueBuf
+	size     int       // raw size of the event so far
+	fields   bool      // the event has had a field line
+	hasData  bool      // it has had a data line
+	data     heldValue // its data lines joined with "\n"
+	typ      heldValue
+	id       heldValue
 	retry    time.Duration
 	hasRetry bool
 }
@@ -145,14 +144,7 @@ func (r *SSEReader) Next() (Event, error) {
 	if err := r.advance(); err != nil {
 		return Event{}, err
 	}
-	ev := Event{ID: r.id.text(), Type: r.typ.text(), Retry: r.retry, HasRetry: r.hasRetry}
-	switch {
-	case r.held:
-		ev.Data = string(r.first)
-	case r.data.n > 0:
-		ev.Data = r.data.text()[:r.data.n-1]
-	}
-	return ev, nil
+	return Event{ID: r.id.text(), Type: r.typ.text(), Data: r.data.text(), Retry: r.retry, HasRetry: r.hasRetry}, nil
 }
 
 // NextBytes is Next without the copies: it returns the event in the
@@ -161,14 +153,7 @@ func (r *SSEReader) NextBytes() (EventBytes, error) {
 	if err := r.advance(); err != nil {
 		return EventBytes{}, err
 	}
-	ev := EventBytes{ID: r.id.bytes(), Type: r.typ.bytes(), Retry: r.retry, HasRetry: r.hasRetry}
-	switch {
-	case r.held:
-		ev.Data = r.first
-	case r.data.n > 0:
-		ev.Data = r.data.bytes()[: r.data.n-1 : r.data.n-1]
-	}
-	return ev, nil
+	return EventBytes{ID: r.id.bytes(), Type: r.typ.bytes(), Data: r.data.bytes(), Retry: r.retry, HasRetry: r.hasRetry}, nil
 }
 
 // advance reads up to the end of the next event, which it leaves in the
@@ -237,7 +222,7 @@ func (r *SSEReader) advance() error {
 
 // clearEvent forgets the event the last call returned.
 func (r *SSEReader) clearEvent() {
-	r.held, r.first, r.retry, r.hasRetry = false, nil, 0, false
+	r.hasData, r.retry, r.hasRetry = false, 0, false
 	r.data.reset()
 	r.typ.reset()
 	r.id.reset()
@@ -246,7 +231,9 @@ func (r *SSEReader) clearEvent() {
 // fill reads more of the source into the empty buffer. At the start of the
 // stream it reads until it can tell whether a byte-order mark is there.
 func (r *SSEReader) fill() {
-	r.spill()
+	r.data.spill(r.max)
+	r.typ.spill(r.max)
+	r.id.spill(r.max)
 	r.pos, r.end, r.lfAt, r.crAt = 0, 0, -1, -1
 	for empty := 0; r.readErr == nil; {
 		n, err := r.src.Read(r.buf[r.end:])
@@ -304,7 +291,7 @@ func (r *SSEReader) over(n int) bool {
 // tooLarge fails the stream and lets go of what the event held.
 func (r *SSEReader) tooLarge(n int) error {
 	r.failed = fmt.Errorf("%w: an event reached %d raw bytes, over the limit of %d (RM-09)", ErrEventTooLarge, n, r.max)
-	r.data, r.value, r.typ, r.id = valueBuf{}, valueBuf{}, valueBuf{}, valueBuf{}
+	r.data, r.typ, r.id, r.value = heldValue{}, heldValue{}, heldValue{}, valueBuf{}
 	return r.failed
 }
 
@@ -325,13 +312,14 @@ func (r *SSEReader) field(line []byte) error {
 	r.fields = true
 	switch k, value := splitField(line); k {
 	case lineData:
-		if !r.held && r.data.n == 0 {
-			r.held, r.first = true, value[:len(value):len(value)]
+		if !r.hasData {
+			r.hasData = true
+			r.data.hold(value)
 			return nil
 		}
-		r.spill()
-		r.data.write(value, r.max)
-		r.data.write(newline, r.max)
+		r.data.spill(r.max)
+		r.data.own.write(newline, r.max)
+		r.data.own.write(value, r.max)
 	case lineEvent, lineID, lineRetry:
 		r.setField(k, value)
 	}
@@ -375,17 +363,6 @@ func startsField(line []byte, name string) bool {
 
 var newline = []byte("\n")
 
-// spill copies the event's first data line out of buf, before buf is
-// refilled or another data line follows it.
-func (r *SSEReader) spill() {
-	if r.held {
-		r.held = false
-		r.data.write(r.first, r.max)
-		r.data.write(newline, r.max)
-		r.first = nil
-	}
-}
-
 // fieldKind returns the kind of the field line named name.
 func fieldKind(name []byte) lineKind {
 	switch string(name) {
@@ -406,10 +383,10 @@ func fieldKind(name []byte) lineKind {
 func (r *SSEReader) setField(k lineKind, value []byte) {
 	switch k {
 	case lineEvent:
-		r.typ.set(value, r.max)
+		r.typ.hold(value)
 	case lineID:
 		if !hasNUL(value) {
-			r.id.set(value, r.max)
+			r.id.hold(value)
 		}
 	case lineRetry:
 		if ms, ok := parseRetry(value); ok {
@@ -424,10 +401,10 @@ func (r *SSEReader) setField(k lineKind, value []byte) {
 func (r *SSEReader) setSpanned(k lineKind) {
 	switch k {
 	case lineEvent:
-		r.typ, r.value = r.value, r.typ
+		r.typ.take(&r.value)
 	case lineID:
 		if !r.value.has(0) {
-			r.id, r.value = r.value, r.id
+			r.id.take(&r.value)
 		}
 	case lineRetry:
 		if ms, ok := parseRetry(r.value.bytes()); ok {
@@ -490,6 +467,9 @@ func (r *SSEReader) feed(b []byte) {
 			return
 		}
 		r.kind, r.skipSpace = r.nameKind(), true
+		if r.kind == lineData {
+			r.startData()
+		}
 		b = b[i+1:]
 	}
 	if r.skipSpace && len(b) > 0 {
@@ -500,11 +480,20 @@ func (r *SSEReader) feed(b []byte) {
 	}
 	switch r.kind {
 	case lineData:
-		r.spill()
-		r.data.write(b, r.max)
+		r.data.own.write(b, r.max)
 	case lineEvent, lineID, lineRetry:
 		r.value.write(b, r.max)
 	}
+}
+
+// startData begins a data line that spans reads: feed writes its value
+// after the data so far, copied out of buf.
+func (r *SSEReader) startData() {
+	r.data.spill(r.max)
+	if r.hasData {
+		r.data.own.write(newline, r.max)
+	}
+	r.hasData = true
 }
 
 // nameKind returns the kind of the field the line that spans reads names.
@@ -526,14 +515,14 @@ func (r *SSEReader) endPartial(tail []byte) error {
 	}
 	r.fields = true
 	r.feed(tail)
-	k := r.kind
-	if k == lineName {
-		k = r.nameKind()
-	}
-	switch k {
-	case lineData:
-		r.spill()
-		r.data.write(newline, r.max)
+	switch k := r.kind; k {
+	case lineName: // a name without a colon: a field with an empty value
+		switch k = r.nameKind(); k {
+		case lineData:
+			r.startData()
+		case lineEvent, lineID, lineRetry:
+			r.setSpanned(k)
+		}
 	case lineEvent, lineID, lineRetry:
 		r.setSpanned(k)
 	}

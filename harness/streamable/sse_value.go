@@ -5,6 +5,59 @@ import (
 	"strings"
 )
 
+// heldValue is a field value of an event the reader has yet to return, or
+// has just returned: where it lies in the read buffer while it lies there,
+// and copied into a buffer of its own when the read buffer is refilled
+// first, or when more is added to it.
+type heldValue struct {
+	inBuf bool
+	ref   []byte   // the value, in the read buffer, when inBuf
+	own   valueBuf // the value otherwise
+}
+
+// hold makes b, which lies in the read buffer, the value.
+func (h *heldValue) hold(b []byte) {
+	h.own.reset()
+	h.inBuf, h.ref = true, b[:len(b):len(b)]
+}
+
+// spill copies the value out of the read buffer, which is about to be
+// refilled or added to; the value may come to hold limit bytes.
+func (h *heldValue) spill(limit int) {
+	if h.inBuf {
+		h.own.write(h.ref, limit)
+		h.inBuf, h.ref = false, nil
+	}
+}
+
+// take makes the value v's, and leaves v with what the value held.
+func (h *heldValue) take(v *valueBuf) {
+	h.inBuf, h.ref = false, nil
+	h.own, *v = *v, h.own
+}
+
+// bytes returns the value in one piece.
+func (h *heldValue) bytes() []byte {
+	if h.inBuf {
+		return h.ref
+	}
+	return h.own.bytes()
+}
+
+// text returns the value as a string.
+func (h *heldValue) text() string {
+	if h.inBuf {
+		return string(h.ref)
+	}
+	return h.own.text()
+}
+
+// reset empties the value.
+func (h *heldValue) reset() {
+	h.inBuf, h.ref = false, nil
+	h.own.reset()
+}
+
 // valueBuf holds a field value of up to the event limit. Past the read
 // buffer's size it stops growing by doubling, which holds the old array and
 // the new one at once, and adds chunks instead, so holding n bytes never
@@ -56,12 +109,6 @@ func (v *valueBuf) bytes() []byte {
 		v.full, v.cur = nil, append(joined, v.cur...)
 	}
 	return v.cur[:v.n:v.n]
-}
-
-// set makes b the value, which may come to hold limit bytes.
-func (v *valueBuf) set(b []byte, limit int) {
-	v.reset()
-	v.write(b, limit)
 }
 
 // has reports whether the value holds the byte c.
