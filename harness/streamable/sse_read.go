@@ -417,9 +417,6 @@ func (r *SSEReader) setSpanned(k lineKind) {
 // hasNUL reports whether b holds a NUL byte. Ids are short, and over a few
 // bytes a loop costs less than a call into IndexByte's vector code.
 func hasNUL(b []byte) bool {
-	if len(b) > 16 {
-		return bytes.IndexByte(b, 0) >= 0
-	}
 	for _, c := range b {
 		if c == 0 {
 			return true
