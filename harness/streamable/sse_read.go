@@ -317,8 +317,7 @@ func (r *SSEReader) field(line []byte) error {
 			r.data.hold(value)
 			return nil
 		}
-		r.data.spill(r.max)
-		r.data.own.write(newline, r.max)
+		r.startData()
 		r.data.own.write(value, r.max)
 	case lineEvent, lineID, lineRetry:
 		r.setField(k, value)
@@ -483,8 +482,9 @@ func (r *SSEReader) feed(b []byte) {
 	}
 }
 
-// startData begins a data line that spans reads: feed writes its value
-// after the data so far, copied out of buf.
+// startData begins a data line whose value is to be copied, as a second
+// line's or one that spans reads is: after the data so far, itself copied
+// out of buf.
 func (r *SSEReader) startData() {
 	r.data.spill(r.max)
 	if r.hasData {
@@ -512,14 +512,13 @@ func (r *SSEReader) endPartial(tail []byte) error {
 	}
 	r.fields = true
 	r.feed(tail)
-	switch k := r.kind; k {
-	case lineName: // a name without a colon: a field with an empty value
-		switch k = r.nameKind(); k {
-		case lineData:
+	k := r.kind
+	if k == lineName { // a name without a colon: a field with an empty value
+		if k = r.nameKind(); k == lineData {
 			r.startData()
-		case lineEvent, lineID, lineRetry:
-			r.setSpanned(k)
 		}
+	}
+	switch k {
 	case lineEvent, lineID, lineRetry:
 		r.setSpanned(k)
 	}
