@@ -31,10 +31,11 @@ type Event struct {
 	HasRetry bool
 }
 
-// EventBytes is an Event whose fields are the reader's own bytes, as
-// NextBytes returns them: ID, Type and Data mean what they mean in Event
-// (empty when absent) and stay valid only until the next call of NextBytes
-// or Next, which may overwrite them. A caller that keeps one copies it.
+// EventBytes is an Event in the reader's own memory, as NextBytes returns
+// it: ID, Type and Data mean what they mean in Event (empty when absent),
+// and the event and its bytes stay valid only until the next call of
+// NextBytes or Next, which may overwrite them. A caller that keeps one
+// copies it.
 type EventBytes struct {
 	ID, Type, Data []byte
 	Retry          time.Duration
@@ -97,6 +98,8 @@ type SSEReader struct {
 	id       heldValue
 	retry    time.Duration
 	hasRetry bool
+
+	event EventBytes // what NextBytes returns
 }
 
 // lineKind is what a line is: a comment or the field it names.
@@ -148,12 +151,14 @@ func (r *SSEReader) Next() (Event, error) {
 }
 
 // NextBytes is Next without the copies: it returns the event in the
-// reader's own bytes (see EventBytes), which the next call may overwrite.
-func (r *SSEReader) NextBytes() (EventBytes, error) {
+// reader's own memory (see EventBytes), which the next call overwrites, or
+// nil and the error Next would return.
+func (r *SSEReader) NextBytes() (*EventBytes, error) {
 	if err := r.advance(); err != nil {
-		return EventBytes{}, err
+		return nil, err
 	}
-	return EventBytes{ID: r.id.bytes(), Type: r.typ.bytes(), Data: r.data.bytes(), Retry: r.retry, HasRetry: r.hasRetry}, nil
+	r.event = EventBytes{ID: r.id.bytes(), Type: r.typ.bytes(), Data: r.data.bytes(), Retry: r.retry, HasRetry: r.hasRetry}
+	return &r.event, nil
 }
 
 // advance reads up to the end of the next event, which it leaves in the

@@ -53,7 +53,10 @@ func FuzzSSEReader(f *testing.F) {
 // nextCopied reads an event with NextBytes and copies it out as an Event.
 func nextCopied(r *SSEReader) (Event, error) {
 	ev, err := r.NextBytes()
-	return Event{ID: string(ev.ID), Type: string(ev.Type), Data: string(ev.Data), Retry: ev.Retry, HasRetry: ev.HasRetry}, err
+	if err != nil {
+		return Event{}, err
+	}
+	return Event{ID: string(ev.ID), Type: string(ev.Type), Data: string(ev.Data), Retry: ev.Retry, HasRetry: ev.HasRetry}, nil
 }
 
 // sseReadBounded reads events with next until an error, failing the test if
