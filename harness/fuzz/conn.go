@@ -207,17 +207,17 @@ func (c *httpConn) readEvents(body io.ReadCloser) {
 		answered := false
 		r := streamable.NewSSEReader(body, 4<<20)
 		for {
-			ev, err := r.Next()
+			ev, err := r.NextBytes()
 			if err != nil {
 				break
 			}
-			if ev.ID != "" {
-				lastID = ev.ID
+			if len(ev.ID) > 0 {
+				lastID = string(ev.ID)
 			}
 			if ev.HasRetry {
 				retry = min(ev.Retry, time.Second)
 			}
-			if m, err := jsonrpc.Decode([]byte(ev.Data)); err == nil {
+			if m, err := jsonrpc.Decode(ev.Data); err == nil {
 				answered = answered || m.Kind() == jsonrpc.KindResult || m.Kind() == jsonrpc.KindError
 				c.deliver(m)
 			}

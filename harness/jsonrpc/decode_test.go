@@ -161,3 +161,41 @@ func TestDecodeBatchNamesTheElement(t *testing.T) {
 		t.Errorf("error %v, want it to name batch element 1", err)
 	}
 }
+
+// TestDecodeKeepsNoReference: a decoded message survives its bytes being
+// overwritten, as a reader that reuses its buffer (SSEReader.NextBytes)
+// overwrites them.
+func TestDecodeKeepsNoReference(t *testing.T) {
+	var inputs []string
+	for _, v := range validMessages {
+		inputs = append(inputs, v.json)
+	}
+	inputs = append(inputs, "["+validMessages[3].json+","+validMessages[10].json+"]")
+	for _, in := range inputs {
+		b := []byte(in)
+		msgs := DecodeAny(b)
+		if len(msgs) == 0 {
+			t.Fatalf("%s does not decode", in)
+		}
+		want := encodeAll(t, msgs)
+		for i := range b {
+			b[i] = 'x'
+		}
+		if got := encodeAll(t, msgs); got != want {
+			t.Errorf("%s: after its bytes were overwritten the message encodes as %s, want %s", in, got, want)
+		}
+	}
+}
+
+func encodeAll(t *testing.T, msgs []*Message) string {
+	t.Helper()
+	var out strings.Builder
+	for _, m := range msgs {
+		b, err := Encode(m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out.Write(b)
+	}
+	return out.String()
+}

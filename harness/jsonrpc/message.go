@@ -156,7 +156,7 @@ var ErrInvalid = errors.New("invalid JSON-RPC message")
 // ids that are integers or strings (null only on an error response); a method
 // that is a string; a response with exactly one of result and error; an error
 // with an integer code and a string message; params, when present, an object or
-// an array.
+// an array. The message keeps no reference to b, which the caller may reuse.
 func Decode(b []byte) (*Message, error) {
 	b = trimSpace(b)
 	if len(b) == 0 || b[0] != '{' {
@@ -260,7 +260,8 @@ func DecodeAny(b []byte) []*Message {
 }
 
 // DecodeBatch parses a JSON array of messages. Each element is decoded
-// strictly; an empty array is invalid.
+// strictly; an empty array is invalid. Like Decode, it keeps no reference
+// to b.
 func DecodeBatch(b []byte) ([]*Message, error) {
 	var elems []json.RawMessage
 	if err := json.Unmarshal(b, &elems); err != nil {

@@ -1,13 +1,13 @@
 package streamable
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"io"
 	"mime"
 	"net/http"
-	"strings"
 	"time"
 
 	"github.com/mcpconform/mcpconform/harness/failure"
@@ -34,20 +34,20 @@ var errBadEventData = errors.New("SSE event data is not a JSON-RPC message")
 func (c *Client) consume(body io.Reader, st *streamState, take func(*jsonrpc.Message) (stop bool)) error {
 	rd := newSSEReader(body, c.cfg.MaxSSEEventSize, c.cfg.Mutant)
 	for {
-		ev, err := rd.Next()
+		ev, err := rd.NextBytes()
 		if err != nil {
 			return err
 		}
-		if ev.ID != "" {
-			st.lastID = ev.ID
+		if len(ev.ID) > 0 {
+			st.lastID = string(ev.ID)
 		}
 		if ev.HasRetry {
 			st.retry, st.hasRetry = ev.Retry, true
 		}
-		if strings.TrimSpace(ev.Data) == "" || (ev.Type != "" && ev.Type != "message") {
+		if len(bytes.TrimSpace(ev.Data)) == 0 || (len(ev.Type) > 0 && string(ev.Type) != "message") {
 			continue
 		}
-		msgs, err := decodeMessages([]byte(ev.Data))
+		msgs, err := decodeMessages(ev.Data)
 		if err != nil {
 			return fmt.Errorf("%w: %v", errBadEventData, err)
 		}

@@ -5,8 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/mcpconform/mcpconform/harness/mutant"
@@ -31,6 +31,17 @@ type Event struct {
 	HasRetry bool
 }
 
+// EventBytes is an Event in the reader's own memory, as NextBytes returns
+// it: ID, Type and Data mean what they mean in Event (empty when absent),
+// and the event and its bytes stay valid only until the next call of
+// NextBytes or Next, which may overwrite them. A caller that keeps one
+// copies it.
+type EventBytes struct {
+	ID, Type, Data []byte
+	Retry          time.Duration
+	HasRetry       bool
+}
+
 // sseBufferSize is how much the reader asks of its source at a time.
 const sseBufferSize = 32 << 10
 
@@ -49,13 +60,16 @@ const sseChunkSize = 1 << 20
 // returned when they end, so an event cut off by the end of the stream is
 // discarded, as EventSource does. A byte-order mark at the start is skipped.
 //
-// Lines are parsed where they lie in the read buffer and data collects in
-// a buffer the reader reuses, so only what an event returns is allocated:
-// its data, and an id or a type it carries, one string each however many
-// lines it has.
+// Lines are parsed where they lie in the read buffer, and an event's id,
+// type and one data line are returned from there; what must be copied (more
+// data lines, a line that spans reads, a value the buffer is refilled under)
+// collects in buffers the reader reuses. NextBytes therefore allocates
+// nothing per event once those buffers have grown to the stream's events;
+// Next allocates the strings of what the event carries, one each.
 type SSEReader struct {
 	src    io.Reader
 	max    int
+	accept int // the largest raw size of an event the reader accepts: max, unless a mutant says otherwise
 	mutant mutant.Name
 
 	buf        []byte
@@ -65,8 +79,7 @@ type SSEReader struct {
 	failed     error // sticky ErrEventTooLarge
 	bomChecked bool
 
-	afterCR bool // the last line ended with CR: an LF next is part of that break
-	splitCR bool // that CR was the last byte of a read
+	afterCR bool // the last line ended with the last byte of a read, a CR: an LF next is part of that break
 
 	// A line that spans reads is parsed as its bytes arrive.
 	inLine    bool
@@ -77,13 +90,16 @@ type SSEReader struct {
 	skipSpace bool               // its colon came last: a space next is part of the colon
 	value     valueBuf           // its value, when an event, id or retry field
 
-	size     int      // raw size of the event so far
-	fields   bool     // the event has had a field line
-	data     valueBuf // its data lines, each followed by "\n"
-	typ      string
-	id       string
+	size     int       // raw size of the event so far
+	fields   bool      // the event has had a field line
+	hasData  bool      // it has had a data line
+	data     heldValue // its data lines joined with "\n"
+	typ      heldValue
+	id       heldValue
 	retry    time.Duration
 	hasRetry bool
+
+	event EventBytes // what NextBytes returns
 }
 
 // lineKind is what a line is: a comment or the field it names.
@@ -107,7 +123,19 @@ func NewSSEReader(r io.Reader, maxEventSize int) *SSEReader {
 
 // newSSEReader is NewSSEReader running mutant m.
 func newSSEReader(r io.Reader, maxEventSize int, m mutant.Name) *SSEReader {
-	return &SSEReader{src: r, max: maxEventSize, mutant: m, buf: make([]byte, sseBufferSize), lfAt: -1, crAt: -1}
+	return &SSEReader{src: r, max: maxEventSize, accept: accepted(maxEventSize, m), mutant: m, buf: make([]byte, sseBufferSize), lfAt: -1, crAt: -1}
+}
+
+// accepted returns the largest raw size of an event a reader with the
+// limit max accepts when it runs mutant m.
+func accepted(max int, m mutant.Name) int {
+	switch m {
+	case mutant.NoSSELimit, mutant.NoSSECap:
+		return math.MaxInt
+	case mutant.SSELimitOffByOne:
+		return max - 1
+	}
+	return max
 }
 
 // Next returns the next event. At the end of the stream it returns the
@@ -116,13 +144,34 @@ func newSSEReader(r io.Reader, maxEventSize int, m mutant.Name) *SSEReader {
 // An event is returned when it has at least one field line; events with no
 // data (an id or a retry alone) are returned too.
 func (r *SSEReader) Next() (Event, error) {
-	if r.failed != nil {
-		return Event{}, r.failed
+	if err := r.advance(); err != nil {
+		return Event{}, err
 	}
+	return Event{ID: r.id.text(), Type: r.typ.text(), Data: r.data.text(), Retry: r.retry, HasRetry: r.hasRetry}, nil
+}
+
+// NextBytes is Next without the copies: it returns the event in the
+// reader's own memory (see EventBytes), which the next call overwrites, or
+// nil and the error Next would return.
+func (r *SSEReader) NextBytes() (*EventBytes, error) {
+	if err := r.advance(); err != nil {
+		return nil, err
+	}
+	r.event = EventBytes{ID: r.id.bytes(), Type: r.typ.bytes(), Data: r.data.bytes(), Retry: r.retry, HasRetry: r.hasRetry}
+	return &r.event, nil
+}
+
+// advance reads up to the end of the next event, which it leaves in the
+// reader's event fields until the next call.
+func (r *SSEReader) advance() error {
+	if r.failed != nil {
+		return r.failed
+	}
+	r.clearEvent()
 	for {
 		if r.pos == r.end {
 			if r.readErr != nil {
-				return Event{}, r.readErr
+				return r.readErr
 			}
 			r.fill()
 			continue
@@ -131,9 +180,9 @@ func (r *SSEReader) Next() (Event, error) {
 			r.afterCR = false
 			if r.buf[r.pos] == '\n' {
 				r.pos++
-				if r.splitCR && r.mutant == mutant.SSESplitCRLFTwice {
+				if r.mutant == mutant.SSESplitCRLFTwice {
 					if err := r.grow(1); err != nil {
-						return Event{}, err
+						return err
 					}
 				}
 				continue
@@ -142,37 +191,54 @@ func (r *SSEReader) Next() (Event, error) {
 		i := r.lineEnd()
 		if i < 0 {
 			if err := r.partial(r.buf[r.pos:r.end]); err != nil {
-				return Event{}, err
+				return err
 			}
 			r.pos = r.end
 			continue
 		}
 		line := r.buf[r.pos:i]
-		if r.buf[i] == '\r' {
-			r.afterCR, r.splitCR = true, i+1 == r.end
-		}
 		r.pos = i + 1
+		if r.buf[i] == '\r' {
+			switch {
+			case r.pos == r.end:
+				r.afterCR = true
+			case r.buf[r.pos] == '\n':
+				r.pos++
+			}
+		}
 		var err error
 		switch {
 		case r.inLine:
 			err = r.endPartial(line)
 		case len(line) == 0:
 			if r.fields {
-				return r.dispatch(), nil
+				r.size, r.fields = 0, false
+				return nil
 			}
 			r.size = 0
 		case line[0] != ':':
 			err = r.field(line)
 		}
 		if err != nil {
-			return Event{}, err
+			return err
 		}
 	}
+}
+
+// clearEvent forgets the event the last call returned.
+func (r *SSEReader) clearEvent() {
+	r.hasData, r.retry, r.hasRetry = false, 0, false
+	r.data.reset()
+	r.typ.reset()
+	r.id.reset()
 }
 
 // fill reads more of the source into the empty buffer. At the start of the
 // stream it reads until it can tell whether a byte-order mark is there.
 func (r *SSEReader) fill() {
+	r.data.spill(r.max)
+	r.typ.spill(r.max)
+	r.id.spill(r.max)
 	r.pos, r.end, r.lfAt, r.crAt = 0, 0, -1, -1
 	for empty := 0; r.readErr == nil; {
 		n, err := r.src.Read(r.buf[r.end:])
@@ -199,6 +265,9 @@ func (r *SSEReader) fill() {
 
 // lineEnd returns the index of the first CR or LF in buf[pos:end], or -1.
 func (r *SSEReader) lineEnd() int {
+	if c := r.buf[r.pos]; c == '\n' || c == '\r' {
+		return r.pos // a blank line, or the break of a line that spans reads
+	}
 	if r.lfAt < r.pos {
 		r.lfAt = indexFrom(r.buf[:r.end], r.pos, '\n')
 	}
@@ -221,19 +290,13 @@ func indexFrom(b []byte, from int, c byte) int {
 
 // over reports whether an event of raw size n passes the limit.
 func (r *SSEReader) over(n int) bool {
-	switch r.mutant {
-	case mutant.NoSSELimit, mutant.NoSSECap:
-		return false
-	case mutant.SSELimitOffByOne:
-		return n >= r.max
-	}
-	return n > r.max
+	return n > r.accept
 }
 
 // tooLarge fails the stream and lets go of what the event held.
 func (r *SSEReader) tooLarge(n int) error {
 	r.failed = fmt.Errorf("%w: an event reached %d raw bytes, over the limit of %d (RM-09)", ErrEventTooLarge, n, r.max)
-	r.data, r.value = valueBuf{}, valueBuf{}
+	r.data, r.typ, r.id, r.value = heldValue{}, heldValue{}, heldValue{}, valueBuf{}
 	return r.failed
 }
 
@@ -246,30 +309,60 @@ func (r *SSEReader) grow(n int) error {
 	return nil
 }
 
-// field applies one field line that lies whole in the buffer (WHATWG
-// server-sent events, "Interpreting an event stream"): the name runs to the
-// first colon, one space after it is dropped, a line without a colon is a
-// name with an empty value.
+// field applies one field line that lies whole in the buffer.
 func (r *SSEReader) field(line []byte) error {
 	if err := r.grow(len(line) + 1); err != nil {
 		return err
 	}
 	r.fields = true
-	name, value := line, line[len(line):]
-	if i := bytes.IndexByte(line, ':'); i >= 0 {
-		name, value = line[:i], line[i+1:]
-		if len(value) > 0 && value[0] == ' ' {
-			value = value[1:]
-		}
-	}
-	switch k := fieldKind(name); k {
+	switch k, value := splitField(line); k {
 	case lineData:
-		r.data.write(value, r.max)
-		r.data.write(newline, r.max)
+		if !r.hasData {
+			r.hasData = true
+			r.data.hold(value)
+			return nil
+		}
+		r.startData()
+		r.data.own.write(value, r.max)
 	case lineEvent, lineID, lineRetry:
-		r.setField(k, string(value))
+		r.setField(k, value)
 	}
 	return nil
+}
+
+// splitField returns what a field line names and its value (WHATWG
+// server-sent events, "Interpreting an event stream"): the name runs to the
+// first colon, one space after it is dropped, a line without a colon is a
+// name with an empty value. A line that starts with a name the reader knows
+// and its colon, as nearly every line does, is not searched for the colon.
+func splitField(line []byte) (lineKind, []byte) {
+	var k lineKind
+	var value []byte
+	switch {
+	case startsField(line, "data"):
+		k, value = lineData, line[len("data:"):]
+	case startsField(line, "id"):
+		k, value = lineID, line[len("id:"):]
+	case startsField(line, "event"):
+		k, value = lineEvent, line[len("event:"):]
+	case startsField(line, "retry"):
+		k, value = lineRetry, line[len("retry:"):]
+	default:
+		name := line
+		if i := bytes.IndexByte(line, ':'); i >= 0 {
+			name, value = line[:i], line[i+1:]
+		}
+		k = fieldKind(name)
+	}
+	if len(value) > 0 && value[0] == ' ' {
+		value = value[1:]
+	}
+	return k, value
+}
+
+// startsField reports whether line starts with name and a colon.
+func startsField(line []byte, name string) bool {
+	return len(line) > len(name) && line[len(name)] == ':' && string(line[:len(name)]) == name
 }
 
 var newline = []byte("\n")
@@ -289,21 +382,51 @@ func fieldKind(name []byte) lineKind {
 	return lineOther
 }
 
-// setField applies the value of an event, id or retry field. An id holding
-// NUL is ignored, and so is a retry that is not ASCII digits.
-func (r *SSEReader) setField(k lineKind, value string) {
+// setField applies an event, id or retry field that lay whole in buf. An id
+// holding NUL is ignored, and so is a retry that is not ASCII digits.
+func (r *SSEReader) setField(k lineKind, value []byte) {
 	switch k {
 	case lineEvent:
-		r.typ = value
+		r.typ.hold(value)
 	case lineID:
-		if strings.IndexByte(value, 0) < 0 {
-			r.id = value
+		if !hasNUL(value) {
+			r.id.hold(value)
 		}
 	case lineRetry:
 		if ms, ok := parseRetry(value); ok {
 			r.retry, r.hasRetry = ms, true
 		}
 	}
+}
+
+// setSpanned is setField for a field that spanned reads, whose value
+// r.value holds: the value becomes the event's type or id as it is, not
+// copied, and r.value is left empty.
+func (r *SSEReader) setSpanned(k lineKind) {
+	switch k {
+	case lineEvent:
+		r.typ.take(&r.value)
+	case lineID:
+		if !r.value.has(0) {
+			r.id.take(&r.value)
+		}
+	case lineRetry:
+		if ms, ok := parseRetry(r.value.bytes()); ok {
+			r.retry, r.hasRetry = ms, true
+		}
+	}
+	r.value.reset()
+}
+
+// hasNUL reports whether b holds a NUL byte. Ids are short, and over a few
+// bytes a loop costs less than a call into IndexByte's vector code.
+func hasNUL(b []byte) bool {
+	for _, c := range b {
+		if c == 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // partial takes the start of a line whose end is in a later read. A
@@ -345,6 +468,9 @@ func (r *SSEReader) feed(b []byte) {
 			return
 		}
 		r.kind, r.skipSpace = r.nameKind(), true
+		if r.kind == lineData {
+			r.startData()
+		}
 		b = b[i+1:]
 	}
 	if r.skipSpace && len(b) > 0 {
@@ -355,10 +481,21 @@ func (r *SSEReader) feed(b []byte) {
 	}
 	switch r.kind {
 	case lineData:
-		r.data.write(b, r.max)
+		r.data.own.write(b, r.max)
 	case lineEvent, lineID, lineRetry:
 		r.value.write(b, r.max)
 	}
+}
+
+// startData begins a data line whose value is to be copied, as a second
+// line's or one that spans reads is: after the data so far, itself copied
+// out of buf.
+func (r *SSEReader) startData() {
+	r.data.spill(r.max)
+	if r.hasData {
+		r.data.own.write(newline, r.max)
+	}
+	r.hasData = true
 }
 
 // nameKind returns the kind of the field the line that spans reads names.
@@ -381,106 +518,31 @@ func (r *SSEReader) endPartial(tail []byte) error {
 	r.fields = true
 	r.feed(tail)
 	k := r.kind
-	if k == lineName {
-		k = r.nameKind()
+	if k == lineName { // a name without a colon: a field with an empty value
+		if k = r.nameKind(); k == lineData {
+			r.startData()
+		}
 	}
 	switch k {
-	case lineData:
-		r.data.write(newline, r.max)
 	case lineEvent, lineID, lineRetry:
-		r.setField(k, r.value.text())
+		r.setSpanned(k)
 	}
-	r.value.reset()
 	return nil
 }
 
 // parseRetry reads a retry field: ASCII digits, milliseconds.
-func parseRetry(v string) (time.Duration, bool) {
+func parseRetry(v []byte) (time.Duration, bool) {
 	if len(v) == 0 {
 		return 0, false
 	}
-	for _, c := range []byte(v) {
+	for _, c := range v {
 		if c < '0' || c > '9' {
 			return 0, false
 		}
 	}
-	ms, err := strconv.ParseInt(v, 10, 64)
+	ms, err := strconv.ParseInt(string(v), 10, 64)
 	if err != nil || ms > int64(time.Duration(1<<63-1)/time.Millisecond) {
 		return 0, false
 	}
 	return time.Duration(ms) * time.Millisecond, true
-}
-
-// dispatch ends the event at a blank line and resets the count.
-func (r *SSEReader) dispatch() Event {
-	ev := Event{ID: r.id, Type: r.typ, Retry: r.retry, HasRetry: r.hasRetry}
-	if r.data.n > 0 {
-		ev.Data = r.data.text()[:r.data.n-1]
-	}
-	r.size, r.fields, r.typ, r.id, r.retry, r.hasRetry = 0, false, "", "", 0, false
-	r.data.reset()
-	return ev
-}
-
-// valueBuf holds a field value of up to the event limit. Past the read
-// buffer's size it stops growing by doubling, which holds the old array and
-// the new one at once, and adds chunks instead, so holding n bytes never
-// costs much more than n.
-type valueBuf struct {
-	full [][]byte // chunks filled before cur
-	cur  []byte
-	n    int // bytes held in full and cur
-}
-
-// write appends b to a value that may come to hold limit bytes; no chunk is
-// made bigger than what can still arrive.
-func (v *valueBuf) write(b []byte, limit int) {
-	for {
-		k := min(len(b), cap(v.cur)-len(v.cur))
-		v.cur = append(v.cur, b[:k]...)
-		v.n += k
-		if b = b[k:]; len(b) == 0 {
-			return
-		}
-		v.more(len(b), limit-v.n)
-	}
-}
-
-// more makes room for need more bytes of the room the limit leaves.
-func (v *valueBuf) more(need, room int) {
-	if cap(v.cur) < sseBufferSize {
-		grown := make([]byte, len(v.cur), max(2*cap(v.cur), len(v.cur)+need))
-		copy(grown, v.cur)
-		v.cur = grown
-		return
-	}
-	size := min(2*cap(v.cur), sseChunkSize)
-	if room >= need {
-		size = min(size, room)
-	}
-	v.full = append(v.full, v.cur)
-	v.cur = make([]byte, 0, max(size, need))
-}
-
-// text returns the value as a string: one allocation, one copy.
-func (v *valueBuf) text() string {
-	if len(v.full) == 0 {
-		return string(v.cur)
-	}
-	var s strings.Builder
-	s.Grow(v.n)
-	for _, c := range v.full {
-		s.Write(c)
-	}
-	s.Write(v.cur)
-	return s.String()
-}
-
-// reset empties the value, keeping a buffer no bigger than a read's.
-func (v *valueBuf) reset() {
-	if v.full != nil || cap(v.cur) > sseBufferSize {
-		*v = valueBuf{}
-		return
-	}
-	v.cur, v.n = v.cur[:0], 0
 }

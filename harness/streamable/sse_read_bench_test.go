@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"errors"
+	"fmt"
 	"io"
 	"runtime"
 	"strings"
@@ -16,30 +17,84 @@ import (
 // in every other event.
 func benchStream() []byte {
 	var b bytes.Buffer
-	payload := `{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"` + strings.Repeat("x", 950) + `"}}`
 	for i := 0; b.Len() < 4<<20; i++ {
-		brk := "\n"
-		if i%2 == 1 {
-			brk = "\r\n"
-		}
-		if i%16 == 0 {
-			b.WriteString(": keep-alive" + brk)
-		}
-		b.WriteString("id: " + strings.Repeat("7", i%5+1) + brk + "data: " + payload + brk + brk)
+		writeBenchEvent(&b, i, benchPayload)
 	}
 	return b.Bytes()
 }
 
-// BenchmarkSSEReader measures SSEReader over benchStream, in MB/s of raw
-// stream; compare BenchmarkSSERawBaseline.
+// benchPayload is the data of benchStream's events: a log notification of
+// about 1 KiB.
+var benchPayload = `{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"` + strings.Repeat("x", 950) + `"}}`
+
+// writeBenchEvent writes the i-th event of a benchmark stream, with data as
+// its one data line.
+func writeBenchEvent(b *bytes.Buffer, i int, data string) {
+	brk := "\n"
+	if i%2 == 1 {
+		brk = "\r\n"
+	}
+	if i%16 == 0 {
+		b.WriteString(": keep-alive" + brk)
+	}
+	b.WriteString("id: " + strings.Repeat("7", i%5+1) + brk + "data: " + data + brk + brk)
+}
+
+// BenchmarkSSEReader measures the parser: SSEReader.NextBytes over
+// benchStream, in MB/s of raw stream, with each event's fields left where
+// the reader holds them, so what is timed is finding lines, fields and
+// events and counting their size, not copying them out; compare
+// BenchmarkSSERawBaseline, and BenchmarkSSEReaderNext for the string API.
 func BenchmarkSSEReader(b *testing.B) {
-	stream := benchStream()
+	benchReader(b, benchStream(), false)
+}
+
+// BenchmarkSSEReaderNext is BenchmarkSSEReader through Next, which copies
+// each event's data and id into strings of its own.
+func BenchmarkSSEReaderNext(b *testing.B) {
+	benchReader(b, benchStream(), true)
+}
+
+// BenchmarkSSEReaderAllocs reads streams of a thousand and of a hundred
+// thousand small events with NextBytes and reports the allocations per
+// event: what the reader allocates is its buffers, once, so the figure
+// falls as the count grows and is 0 to two decimals at 100 000.
+func BenchmarkSSEReaderAllocs(b *testing.B) {
+	for _, events := range []int{1_000, 100_000} {
+		b.Run(fmt.Sprintf("events=%d", events), func(b *testing.B) {
+			var s bytes.Buffer
+			for i := range events {
+				writeBenchEvent(&s, i, `{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":1,"progress":1}}`)
+			}
+			var before, after runtime.MemStats
+			runtime.ReadMemStats(&before)
+			if n := benchReader(b, s.Bytes(), false); n != events {
+				b.Fatalf("read %d events of %d", n, events)
+			}
+			runtime.ReadMemStats(&after)
+			b.ReportMetric(float64(after.Mallocs-before.Mallocs)/float64(b.N*events), "allocs/event")
+		})
+	}
+}
+
+// benchReader times reading stream to its end with NextBytes, or with Next
+// when withNext, and returns how many events it holds. (The two calls are
+// spelled out: through a func value the reader would escape to the heap,
+// one allocation more than a caller pays.)
+func benchReader(b *testing.B, stream []byte, withNext bool) int {
 	b.SetBytes(int64(len(stream)))
 	b.ReportAllocs()
+	events := 0
 	for b.Loop() {
 		r := NewSSEReader(bytes.NewReader(stream), DefaultMaxSSEEventSize)
-		for {
-			if _, err := r.Next(); err != nil {
+		for events = 0; ; events++ {
+			var err error
+			if withNext {
+				_, err = r.Next()
+			} else {
+				_, err = r.NextBytes()
+			}
+			if err != nil {
 				if !errors.Is(err, io.EOF) {
 					b.Fatal(err)
 				}
@@ -47,6 +102,7 @@ func BenchmarkSSEReader(b *testing.B) {
 			}
 		}
 	}
+	return events
 }
 
 // BenchmarkSSERawBaseline reads the same bytes line by line through a

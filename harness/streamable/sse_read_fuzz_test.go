@@ -18,7 +18,8 @@ import (
 // and holds the reader to a model written from the rules it documents
 // (WHATWG "Interpreting an event stream" plus RM-09's raw-size count), not
 // from its code: the same events and the same ending, whether the bytes
-// arrive in one read, one byte at a time or split where the fuzzer says.
+// arrive in one read, one byte at a time or split where the fuzzer says,
+// and whether they are read with Next or NextBytes.
 func FuzzSSEReader(f *testing.F) {
 	f.Fuzz(func(t *testing.T, stream []byte, limitSeed uint16, splits []byte) {
 		limit := int(limitSeed % 600)
@@ -26,13 +27,16 @@ func FuzzSSEReader(f *testing.F) {
 		readers := []struct {
 			name string
 			src  io.Reader
+			next func(*SSEReader) (Event, error)
 		}{
-			{"one read", bytes.NewReader(stream)},
-			{"one byte a read", &splitReader{data: stream, sizes: []byte{0}}},
-			{"fuzzed splits", &splitReader{data: stream, sizes: splits}},
+			{"one read", bytes.NewReader(stream), (*SSEReader).Next},
+			{"one byte a read", &splitReader{data: stream, sizes: []byte{0}}, (*SSEReader).Next},
+			{"fuzzed splits", &splitReader{data: stream, sizes: splits}, (*SSEReader).Next},
+			{"one read, NextBytes", bytes.NewReader(stream), nextCopied},
+			{"fuzzed splits, NextBytes", &splitReader{data: stream, sizes: splits}, nextCopied},
 		}
 		for _, rd := range readers {
-			got, err := sseReadBounded(t, rd.src, limit, len(stream))
+			got, err := sseReadBounded(t, rd.src, rd.next, limit, len(stream))
 			if !sameEvents(got, want.events) {
 				t.Fatalf("%s, limit %d, stream %q:\n got events %#v\nwant events %#v", rd.name, limit, stream, got, want.events)
 			}
@@ -46,18 +50,27 @@ func FuzzSSEReader(f *testing.F) {
 	})
 }
 
-// sseReadBounded reads events until an error, failing the test if the reader
-// returns more events than the stream can hold (each needs a field line and
-// a blank line, two bytes at least), breaks an event's bounds, or does not
-// repeat its final error.
-func sseReadBounded(t *testing.T, src io.Reader, limit, streamLen int) ([]Event, error) {
+// nextCopied reads an event with NextBytes and copies it out as an Event.
+func nextCopied(r *SSEReader) (Event, error) {
+	ev, err := r.NextBytes()
+	if err != nil {
+		return Event{}, err
+	}
+	return Event{ID: string(ev.ID), Type: string(ev.Type), Data: string(ev.Data), Retry: ev.Retry, HasRetry: ev.HasRetry}, nil
+}
+
+// sseReadBounded reads events with next until an error, failing the test if
+// the reader returns more events than the stream can hold (each needs a
+// field line and a blank line, two bytes at least), breaks an event's
+// bounds, or does not repeat its final error.
+func sseReadBounded(t *testing.T, src io.Reader, next func(*SSEReader) (Event, error), limit, streamLen int) ([]Event, error) {
 	t.Helper()
 	r := NewSSEReader(src, limit)
 	var got []Event
 	for {
-		ev, err := r.Next()
+		ev, err := next(r)
 		if err != nil {
-			if _, again := r.Next(); again != err && !(errors.Is(err, ErrEventTooLarge) && errors.Is(again, ErrEventTooLarge)) {
+			if _, again := next(r); again != err && !(errors.Is(err, ErrEventTooLarge) && errors.Is(again, ErrEventTooLarge)) {
 				t.Fatalf("Next ended with %v, then returned %v", err, again)
 			}
 			return got, err

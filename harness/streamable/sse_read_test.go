@@ -295,3 +295,52 @@ func chunk(s string, n int) []string {
 	}
 	return append(out, s)
 }
+
+// TestSSENextBytes: NextBytes returns the events of the stream in the
+// reader's own bytes: a data line whose event ends only after the buffer is
+// refilled comes out whole, and appending to a returned field never reaches
+// the bytes still to be read.
+func TestSSENextBytes(t *testing.T) {
+	r := NewSSEReader(&chunkedReader{chunks: []string{
+		"id: 1\ndata: first\n",
+		"\nevent: e\ndata: a\r",
+		"\ndata: b\r\n\r\ndata: c\n\ndata: last\n\n",
+	}}, 100)
+	var got []Event
+	for {
+		ev, err := r.NextBytes()
+		if err != nil {
+			if !errors.Is(err, io.EOF) {
+				t.Fatalf("NextBytes ended with %v, want io.EOF", err)
+			}
+			break
+		}
+		got = append(got, Event{ID: string(ev.ID), Type: string(ev.Type), Data: string(ev.Data), Retry: ev.Retry, HasRetry: ev.HasRetry})
+		_ = append(ev.Data, "\n\ndata: spoiled\n\n"...)
+		_ = append(ev.ID, "\n\n"...)
+	}
+	want := []Event{{ID: "1", Data: "first"}, {Type: "e", Data: "a\nb"}, {Data: "c"}, {Data: "last"}}
+	if !slices.Equal(got, want) {
+		t.Fatalf("events\n%+v\nwant\n%+v", got, want)
+	}
+}
+
+// TestSSENextBytesAllocations: once its buffers have grown, NextBytes
+// allocates nothing per event: reading ten times the events costs no more
+// allocations.
+func TestSSENextBytesAllocations(t *testing.T) {
+	allocs := func(events int) float64 {
+		stream := []byte(strings.Repeat("id: 7\r\nevent: message\ndata: {}\ndata: {}\n\n: ping\n\ndata: x\n\n", events/2))
+		return testing.AllocsPerRun(5, func() {
+			r := NewSSEReader(strings.NewReader(string(stream)), 1000)
+			for {
+				if _, err := r.NextBytes(); err != nil {
+					return
+				}
+			}
+		})
+	}
+	if few, many := allocs(1000), allocs(10_000); many > few {
+		t.Fatalf("reading 1000 events allocated %v times, 10 000 events %v times; want no more", few, many)
+	}
+}

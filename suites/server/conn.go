@@ -177,11 +177,11 @@ func (c *httpConn) readEvents(body io.ReadCloser, end chan struct{}) {
 	defer body.Close()
 	r := streamable.NewSSEReader(body, 4<<20)
 	for {
-		ev, err := r.Next()
+		ev, err := r.NextBytes()
 		if err != nil {
 			return
 		}
-		if m, err := jsonrpc.Decode([]byte(ev.Data)); err == nil {
+		if m, err := jsonrpc.Decode(ev.Data); err == nil {
 			c.deliver(m)
 		}
 	}
