@@ -15,12 +15,12 @@ import (
 	"sync"
 	"time"
 
+	"github.com/mcpconform/mcpconform/harness/httpclient"
 	"github.com/mcpconform/mcpconform/harness/mcp"
 	"github.com/mcpconform/mcpconform/harness/mcpclient"
 	"github.com/mcpconform/mcpconform/harness/mutant"
 	"github.com/mcpconform/mcpconform/harness/selfexec"
 	"github.com/mcpconform/mcpconform/harness/stdio"
-	"github.com/mcpconform/mcpconform/harness/streamable"
 	"github.com/mcpconform/mcpconform/harness/target"
 	"github.com/mcpconform/mcpconform/harness/usage"
 )
@@ -30,10 +30,10 @@ func init() { selfexec.Register("adapter", Main) }
 // Config is the reference adapter's command-line settings: the client's
 // limits and the mutant to run. Zero values are literal, as in its two
 // transports' configs; start from their defaults (stdio.DefaultConfig,
-// streamable.DefaultClientConfig), as run.ReferenceSettings does.
+// httpclient.DefaultClientConfig), as run.ReferenceSettings does.
 type Config struct {
 	Stdio  stdio.Config
-	HTTP   streamable.ClientConfig
+	HTTP   httpclient.Config
 	Mutant mutant.Name
 }
 
@@ -77,7 +77,7 @@ its config line declares.`,
 
 // parseFlags reads the settings; -h writes the help to stdout.
 func parseFlags(args []string, stdout io.Writer) (Config, error) {
-	s := Config{Stdio: stdio.DefaultConfig(), HTTP: streamable.DefaultClientConfig("")}
+	s := Config{Stdio: stdio.DefaultConfig(), HTTP: httpclient.DefaultConfig("")}
 	c, h := &s.Stdio, &s.HTTP
 	fs := usage.NewFlagSet("adapter")
 	fs.IntVar(&c.MaxStdoutTextLines, "max-stdout-text-lines", c.MaxStdoutTextLines, "text lines the client skips on stdout per session (0: none)")
@@ -149,7 +149,7 @@ func Main(args []string) int {
 	case "http":
 		out.line(target.Line{Config: declare(cfg, &h, s.Mutant)})
 		run(inv, opts, out, func() (mcpclient.Transport, error) {
-			c, err := streamable.Dial(h)
+			c, err := httpclient.Dial(h)
 			if err != nil {
 				return nil, err
 			}
@@ -221,7 +221,7 @@ func (s Config) ConfigLine() map[string]json.RawMessage { return declare(s.Stdio
 // declare is the config line: the limits this client enforces, with the
 // HTTP ones when h is given. A permitted variant without a limit declares
 // none (it does not echo an override of it either).
-func declare(c stdio.Config, h *streamable.ClientConfig, m mutant.Name) map[string]json.RawMessage {
+func declare(c stdio.Config, h *httpclient.Config, m mutant.Name) map[string]json.RawMessage {
 	vals := map[string]int64{
 		target.LimitStdoutTextLines: int64(c.MaxStdoutTextLines),
 		target.LimitStdoutTextBytes: c.MaxStdoutTextBytes,

@@ -7,8 +7,8 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/mcpconform/mcpconform/harness/httpclient"
 	"github.com/mcpconform/mcpconform/harness/stdio"
-	"github.com/mcpconform/mcpconform/harness/streamable"
 	"github.com/mcpconform/mcpconform/harness/target"
 )
 
@@ -51,7 +51,7 @@ func readEnvironment() (target.Invocation, error) {
 }
 
 // applyLimits honours the limit overrides the harness asks for.
-func applyLimits(c *stdio.Config, h *streamable.ClientConfig, limits map[string]any) error {
+func applyLimits(c *stdio.Config, h *httpclient.Config, limits map[string]any) error {
 	for k, v := range limits {
 		f, ok := v.(float64)
 		if !ok || f < 0 || f != float64(int64(f)) {

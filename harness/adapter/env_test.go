@@ -6,13 +6,13 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcpconform/mcpconform/harness/httpclient"
 	"github.com/mcpconform/mcpconform/harness/stdio"
-	"github.com/mcpconform/mcpconform/harness/streamable"
 	"github.com/mcpconform/mcpconform/harness/target"
 )
 
 func TestApplyLimitsHonoursEveryKey(t *testing.T) {
-	c, h := stdio.DefaultConfig(), streamable.DefaultClientConfig("")
+	c, h := stdio.DefaultConfig(), httpclient.DefaultConfig("")
 	err := applyLimits(&c, &h, map[string]any{
 		target.LimitStdoutTextLines: 0.0, target.LimitStdoutTextBytes: 5.0, target.LimitStderrBytes: 6.0,
 		target.LimitCancelGraceMS: 7.0, target.LimitShutdownGraceMS: 8.0, target.LimitStartupMS: 9.0,

@@ -13,7 +13,8 @@ import (
 	"time"
 
 	"github.com/mcpconform/mcpconform/harness/jsonrpc"
-	"github.com/mcpconform/mcpconform/harness/streamable"
+	"github.com/mcpconform/mcpconform/harness/mcp"
+	"github.com/mcpconform/mcpconform/harness/sse"
 	"github.com/mcpconform/mcpconform/harness/target"
 	"github.com/mcpconform/mcpconform/harness/transcript"
 )
@@ -146,18 +147,18 @@ func (c *httpConn) send(f Frame) (refused bool, err error) {
 	session, version := c.session, c.version
 	c.mu.Unlock()
 	if method == nethttp.MethodPost {
-		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Content-Type", mcp.ContentTypeJSON)
 	}
 	req.Header.Set("Accept", "application/json, text/event-stream")
 	if session != "" {
-		req.Header.Set(streamable.HeaderSessionID, session)
+		req.Header.Set(mcp.HeaderSessionID, session)
 	}
 	if version != "" {
-		req.Header.Set(streamable.HeaderProtocolVersion, version)
+		req.Header.Set(mcp.HeaderProtocolVersion, version)
 	}
 	for name, value := range f.Header {
 		req.Header.Del(name)
-		if strings.EqualFold(name, streamable.HeaderSessionID) && value == "foreign" {
+		if strings.EqualFold(name, mcp.HeaderSessionID) && value == "foreign" {
 			value = foreignSession
 		}
 		if value != "" {
@@ -174,12 +175,12 @@ func (c *httpConn) send(f Frame) (refused bool, err error) {
 		}
 		return false, err
 	}
-	if id := resp.Header.Get(streamable.HeaderSessionID); id != "" && session == "" && f.Header == nil {
+	if id := resp.Header.Get(mcp.HeaderSessionID); id != "" && session == "" && f.Header == nil {
 		c.mu.Lock()
 		c.session = id
 		c.mu.Unlock()
 	}
-	if strings.HasPrefix(resp.Header.Get("Content-Type"), "text/event-stream") {
+	if strings.HasPrefix(resp.Header.Get("Content-Type"), mcp.ContentTypeSSE) {
 		c.wg.Add(1)
 		go c.readEvents(resp.Body)
 		return false, nil
@@ -205,7 +206,7 @@ func (c *httpConn) readEvents(body io.ReadCloser) {
 	lastID, retry := "", time.Duration(0)
 	for resumes := 0; ; resumes++ {
 		answered := false
-		r := streamable.NewSSEReader(body, 4<<20)
+		r := sse.NewReader(body, 4<<20)
 		for {
 			ev, err := r.NextBytes()
 			if err != nil {
@@ -251,19 +252,19 @@ func (c *httpConn) resume(lastID string) io.ReadCloser {
 	c.mu.Lock()
 	session, version := c.session, c.version
 	c.mu.Unlock()
-	req.Header.Set("Accept", "text/event-stream")
-	req.Header.Set("Last-Event-ID", lastID)
+	req.Header.Set("Accept", mcp.ContentTypeSSE)
+	req.Header.Set(mcp.HeaderLastEventID, lastID)
 	if session != "" {
-		req.Header.Set(streamable.HeaderSessionID, session)
+		req.Header.Set(mcp.HeaderSessionID, session)
 	}
 	if version != "" {
-		req.Header.Set(streamable.HeaderProtocolVersion, version)
+		req.Header.Set(mcp.HeaderProtocolVersion, version)
 	}
 	resp, err := c.client.Do(req)
 	if err != nil {
 		return nil
 	}
-	if resp.StatusCode != nethttp.StatusOK || !strings.HasPrefix(resp.Header.Get("Content-Type"), "text/event-stream") {
+	if resp.StatusCode != nethttp.StatusOK || !strings.HasPrefix(resp.Header.Get("Content-Type"), mcp.ContentTypeSSE) {
 		resp.Body.Close()
 		return nil
 	}
@@ -309,7 +310,7 @@ func (c *httpConn) close() {
 	if session != "" && c.down == "" {
 		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 		if req, err := nethttp.NewRequestWithContext(ctx, nethttp.MethodDelete, c.url, nil); err == nil {
-			req.Header.Set(streamable.HeaderSessionID, session)
+			req.Header.Set(mcp.HeaderSessionID, session)
 			if resp, err := c.client.Do(req); err == nil {
 				resp.Body.Close()
 			}

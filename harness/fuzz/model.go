@@ -7,6 +7,7 @@ import (
 	"github.com/leanovate/gopter"
 	"github.com/leanovate/gopter/commands"
 	"github.com/leanovate/gopter/gen"
+	"github.com/mcpconform/mcpconform/harness/mcp"
 )
 
 // Tool is a tool of the server under test, as tools/list described it.
@@ -292,10 +293,10 @@ func httpStep(id any, key string, p *gopter.GenParameters, mk maker) *step {
 		{"Content-Type text/plain", "Content-Type", "text/plain"},
 		{"no Content-Type", "Content-Type", ""},
 		{"Accept text/html", "Accept", "text/html"},
-		{"no session id", "Mcp-Session-Id", ""},
-		{"a foreign session id", "Mcp-Session-Id", "foreign"},
-		{"MCP-Protocol-Version 1999-01-01", "MCP-Protocol-Version", "1999-01-01"},
-		{"MCP-Protocol-Version not-a-version", "MCP-Protocol-Version", "not-a-version"},
+		{"no session id", mcp.HeaderSessionID, ""},
+		{"a foreign session id", mcp.HeaderSessionID, "foreign"},
+		{"MCP-Protocol-Version 1999-01-01", mcp.HeaderProtocolVersion, "1999-01-01"},
+		{"MCP-Protocol-Version not-a-version", mcp.HeaderProtocolVersion, "not-a-version"},
 	}
 	if p.Rng.Intn(len(variants)+1) == 0 {
 		return mk("DELETE the session", []Frame{{Only: "http", Method: "DELETE"}}, nil)

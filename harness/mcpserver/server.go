@@ -110,7 +110,7 @@ func (o Options) withDefaults() (Options, error) {
 // always with a timeout (CX-05 … CX-08).
 //
 // Its Handle serves any transport: the streamable HTTP server transport calls
-// it as a streamable.Handler, the stdio server transport per line. State is
+// it as an httpserver.Handler, the stdio server transport per line. State is
 // kept per SessionInfo.ID; messages without a session id (stdio, a stateless
 // HTTP server) share one state. A session's state is dropped when the context
 // of its messages ends. Its methods are safe for concurrent use.

@@ -7,7 +7,7 @@ import (
 )
 
 // SessionInfo is what a server-side handler knows of the session a message
-// belongs to; *streamable.ServerSession is one. The server transports import
+// belongs to; *httpserver.Session is one. The server transports import
 // this package, so it names no transport type.
 type SessionInfo interface {
 	// ID is the transport's session id; empty without one.

@@ -17,12 +17,12 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/mcpconform/mcpconform/harness/httpserver"
 	"github.com/mcpconform/mcpconform/harness/jsonrpc"
 	"github.com/mcpconform/mcpconform/harness/mcpserver"
 	"github.com/mcpconform/mcpconform/harness/mutant"
 	"github.com/mcpconform/mcpconform/harness/selfexec"
 	"github.com/mcpconform/mcpconform/harness/stdioserver"
-	"github.com/mcpconform/mcpconform/harness/streamable"
 	"github.com/mcpconform/mcpconform/harness/usage"
 )
 
@@ -71,20 +71,20 @@ func Start(o Options) (url string, stop func() error, err error) {
 	if err != nil {
 		return "", nil, err
 	}
-	cfg := streamable.DefaultServerConfig(handler(server))
+	cfg := httpserver.DefaultConfig(handler(server))
 	cfg.JSONResponse = o.JSONResponse
 	cfg.Stateless = o.Stateless || o.Mutant == mutant.StatelessServer
 	cfg.LegacyOnly = o.Era == mcpserver.EraLegacy
 	cfg.ModernOnly = o.Era == mcpserver.EraModern
 	cfg.Mutant = o.Mutant
-	return streamable.Listen(o.Addr, streamable.NewServer(cfg))
+	return httpserver.Listen(o.Addr, httpserver.New(cfg))
 }
 
 // handler puts the MCP server behind the HTTP transport, which hands it its
-// *streamable.ServerSession as an mcpserver.SessionInfo. The client's replies to
+// *httpserver.ServerSession as an mcpserver.SessionInfo. The client's replies to
 // the server's requests reach Handle as POSTed responses.
-func handler(m *mcpserver.Server) streamable.Handler {
-	return streamable.HandlerFunc(func(ctx context.Context, s *streamable.ServerSession, req *jsonrpc.Message, out func(*jsonrpc.Message) error) *jsonrpc.Message {
+func handler(m *mcpserver.Server) httpserver.Handler {
+	return httpserver.HandlerFunc(func(ctx context.Context, s *httpserver.Session, req *jsonrpc.Message, out func(*jsonrpc.Message) error) *jsonrpc.Message {
 		return m.Handle(ctx, s, req, out)
 	})
 }

@@ -9,9 +9,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcpconform/mcpconform/harness/httpclient"
+	"github.com/mcpconform/mcpconform/harness/httpserver"
 	"github.com/mcpconform/mcpconform/harness/jsonrpc"
 	"github.com/mcpconform/mcpconform/harness/mcpclient"
-	"github.com/mcpconform/mcpconform/harness/streamable"
 )
 
 // sseMessages reads the JSON-RPC messages of an SSE response, one per event
@@ -154,7 +155,7 @@ func TestHTTPReconnectionResumesWithTheReferenceClient(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = stop() })
-	client, err := streamable.Dial(streamable.DefaultClientConfig(url))
+	client, err := httpclient.Dial(httpclient.DefaultConfig(url))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -170,7 +171,7 @@ func TestHTTPReconnectionResumesWithTheReferenceClient(t *testing.T) {
 	if err != nil || res.IsError || len(res.Content) != 1 || !strings.Contains(string(res.Content[0]), "after the server closed") {
 		t.Fatalf("test_reconnection: %+v, %v; want its answer through the resumed stream", res, err)
 	}
-	if took := time.Since(began); took < streamable.DefaultRetryInterval {
-		t.Fatalf("answered after %v, before the retry interval of %v: the client did not wait to resume", took, streamable.DefaultRetryInterval)
+	if took := time.Since(began); took < httpserver.DefaultRetryInterval {
+		t.Fatalf("answered after %v, before the retry interval of %v: the client did not wait to resume", took, httpserver.DefaultRetryInterval)
 	}
 }

@@ -8,14 +8,16 @@ import (
 	"net/url"
 	"strings"
 	"sync"
+
+	"github.com/mcpconform/mcpconform/harness/mcp"
 )
 
 // recordedHeaders are the request and response headers an HTTP transcript
 // shows, in this order: what the streamable HTTP rules judge. Every other
 // header (cookies among them) is left out; Authorization is shown only as
 // present, and last, since Redact masks a header to the end of its line.
-var recordedHeaders = []string{"Content-Type", "MCP-Protocol-Version", "Mcp-Session-Id", "Mcp-Method", "Mcp-Name",
-	"Origin", "Last-Event-ID", "Allow", "WWW-Authenticate"}
+var recordedHeaders = []string{"Content-Type", mcp.HeaderProtocolVersion, mcp.HeaderSessionID, mcp.HeaderMethod, mcp.HeaderName,
+	"Origin", mcp.HeaderLastEventID, "Allow", "WWW-Authenticate"}
 
 // HTTPRecorder is an http.RoundTripper that records every exchange in Log:
 // a note with the method, path and headers that matter, the request body
@@ -61,7 +63,7 @@ func (h *HTTPRecorder) RoundTrip(req *http.Request) (*http.Response, error) {
 		return nil, err
 	}
 	h.Log.Add(Note, fmt.Sprintf("answered %d%s", resp.StatusCode, headerText(resp.Header, false)))
-	sse := strings.HasPrefix(strings.ToLower(resp.Header.Get("Content-Type")), "text/event-stream")
+	sse := strings.HasPrefix(strings.ToLower(resp.Header.Get("Content-Type")), mcp.ContentTypeSSE)
 	resp.Body = &recordedBody{ReadCloser: resp.Body, log: h.Log, sse: sse}
 	return resp, nil
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/mcpconform/mcpconform/fakeservers"
 	"github.com/mcpconform/mcpconform/harness/check"
+	"github.com/mcpconform/mcpconform/harness/mcp"
 	"github.com/mcpconform/mcpconform/harness/mutant"
 	"github.com/mcpconform/mcpconform/harness/target"
 	"github.com/mcpconform/mcpconform/suites/run"
@@ -83,7 +84,7 @@ var _ = clientCheck(check.Descriptor{
 	// A harmless custom header beside the forged ones shows whether the
 	// adapter passes MCPCONFORM_HEADERS to its client at all.
 	r := c.RunHTTPClient(fakeservers.HTTPOptions{Case: "headers"},
-		target.Invocation{Headers: map[string]string{"Accept": "text/plain", "Mcp-Session-Id": "mcpconform-forged", customHeader: "probe"}})
+		target.Invocation{Headers: map[string]string{"Accept": "text/plain", mcp.HeaderSessionID: "mcpconform-forged", customHeader: "probe"}})
 	if _, refused := r.Failed(); refused != nil && len(r.Requests) == 0 {
 		// Refusing the forged headers keeps them untouched too, if the
 		// refusal is theirs: the same client with the harmless header only
@@ -100,7 +101,7 @@ var _ = clientCheck(check.Descriptor{
 		custom = custom || q.Header.Get(customHeader) == "probe"
 		a := q.Header.Get("Accept")
 		if q.Method == "POST" {
-			c.Require(strings.Contains(a, "application/json") && strings.Contains(a, "text/event-stream"),
+			c.Require(strings.Contains(a, mcp.ContentTypeJSON) && strings.Contains(a, mcp.ContentTypeSSE),
 				"the transport's own Accept, listing application/json and text/event-stream", "a POST carried Accept: %q", a)
 		}
 		c.Require(q.SessionID != "mcpconform-forged", "the forged session id is never sent", "a %s carried it", q.Method)
@@ -167,7 +168,7 @@ var _ = clientCheck(check.Descriptor{
 	wantReached(c, r)
 	for _, q := range r.ByMethod("POST") {
 		a := q.Header.Get("Accept")
-		c.Require(strings.Contains(a, "application/json") && strings.Contains(a, "text/event-stream"),
+		c.Require(strings.Contains(a, mcp.ContentTypeJSON) && strings.Contains(a, mcp.ContentTypeSSE),
 			"Accept lists application/json and text/event-stream", "Accept: %q", a)
 	}
 })
@@ -205,7 +206,7 @@ var _ = clientCheck(check.Descriptor{
 			continue
 		}
 		judged++
-		got := q.Header.Get("MCP-Protocol-Version")
+		got := q.Header.Get(mcp.HeaderProtocolVersion)
 		c.Require(got == negotiated, fmt.Sprintf("MCP-Protocol-Version: %s", negotiated), "a %s carried %q", q.Method, got)
 	}
 	if judged == 0 {

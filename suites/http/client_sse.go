@@ -6,6 +6,7 @@ import (
 
 	"github.com/mcpconform/mcpconform/fakeservers"
 	"github.com/mcpconform/mcpconform/harness/check"
+	"github.com/mcpconform/mcpconform/harness/mcp"
 	"github.com/mcpconform/mcpconform/harness/mutant"
 	"github.com/mcpconform/mcpconform/harness/target"
 	"github.com/mcpconform/mcpconform/suites/run"
@@ -67,7 +68,7 @@ var _ = clientCheck(check.Descriptor{
 		c.Unimplemented(fmt.Sprintf("the client did not reject the oversize event (calls: %s; see http.client.sse.over-limit), so there was no oversize failure to reconnect after", describeCalls(r.Calls)))
 	}
 	for _, q := range r.ByMethod("GET") {
-		c.Require(q.Header.Get("Last-Event-ID") == "", "no GET with Last-Event-ID", "the client resumed with Last-Event-ID %q", q.Header.Get("Last-Event-ID"))
+		c.Require(q.Header.Get(mcp.HeaderLastEventID) == "", "no GET with Last-Event-ID", "the client resumed with Last-Event-ID %q", q.Header.Get(mcp.HeaderLastEventID))
 	}
 })
 
@@ -126,7 +127,7 @@ var _ = clientCheck(check.Descriptor{
 				drop = q.End
 			}
 		}
-		if q.Method == "GET" && q.Header.Get("Last-Event-ID") != "" && resume.IsZero() {
+		if q.Method == "GET" && q.Header.Get(mcp.HeaderLastEventID) != "" && resume.IsZero() {
 			resume = q.Start
 		}
 	}

@@ -6,8 +6,8 @@ import (
 	"time"
 
 	"github.com/mcpconform/mcpconform/fakeservers"
+	"github.com/mcpconform/mcpconform/harness/httpclient"
 	"github.com/mcpconform/mcpconform/harness/jsonrpc"
-	"github.com/mcpconform/mcpconform/harness/streamable"
 	"github.com/mcpconform/mcpconform/harness/target"
 	"github.com/mcpconform/mcpconform/suites/run"
 )
@@ -28,7 +28,7 @@ type httpLimits struct {
 
 // limitsOf reads the limits from the config line of a run.
 func limitsOf(o target.Output) httpLimits {
-	d := streamable.DefaultClientConfig("") // the seed defaults, for what the client does not declare
+	d := httpclient.DefaultConfig("") // the seed defaults, for what the client does not declare
 	l := httpLimits{MaxConcurrent: d.MaxConcurrentRequests, MaxSSEEventSize: d.MaxSSEEventSize, Recovery: d.SessionRecoveryTimeout,
 		Control: d.ControlRequestTimeout, AllowStateless: d.AllowStateless, Reinit: d.ReinitOnExpiredSession, Declared: map[string]bool{}}
 	if v, ok := o.Int(target.LimitMaxConcurrent); ok {

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 
 	"github.com/mcpconform/mcpconform/fakeservers"
+	"github.com/mcpconform/mcpconform/harness/mcp"
 	"github.com/mcpconform/mcpconform/harness/mutant"
 	"github.com/mcpconform/mcpconform/harness/target"
 	"github.com/mcpconform/mcpconform/harness/wireschema"
@@ -36,7 +37,7 @@ var _ = clientCheck(run.ClientWireCheck("http", mutant.InitializeWithoutCapabili
 		// The negotiated version is the one the POSTs after initialize
 		// name; a server/discover probe before it names 2026-07-28, and
 		// is judged by that version's schema on its own (its _meta).
-		if v := q.Header.Get("MCP-Protocol-Version"); v != "" && negotiated == "" && proposed != "" && !initialize {
+		if v := q.Header.Get(mcp.HeaderProtocolVersion); v != "" && negotiated == "" && proposed != "" && !initialize {
 			negotiated = v
 		}
 	}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/mcpconform/mcpconform/harness/check"
 	"github.com/mcpconform/mcpconform/harness/jsonrpc"
+	"github.com/mcpconform/mcpconform/harness/mcp"
 	"github.com/mcpconform/mcpconform/harness/mutant"
 	"github.com/mcpconform/mcpconform/harness/transcript"
 	"github.com/mcpconform/mcpconform/suites/run"
@@ -97,7 +98,7 @@ var _ = serverCheck(check.Descriptor{
 	s := p.initialize(latestLegacy)
 	r, id := p.call(s, "tools/list", nil, 0)
 	ct := r.ContentType()
-	c.Require(r.Status == nethttp.StatusOK && (ct == "application/json" || ct == "text/event-stream"),
+	c.Require(r.Status == nethttp.StatusOK && (ct == mcp.ContentTypeJSON || ct == mcp.ContentTypeSSE),
 		"200 with Content-Type application/json or text/event-stream", "%s", r.describe())
 	c.Require(r.response(id) != nil, "the reply carries the response to the request", "%s", r.describe())
 })
@@ -113,7 +114,7 @@ var _ = serverCheck(check.Descriptor{
 	p := newProbe(c)
 	s := p.initialize(latestLegacy)
 	r, id := p.call(s, "tools/list", nil, linger(c))
-	if r.ContentType() != "text/event-stream" {
+	if r.ContentType() != mcp.ContentTypeSSE {
 		c.Require(r.response(id) != nil, "a JSON reply with the response", "%s", r.describe())
 		return
 	}
@@ -131,7 +132,7 @@ var _ = serverCheck(check.Descriptor{
 	p := newProbe(c)
 	s := p.initialize(latestLegacy)
 	req, _ := nethttp.NewRequestWithContext(c.Ctx, nethttp.MethodGet, p.url, nil)
-	req.Header.Set("Accept", "text/event-stream")
+	req.Header.Set("Accept", mcp.ContentTypeSSE)
 	for k, v := range s.headers() {
 		req.Header.Set(k, v)
 	}
@@ -317,7 +318,7 @@ var _ = serverCheck(check.Descriptor{
 	p := newProbe(c)
 	s := sessionful(c, p)
 	h := s.headers()
-	delete(h, "Mcp-Session-Id")
+	delete(h, mcp.HeaderSessionID)
 	id := p.id()
 	r := p.post(p.message(id, "tools/list", nil), h, id, 0)
 	c.Require(r.Status == nethttp.StatusBadRequest, "400 Bad Request", "%s", r.describe())
@@ -437,7 +438,7 @@ var _ = serverCheck(check.Descriptor{
 	}
 	for _, bad := range []string{"1999-01-01", "not-a-version"} {
 		h := s.headers()
-		h["MCP-Protocol-Version"] = bad
+		h[mcp.HeaderProtocolVersion] = bad
 		id := p.id()
 		r := p.post(p.message(id, "tools/list", nil), h, id, 0)
 		c.Require(r.Status == nethttp.StatusBadRequest, fmt.Sprintf("400 for MCP-Protocol-Version %q", bad), "%s", r.describe())
@@ -481,7 +482,7 @@ var _ = serverCheck(check.Descriptor{
 	s := p.initialize(latestLegacy)
 	first, _ := p.call(s, "tools/list", nil, 0)
 	other, _ := p.call(s, "tools/list", nil, 0)
-	if first.ContentType() != "text/event-stream" || len(first.Events) == 0 || first.Events[0].ID == "" {
+	if first.ContentType() != mcp.ContentTypeSSE || len(first.Events) == 0 || first.Events[0].ID == "" {
 		c.Unimplemented("the server answers without SSE event ids: there is no stream to resume")
 	}
 	foreign := map[string]bool{}

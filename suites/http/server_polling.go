@@ -5,6 +5,7 @@ import (
 
 	"github.com/mcpconform/mcpconform/harness/check"
 	"github.com/mcpconform/mcpconform/harness/jsonrpc"
+	"github.com/mcpconform/mcpconform/harness/mcp"
 	"github.com/mcpconform/mcpconform/harness/mutant"
 	"github.com/mcpconform/mcpconform/suites/run"
 )
@@ -40,7 +41,7 @@ var _ = serverCheck(check.Descriptor{
 	list, _ := p.call(s, "tools/list", nil, 0)
 	streams := 0
 	for _, r := range append(callEveryTool(c, p, s), list) {
-		if r.ContentType() != "text/event-stream" || len(r.Events) == 0 {
+		if r.ContentType() != mcp.ContentTypeSSE || len(r.Events) == 0 {
 			continue
 		}
 		streams++

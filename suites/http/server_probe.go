@@ -14,7 +14,8 @@ import (
 	"time"
 
 	"github.com/mcpconform/mcpconform/harness/jsonrpc"
-	"github.com/mcpconform/mcpconform/harness/streamable"
+	"github.com/mcpconform/mcpconform/harness/mcp"
+	"github.com/mcpconform/mcpconform/harness/sse"
 	"github.com/mcpconform/mcpconform/harness/transcript"
 	"github.com/mcpconform/mcpconform/suites/run"
 )
@@ -58,7 +59,7 @@ type reply struct {
 	Status   int
 	Header   nethttp.Header
 	Body     []byte             // a JSON body (capped)
-	Events   []streamable.Event // SSE events, in order
+	Events   []sse.Event        // SSE events, in order
 	Messages []*jsonrpc.Message // JSON-RPC messages from the body or the events
 	Ended    bool               // an SSE body reached its end within the wait
 	// Dropped: the SSE body ended before the response to its request, so
@@ -111,7 +112,7 @@ func (p *probe) request(body []byte, h headers) *nethttp.Request {
 	if err != nil {
 		p.c.Failf("a request can be built", "%v", err)
 	}
-	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Content-Type", mcp.ContentTypeJSON)
 	req.Header.Set("Accept", "application/json, text/event-stream")
 	for k, v := range h {
 		req.Header.Set(k, v)
@@ -135,7 +136,7 @@ func (p *probe) exchange(req *nethttp.Request, rd reading) (*reply, error) {
 	}
 	defer resp.Body.Close()
 	r := &reply{Status: resp.StatusCode, Header: resp.Header}
-	if r.ContentType() == "text/event-stream" {
+	if r.ContentType() == mcp.ContentTypeSSE {
 		p.readEvents(resp.Body, r, rd)
 		return r, nil
 	}
@@ -158,14 +159,14 @@ type reading struct {
 // readEvents reads the SSE events of r as rd says.
 func (p *probe) readEvents(body io.ReadCloser, r *reply, rd reading) {
 	type next struct {
-		ev  streamable.Event
+		ev  sse.Event
 		err error
 	}
 	events := make(chan next)
 	stop := make(chan struct{})
 	defer close(stop)
 	go func() {
-		sse := streamable.NewSSEReader(body, maxBody)
+		sse := sse.NewReader(body, maxBody)
 		for {
 			ev, err := sse.Next()
 			select {
@@ -235,9 +236,9 @@ type session struct {
 
 // headers returns the headers every request of the session carries.
 func (s session) headers() headers {
-	h := headers{"MCP-Protocol-Version": s.Version}
+	h := headers{mcp.HeaderProtocolVersion: s.Version}
 	if s.ID != "" {
-		h["Mcp-Session-Id"] = s.ID
+		h[mcp.HeaderSessionID] = s.ID
 	}
 	return h
 }
@@ -253,7 +254,7 @@ func (p *probe) initialize(version string) session {
 		ProtocolVersion string `json:"protocolVersion"`
 	}
 	_ = json.Unmarshal(resp.Result, &result)
-	s := session{ID: r.Header.Get("Mcp-Session-Id"), Version: result.ProtocolVersion}
+	s := session{ID: r.Header.Get(mcp.HeaderSessionID), Version: result.ProtocolVersion}
 	n := p.post(p.message(jsonrpc.ID{}, "notifications/initialized", nil), s.headers(), jsonrpc.ID{}, 0)
 	p.c.Require(n.Status/100 == 2, "notifications/initialized is accepted", "status %d", n.Status)
 	return s
@@ -269,7 +270,7 @@ func (p *probe) sendInitialize(version string, edit func(*nethttp.Request)) (*re
 	req := p.request(p.message(id, "initialize", params), nil)
 	edit(req)
 	r := p.do(req, id, 0)
-	if sid := r.Header.Get("Mcp-Session-Id"); sid != "" {
+	if sid := r.Header.Get(mcp.HeaderSessionID); sid != "" {
 		p.mu.Lock()
 		p.sessions = append(p.sessions, sid)
 		p.mu.Unlock()
@@ -338,7 +339,7 @@ func (p *probe) resume(s session, r *reply, id jsonrpc.ID, deadline time.Time) {
 		}
 		if i == 0 {
 			r.Dropped = true
-			r.RetryBeforeDrop = slices.ContainsFunc(r.Events, func(ev streamable.Event) bool { return ev.HasRetry })
+			r.RetryBeforeDrop = slices.ContainsFunc(r.Events, func(ev sse.Event) bool { return ev.HasRetry })
 		}
 		if time.Now().Add(retry).After(deadline) {
 			return
@@ -356,17 +357,17 @@ func (p *probe) resume(s session, r *reply, id jsonrpc.ID, deadline time.Time) {
 		if err != nil {
 			return
 		}
-		req.Header.Set("Accept", "text/event-stream")
+		req.Header.Set("Accept", mcp.ContentTypeSSE)
 		for k, v := range s.headers() {
 			req.Header.Set(k, v)
 		}
-		req.Header.Set("Last-Event-ID", last)
+		req.Header.Set(mcp.HeaderLastEventID, last)
 		resp, err := p.client.Do(req)
 		if err != nil {
 			return
 		}
 		more := &reply{Status: resp.StatusCode, Header: resp.Header}
-		if resp.StatusCode != nethttp.StatusOK || more.ContentType() != "text/event-stream" {
+		if resp.StatusCode != nethttp.StatusOK || more.ContentType() != mcp.ContentTypeSSE {
 			resp.Body.Close()
 			return
 		}
@@ -386,7 +387,7 @@ func (p *probe) resume(s session, r *reply, id jsonrpc.ID, deadline time.Time) {
 
 // resumeFrom finds where a stream resumes: the id of its last event that had
 // one, and the reconnection delay of its last retry field (0 without one).
-func resumeFrom(events []streamable.Event) (lastID string, retry time.Duration) {
+func resumeFrom(events []sse.Event) (lastID string, retry time.Duration) {
 	for _, ev := range events {
 		if ev.ID != "" {
 			lastID = ev.ID
@@ -408,7 +409,7 @@ func (p *probe) endSessions() {
 		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 		req, err := nethttp.NewRequestWithContext(ctx, nethttp.MethodDelete, p.url, nil)
 		if err == nil {
-			req.Header.Set("Mcp-Session-Id", id)
+			req.Header.Set(mcp.HeaderSessionID, id)
 			if resp, err := p.client.Do(req); err == nil {
 				resp.Body.Close()
 			}
@@ -421,7 +422,7 @@ func (p *probe) endSessions() {
 // Content-Type, and what its body or events carried.
 func (r *reply) describe() string {
 	s := fmt.Sprintf("status %d, Content-Type %q", r.Status, r.Header.Get("Content-Type"))
-	if r.ContentType() == "text/event-stream" {
+	if r.ContentType() == mcp.ContentTypeSSE {
 		s += fmt.Sprintf(", %d event(s)", len(r.Events))
 	} else if len(r.Messages) == 0 && len(bytes.TrimSpace(r.Body)) > 0 {
 		s += fmt.Sprintf(", a body of %d bytes that is not JSON-RPC", len(r.Body))

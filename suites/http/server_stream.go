@@ -6,7 +6,8 @@ import (
 	"sync"
 
 	"github.com/mcpconform/mcpconform/harness/jsonrpc"
-	"github.com/mcpconform/mcpconform/harness/streamable"
+	"github.com/mcpconform/mcpconform/harness/mcp"
+	"github.com/mcpconform/mcpconform/harness/sse"
 	"github.com/mcpconform/mcpconform/harness/transcript"
 )
 
@@ -16,7 +17,7 @@ type getStream struct {
 	cancel context.CancelFunc
 	done   chan struct{}
 	mu     sync.Mutex
-	events []streamable.Event
+	events []sse.Event
 }
 
 // openGET opens the session's server→client stream. A server without one
@@ -28,12 +29,12 @@ func (p *probe) openGET(s session, lastEventID string) *getStream {
 		cancel()
 		p.c.Failf("a GET can be built", "%v", err)
 	}
-	req.Header.Set("Accept", "text/event-stream")
+	req.Header.Set("Accept", mcp.ContentTypeSSE)
 	for k, v := range s.headers() {
 		req.Header.Set(k, v)
 	}
 	if lastEventID != "" {
-		req.Header.Set("Last-Event-ID", lastEventID)
+		req.Header.Set(mcp.HeaderLastEventID, lastEventID)
 	}
 	g := &getStream{cancel: cancel, done: make(chan struct{})}
 	p.c.Cleanup(g.close)
@@ -53,7 +54,7 @@ func (p *probe) openGET(s session, lastEventID string) *getStream {
 	go func() {
 		defer close(g.done)
 		defer resp.Body.Close()
-		sse := streamable.NewSSEReader(resp.Body, maxBody)
+		sse := sse.NewReader(resp.Body, maxBody)
 		for {
 			ev, err := sse.Next()
 			if err != nil {
@@ -68,10 +69,10 @@ func (p *probe) openGET(s session, lastEventID string) *getStream {
 }
 
 // Events returns the events read so far.
-func (g *getStream) Events() []streamable.Event {
+func (g *getStream) Events() []sse.Event {
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	return append([]streamable.Event(nil), g.events...)
+	return append([]sse.Event(nil), g.events...)
 }
 
 // Messages returns the JSON-RPC messages read so far.
@@ -91,5 +92,5 @@ func (g *getStream) close() {
 }
 
 func isEventStream(contentType string) bool {
-	return len(contentType) >= len("text/event-stream") && contentType[:len("text/event-stream")] == "text/event-stream"
+	return len(contentType) >= len(mcp.ContentTypeSSE) && contentType[:len(mcp.ContentTypeSSE)] == mcp.ContentTypeSSE
 }

@@ -10,12 +10,12 @@ import (
 
 	"github.com/mcpconform/mcpconform/harness/adapter"
 	"github.com/mcpconform/mcpconform/harness/check"
+	"github.com/mcpconform/mcpconform/harness/httpclient"
 	"github.com/mcpconform/mcpconform/harness/mutant"
 	"github.com/mcpconform/mcpconform/harness/report"
 	"github.com/mcpconform/mcpconform/harness/selfexec"
 	"github.com/mcpconform/mcpconform/harness/serve"
 	"github.com/mcpconform/mcpconform/harness/stdio"
-	"github.com/mcpconform/mcpconform/harness/streamable"
 	"github.com/mcpconform/mcpconform/harness/target"
 	"github.com/mcpconform/mcpconform/harness/transcript"
 )
@@ -114,7 +114,7 @@ func ReferenceSettings(m mutant.Name) adapter.Config {
 	c.CancelGrace = 200 * time.Millisecond
 	c.ShutdownGrace = 300 * time.Millisecond
 	c.StartupTimeout = 1500 * time.Millisecond
-	h := streamable.DefaultClientConfig("")
+	h := httpclient.DefaultConfig("")
 	h.MaxConcurrentRequests = 4
 	h.MaxSSEEventSize = 64 << 10
 	h.SessionRecoveryTimeout = time.Second
@@ -217,7 +217,7 @@ func (c Config) waitOnce(w check.Wait, client target.Output) time.Duration {
 
 // seedConfigLine is the config line of a client with the seed defaults.
 func seedConfigLine() target.Output {
-	s := adapter.Config{Stdio: stdio.DefaultConfig(), HTTP: streamable.DefaultClientConfig("")}
+	s := adapter.Config{Stdio: stdio.DefaultConfig(), HTTP: httpclient.DefaultConfig("")}
 	return target.Output{Config: s.ConfigLine()}
 }
 

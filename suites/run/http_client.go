@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/mcpconform/mcpconform/fakeservers"
+	"github.com/mcpconform/mcpconform/harness/mcp"
 	"github.com/mcpconform/mcpconform/harness/target"
 	"github.com/mcpconform/mcpconform/harness/transcript"
 )
@@ -59,7 +60,7 @@ func httpTranscript(reqs []fakeservers.HTTPRequest) []transcript.Entry {
 			continue
 		}
 		note := r.Method
-		if r.Header.Get("Last-Event-ID") != "" {
+		if r.Header.Get(mcp.HeaderLastEventID) != "" {
 			note += " with Last-Event-ID"
 		}
 		out = append(out, transcript.Entry{Dir: transcript.Note, Line: note + fmt.Sprintf(" → %d", r.Status)})

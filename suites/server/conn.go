@@ -10,7 +10,8 @@ import (
 	"time"
 
 	"github.com/mcpconform/mcpconform/harness/jsonrpc"
-	"github.com/mcpconform/mcpconform/harness/streamable"
+	"github.com/mcpconform/mcpconform/harness/mcp"
+	"github.com/mcpconform/mcpconform/harness/sse"
 	"github.com/mcpconform/mcpconform/harness/target"
 	"github.com/mcpconform/mcpconform/harness/transcript"
 )
@@ -113,17 +114,17 @@ func (c *httpConn) send(raw []byte) error {
 	if err != nil {
 		return err
 	}
-	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Content-Type", mcp.ContentTypeJSON)
 	req.Header.Set("Accept", "application/json, text/event-stream")
 	if c.session != "" {
-		req.Header.Set("Mcp-Session-Id", c.session)
+		req.Header.Set(mcp.HeaderSessionID, c.session)
 	}
 	if c.version != "" {
-		req.Header.Set("MCP-Protocol-Version", c.version)
+		req.Header.Set(mcp.HeaderProtocolVersion, c.version)
 	}
 	if c.modern {
 		if m, err := jsonrpc.Decode(raw); err == nil {
-			streamable.SetModernHeaders(req.Header, m)
+			mcp.SetModernHeaders(req.Header, m)
 		}
 		for name, value := range c.override {
 			req.Header.Del(name)
@@ -140,11 +141,11 @@ func (c *httpConn) send(raw []byte) error {
 	}
 	c.lastStatus = resp.StatusCode
 	c.lastHead = fmt.Sprintf("%d in %s", resp.StatusCode, time.Since(start).Round(time.Millisecond))
-	if id := resp.Header.Get("Mcp-Session-Id"); id != "" && c.session == "" {
+	if id := resp.Header.Get(mcp.HeaderSessionID); id != "" && c.session == "" {
 		c.session = id
 	}
 	ct := resp.Header.Get("Content-Type")
-	if strings.HasPrefix(ct, "text/event-stream") {
+	if strings.HasPrefix(ct, mcp.ContentTypeSSE) {
 		c.last, c.lastSSE = c.lastHead+" with an SSE stream", true
 		c.streamEnd = make(chan struct{})
 		go c.readEvents(resp.Body, c.streamEnd)
@@ -175,7 +176,7 @@ func bodyExcerpt(contentType string, body []byte) string {
 func (c *httpConn) readEvents(body io.ReadCloser, end chan struct{}) {
 	defer close(end)
 	defer body.Close()
-	r := streamable.NewSSEReader(body, 4<<20)
+	r := sse.NewReader(body, 4<<20)
 	for {
 		ev, err := r.NextBytes()
 		if err != nil {
@@ -198,7 +199,7 @@ func (c *httpConn) close() {
 	if c.session != "" {
 		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 		if req, err := nethttp.NewRequestWithContext(ctx, nethttp.MethodDelete, c.url, nil); err == nil {
-			req.Header.Set("Mcp-Session-Id", c.session)
+			req.Header.Set(mcp.HeaderSessionID, c.session)
 			if resp, err := c.client.Do(req); err == nil {
 				resp.Body.Close()
 			}

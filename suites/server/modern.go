@@ -164,10 +164,10 @@ var _ = httpServerCheck(check.Descriptor{
 		params   map[string]any
 		override map[string]string
 	}{
-		{mcp.MethodDiscover, nil, map[string]string{"Mcp-Method": ""}},
-		{mcp.MethodDiscover, nil, map[string]string{"Mcp-Method": "tools/list"}},
-		{"tools/call", call, map[string]string{"Mcp-Name": ""}},
-		{"tools/call", call, map[string]string{"Mcp-Name": "mcpconform-other"}},
+		{mcp.MethodDiscover, nil, map[string]string{mcp.HeaderMethod: ""}},
+		{mcp.MethodDiscover, nil, map[string]string{mcp.HeaderMethod: "tools/list"}},
+		{"tools/call", call, map[string]string{mcp.HeaderName: ""}},
+		{"tools/call", call, map[string]string{mcp.HeaderName: "mcpconform-other"}},
 	} {
 		status, m := postLying(c, tc.method, tc.params, mcp.ModernVersion, tc.override)
 		c.Require(status == nethttp.StatusBadRequest && m != nil && m.Error != nil && m.Error.Code == jsonrpc.CodeHeaderMismatch,
