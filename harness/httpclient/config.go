@@ -27,7 +27,7 @@ type RetryPolicy struct {
 // Config configures the reference streamable HTTP client. Zero values
 // are literal (a MaxConcurrentRequests of 0 means one POST at a time, as
 // RM-01 says, and a zero timeout allows no time); start from
-// DefaultClientConfig for the seed defaults.
+// DefaultConfig for the seed defaults.
 type Config struct {
 	// URL is the MCP endpoint, an absolute http or https URL.
 	URL string
@@ -148,11 +148,11 @@ func (c Config) Validate() error {
 		{"Retry.Delay", int64(c.Retry.Delay), "0 reconnects at once"},
 	} {
 		if n.value < 0 {
-			bad("%s is negative (%d); use 0 or more (%s; DefaultClientConfig has the seed defaults)", n.name, n.value, n.zero)
+			bad("%s is negative (%d); use 0 or more (%s; DefaultConfig has the seed defaults)", n.name, n.value, n.zero)
 		}
 	}
 	if c.MaxSSEEventSize <= 0 {
-		bad("MaxSSEEventSize is %d, so no event or JSON body fits; use a positive limit (DefaultClientConfig uses %d)", c.MaxSSEEventSize, DefaultMaxSSEEventSize)
+		bad("MaxSSEEventSize is %d, so no event or JSON body fits; use a positive limit (DefaultConfig uses %d)", c.MaxSSEEventSize, DefaultMaxSSEEventSize)
 	}
 	if strings.ContainsAny(c.AuthHeader, "\r\n\x00") {
 		bad("AuthHeader contains CR, LF or NUL, which no header value can hold; give the bare token")

@@ -14,7 +14,7 @@ func TestDefaultClientConfigHasTheSeedDefaults(t *testing.T) {
 		c.SessionRecoveryTimeout != 5*time.Second || !c.AllowStateless || c.MaxSSEEventSize != 16<<20 ||
 		!c.ReinitOnExpiredSession || !c.OpenGETStream || c.Retry != (RetryPolicy{MaxAttempts: 3, Delay: time.Second}) ||
 		c.HTTPClient != nil || c.AuthHeader != "" || c.CustomHeaders != nil {
-		t.Fatalf("DefaultClientConfig = %+v", c)
+		t.Fatalf("DefaultConfig = %+v", c)
 	}
 	if err := c.Validate(); err != nil {
 		t.Fatal(err)

@@ -38,7 +38,7 @@ func (f HandlerFunc) Handle(ctx context.Context, s *Session, req *jsonrpc.Messag
 }
 
 // Config configures the reference streamable HTTP server transport.
-// Start from DefaultServerConfig: its flags are literal (a false EnableGET
+// Start from DefaultConfig: its flags are literal (a false EnableGET
 // answers GET with 405), while a zero limit or list means its default.
 type Config struct {
 	// Handler answers the messages of every session.
@@ -94,7 +94,7 @@ type Config struct {
 	Mutant mutant.Name
 }
 
-// Defaults of ServerConfig.
+// Defaults of Config.
 const (
 	DefaultMaxBodyBytes    = 4 << 20
 	DefaultHistoryEvents   = 256

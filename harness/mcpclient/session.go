@@ -59,7 +59,7 @@ type Options struct {
 	Mutant mutant.Name
 }
 
-// Defaults of ClientOptions.
+// Defaults of Options.
 const (
 	DefaultName     = "mcpconform-reference"
 	DefaultVersion  = "dev"

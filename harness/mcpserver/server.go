@@ -65,7 +65,7 @@ func ParseEra(s string) (Era, error) {
 	return "", fmt.Errorf("unknown era %q; use dual (both), legacy (initialize only) or modern (2026-07-28 only)", s)
 }
 
-// Defaults of ServerOptions.
+// Defaults of Options.
 const (
 	DefaultPageSize       = 2
 	DefaultReverseTimeout = 30 * time.Second
