@@ -33,7 +33,7 @@ type behaviour struct {
 	start func(s *server)
 	// call handles one tools/call, in its own goroutine; it may answer, not
 	// answer, or end the fake (s.exitWith).
-	call func(s *server, c toolCall)
+	call func(s *server, c ToolCall)
 	// respond writes one response; every response goes through it.
 	respond func(s *server, m *jsonrpc.Message)
 }

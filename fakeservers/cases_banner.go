@@ -106,10 +106,10 @@ func bannerLines(o Options) (*behaviour, error) {
 	if err := checkBannerOptions(o); err != nil {
 		return nil, err
 	}
-	return &behaviour{call: func(s *server, c toolCall) {
+	return &behaviour{call: func(s *server, c ToolCall) {
 		s.stdout.group(func(w *lineWriter) {
 			w.bannerLines(s, o.Lines)
-			w.message(c.ok())
+			w.message(c.OK())
 		})
 	}}, nil
 }
@@ -118,10 +118,10 @@ func bannerBytes(o Options) (*behaviour, error) {
 	if err := checkBannerOptions(o); err != nil {
 		return nil, err
 	}
-	return &behaviour{call: func(s *server, c toolCall) {
+	return &behaviour{call: func(s *server, c ToolCall) {
 		s.stdout.group(func(w *lineWriter) {
 			w.bannerBytes(s, o.Bytes, o.Lines)
-			w.message(c.ok())
+			w.message(c.OK())
 		})
 	}}, nil
 }

@@ -31,7 +31,7 @@ func TestDamagedCase(t *testing.T) {
 					t.Errorf("%q classifies as %s; want damaged", line, c)
 				}
 				if shape == "truncated-result" {
-					whole := string(encode(toolCall{req: &jsonrpc.Message{ID: jsonrpc.StringID("call-1")}, name: "echo"}.ok()))
+					whole := string(Encode(ToolCall{Req: &jsonrpc.Message{ID: jsonrpc.StringID("call-1")}, Name: "echo"}.OK()))
 					if line != whole[:len(whole)/2] {
 						t.Errorf("truncated-result wrote %q; want the first half of %q", line, whole)
 					}

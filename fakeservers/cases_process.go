@@ -78,8 +78,8 @@ func slowStart(o Options) (*behaviour, error) {
 }
 
 // exitEarly is the call hook of early-exit.
-func exitEarly(s *server, c toolCall) {
-	s.exitWith(3, fmt.Sprintf("early-exit: status 3 on tools/call %s", c.req.ID))
+func exitEarly(s *server, c ToolCall) {
+	s.exitWith(3, fmt.Sprintf("early-exit: status 3 on tools/call %s", c.Req.ID))
 }
 
 // defaultCancelWait is how long cancel-then-echo holds echo for a cancel.
@@ -99,8 +99,8 @@ func cancelThenEcho(o Options) (*behaviour, error) {
 	if wait == 0 {
 		wait = defaultCancelWait
 	}
-	return &behaviour{tools: []string{"slow", "echo"}, call: func(s *server, c toolCall) {
-		if c.name != "echo" {
+	return &behaviour{tools: []string{"slow", "echo"}, call: func(s *server, c ToolCall) {
+		if c.Name != "echo" {
 			leaveUnanswered(s, c)
 			return
 		}
@@ -113,6 +113,6 @@ func cancelThenEcho(o Options) (*behaviour, error) {
 		case <-s.ctx.Done():
 			return
 		}
-		s.respond(c.ok())
+		s.respond(c.OK())
 	}}, nil
 }

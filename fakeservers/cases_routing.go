@@ -15,10 +15,10 @@ import (
 // swapIDs is the call hook of id-swap: an error response whose id has the
 // other JSON type, then the real result. A client that routes by id value
 // alone (NG-12) takes the error for its call.
-func swapIDs(s *server, c toolCall) {
+func swapIDs(s *server, c ToolCall) {
 	s.stdout.group(func(w *lineWriter) {
-		w.message(jsonrpc.NewError(swappedID(c.req.ID), jsonrpc.CodeInternalError, "wrong id type"))
-		w.message(c.ok())
+		w.message(jsonrpc.NewError(swappedID(c.Req.ID), jsonrpc.CodeInternalError, "wrong id type"))
+		w.message(c.OK())
 	})
 }
 
@@ -77,20 +77,20 @@ type reverser struct {
 	window time.Duration
 
 	mu    sync.Mutex
-	batch []toolCall
+	batch []ToolCall
 	gen   int // counts the batches taken; a stale timer finds it moved on
 }
 
 // add is the call hook: it joins c to the open batch and answers the batch
 // once it is full.
-func (r *reverser) add(s *server, c toolCall) {
+func (r *reverser) add(s *server, c ToolCall) {
 	r.mu.Lock()
 	r.batch = append(r.batch, c)
 	if len(r.batch) == 1 {
 		gen := r.gen
 		time.AfterFunc(r.window, func() { r.answer(s, r.take(gen)) })
 	}
-	var full []toolCall
+	var full []ToolCall
 	if len(r.batch) >= r.n {
 		full = r.takeLocked()
 	}
@@ -99,7 +99,7 @@ func (r *reverser) add(s *server, c toolCall) {
 }
 
 // take returns batch gen if it is still open.
-func (r *reverser) take(gen int) []toolCall {
+func (r *reverser) take(gen int) []ToolCall {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.gen != gen {
@@ -108,7 +108,7 @@ func (r *reverser) take(gen int) []toolCall {
 	return r.takeLocked()
 }
 
-func (r *reverser) takeLocked() []toolCall {
+func (r *reverser) takeLocked() []ToolCall {
 	b := r.batch
 	r.batch = nil
 	r.gen++
@@ -121,28 +121,28 @@ func (r *reverser) takeLocked() []toolCall {
 // pairs answers with calls by order, not by id, gets kinds wrong whatever
 // order it sent them in. Handlers join the batch in whatever order the
 // scheduler runs them, so arrival is the reader's order (index).
-func (r *reverser) answer(s *server, calls []toolCall) {
-	slices.SortFunc(calls, func(a, b toolCall) int { return a.index - b.index })
+func (r *reverser) answer(s *server, calls []ToolCall) {
+	slices.SortFunc(calls, func(a, b ToolCall) int { return a.Index - b.Index })
 	for _, c := range flipKinds(calls) {
 		if s.ctx.Err() != nil {
 			return
 		}
 		if isErrTool(c) {
-			s.respond(jsonrpc.NewError(c.req.ID, jsonrpc.CodeInternalError, c.name+" failed, as scripted"))
+			s.respond(jsonrpc.NewError(c.Req.ID, jsonrpc.CodeInternalError, c.Name+" failed, as scripted"))
 		} else {
-			s.respond(c.ok())
+			s.respond(c.OK())
 		}
 	}
 }
 
-func isErrTool(c toolCall) bool { return strings.HasPrefix(c.name, "err-") }
+func isErrTool(c ToolCall) bool { return strings.HasPrefix(c.Name, "err-") }
 
 // flipKinds orders calls (in arrival order) for answering: position k holds
 // a call of the other kind than calls[k] while one is left, latest arrival
 // first, then the rest latest first.
-func flipKinds(calls []toolCall) []toolCall {
+func flipKinds(calls []ToolCall) []ToolCall {
 	used := make([]bool, len(calls))
-	pick := func(want func(toolCall) bool) int {
+	pick := func(want func(ToolCall) bool) int {
 		for i := len(calls) - 1; i >= 0; i-- {
 			if !used[i] && want(calls[i]) {
 				return i
@@ -150,11 +150,11 @@ func flipKinds(calls []toolCall) []toolCall {
 		}
 		return -1
 	}
-	order := make([]toolCall, 0, len(calls))
+	order := make([]ToolCall, 0, len(calls))
 	for _, arrived := range calls {
-		i := pick(func(c toolCall) bool { return isErrTool(c) != isErrTool(arrived) })
+		i := pick(func(c ToolCall) bool { return isErrTool(c) != isErrTool(arrived) })
 		if i < 0 {
-			i = pick(func(toolCall) bool { return true })
+			i = pick(func(ToolCall) bool { return true })
 		}
 		used[i] = true
 		order = append(order, calls[i])

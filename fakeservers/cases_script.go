@@ -63,12 +63,12 @@ func script(o Options) (*behaviour, error) {
 	if err != nil {
 		return nil, err
 	}
-	b := &behaviour{tools: sc.Tools, call: func(s *server, c toolCall) {
-		if c.index >= len(sc.Calls) {
-			s.respond(c.ok())
+	b := &behaviour{tools: sc.Tools, call: func(s *server, c ToolCall) {
+		if c.Index >= len(sc.Calls) {
+			s.respond(c.OK())
 			return
 		}
-		step := sc.Calls[c.index]
+		step := sc.Calls[c.Index]
 		if step.Stderr > 0 {
 			s.stderr.group(func(w *lineWriter) { w.flood("", step.Stderr) })
 		}
@@ -77,7 +77,7 @@ func script(o Options) (*behaviour, error) {
 				w.line(l)
 			}
 			if step.Reply {
-				w.message(c.ok())
+				w.message(c.OK())
 			}
 			for _, l := range step.After {
 				w.line(l)

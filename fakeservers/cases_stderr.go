@@ -46,9 +46,9 @@ func stderrFlood(o Options) (*behaviour, error) {
 	case "before":
 		return &behaviour{start: flood}, nil
 	case "during":
-		return &behaviour{call: func(s *server, c toolCall) {
+		return &behaviour{call: func(s *server, c ToolCall) {
 			flood(s)
-			s.respond(c.ok())
+			s.respond(c.OK())
 		}}, nil
 	}
 	return nil, fmt.Errorf("--when must be before (at start) or during (on tools/call), got %q", o.When)
@@ -96,12 +96,12 @@ func stderrSecretExit(o Options) (*behaviour, error) {
 	if err := checkSecret(o.Marker); err != nil {
 		return nil, err
 	}
-	return &behaviour{call: func(s *server, c toolCall) {
+	return &behaviour{call: func(s *server, c ToolCall) {
 		s.stderr.group(func(w *lineWriter) {
 			w.line("mcpconform fake: loading credentials " + o.Marker)
 			w.line("mcpconform fake: error: token " + o.Marker + " was rejected")
 			w.line("mcpconform fake: fatal: giving up")
 		})
-		s.exitWith(1, fmt.Sprintf("stderr-secret-exit: status 1 on tools/call %s, after writing the secret to stderr", c.req.ID))
+		s.exitWith(1, fmt.Sprintf("stderr-secret-exit: status 1 on tools/call %s, after writing the secret to stderr", c.Req.ID))
 	}}, nil
 }

@@ -186,7 +186,7 @@ func (f *fakeConn) wantError(id jsonrpc.ID, code int64) *jsonrpc.Error {
 // wantCallText checks that the next line is a tools/call result for id with text.
 func (f *fakeConn) wantCallText(id jsonrpc.ID, text string) {
 	f.t.Helper()
-	var res callResult
+	var res CallResult
 	if err := json.Unmarshal(f.wantResult(id), &res); err != nil {
 		f.t.Fatal(err)
 	}

@@ -38,7 +38,7 @@ type httpBehaviour struct {
 	// (or gave up) itself.
 	initialize func(x *httpExchange, m *jsonrpc.Message) bool
 	// call answers a tools/call.
-	call func(x *httpExchange, c toolCall)
+	call func(x *httpExchange, c ToolCall)
 	// get answers a GET carrying a live session (any GET when stateless).
 	get func(x *httpExchange)
 	// cancelled answers a notifications/cancelled.
@@ -77,7 +77,7 @@ var httpCases = map[string]httpCase{
 	"expire-again": {
 		desc:     "every tools/call expires its session and gets 404, in every session",
 		sessions: true,
-		build:    fixedHTTP(httpBehaviour{call: func(x *httpExchange, _ toolCall) { x.expire() }}),
+		build:    fixedHTTP(httpBehaviour{call: func(x *httpExchange, _ ToolCall) { x.expire() }}),
 	},
 	"sse-event": {
 		desc:  "tools/call answers SSE: a priming event, then the result as one event of exactly SSEEventSize raw bytes (id line + data line, each +1 for its LF; padding in result.padding); GET with Last-Event-ID gets 405 (and is recorded)",

@@ -15,9 +15,9 @@ import (
 func slowCalls(o HTTPOptions) (*httpBehaviour, error) {
 	return &httpBehaviour{
 		tools: numberedTools("t", o.Tools),
-		call: func(x *httpExchange, c toolCall) {
+		call: func(x *httpExchange, c ToolCall) {
 			if x.wait(nil, o.Delay) == waitTimeout {
-				x.json(c.ok())
+				x.json(c.OK())
 			}
 		},
 	}, nil
@@ -31,9 +31,9 @@ func slowCalls(o HTTPOptions) (*httpBehaviour, error) {
 func sseEarly(o HTTPOptions) (*httpBehaviour, error) {
 	return &httpBehaviour{
 		tools: numberedTools("t", o.Tools),
-		call: func(x *httpExchange, c toolCall) {
+		call: func(x *httpExchange, c ToolCall) {
 			s := x.sse("\n", false)
-			if x.wait(nil, o.Delay) == waitTimeout && s.message(x.f.eventID(), c.ok()) {
+			if x.wait(nil, o.Delay) == waitTimeout && s.message(x.f.eventID(), c.OK()) {
 				x.answered = true
 			}
 		},
@@ -147,7 +147,7 @@ func serverRequest(o HTTPOptions) (*httpBehaviour, error) {
 	rr := newReverseRequests(len(tools))
 	return &httpBehaviour{
 		tools: tools,
-		call: func(x *httpExchange, c toolCall) {
+		call: func(x *httpExchange, c ToolCall) {
 			id, replied, first := rr.claimFirst()
 			var s *sseWriter
 			if first {
@@ -174,9 +174,9 @@ func serverRequest(o HTTPOptions) (*httpBehaviour, error) {
 			var answer *jsonrpc.Message
 			switch x.wait(replied, o.Delay) {
 			case waitReady:
-				answer = c.ok()
+				answer = c.OK()
 			case waitTimeout:
-				answer = jsonrpc.NewError(c.req.ID, jsonrpc.CodeInternalError, fmt.Sprintf("no reply to roots/list %s within %s", id, o.Delay))
+				answer = jsonrpc.NewError(c.Req.ID, jsonrpc.CodeInternalError, fmt.Sprintf("no reply to roots/list %s within %s", id, o.Delay))
 			default:
 				return
 			}
@@ -195,7 +195,7 @@ func controlHang(o HTTPOptions) (*httpBehaviour, error) {
 }
 
 // holdCall is control-hang's tools/call: never answered.
-func holdCall(x *httpExchange, _ toolCall) { x.hold() }
+func holdCall(x *httpExchange, _ ToolCall) { x.hold() }
 
 // holdCancelled is control-hang's notifications/cancelled: never answered,
 // so the client's control_request_timeout (RM-03) must end it.

@@ -54,7 +54,7 @@ func TestConcurrencyAccounting(t *testing.T) {
 		t.Fatal(err)
 	}
 	go func() {
-		if resp, err := c.do(t.Context(), http.MethodPost, string(encode(cancel))); err == nil {
+		if resp, err := c.do(t.Context(), http.MethodPost, string(Encode(cancel))); err == nil {
 			resp.Body.Close()
 		}
 	}()
@@ -81,7 +81,7 @@ func TestControlHang(t *testing.T) {
 	}
 	ctx, stop := context.WithTimeout(t.Context(), 100*time.Millisecond)
 	defer stop()
-	if _, err := c.do(ctx, http.MethodPost, string(encode(cancelMsg))); err == nil {
+	if _, err := c.do(ctx, http.MethodPost, string(Encode(cancelMsg))); err == nil {
 		t.Fatal("notifications/cancelled was answered; want it held")
 	}
 	recs := wantRecords(t, f, "the cancellation aborted", func(recs []HTTPRequest) bool {
@@ -140,7 +140,7 @@ func TestServerRequest(t *testing.T) {
 	// goes out only once every later call holds.
 	later := make(chan *http.Response, 1)
 	go func() {
-		resp, err := c.do(t.Context(), http.MethodPost, string(encode(callMessage(t, jsonrpc.IntID(2), "t2"))))
+		resp, err := c.do(t.Context(), http.MethodPost, string(Encode(callMessage(t, jsonrpc.IntID(2), "t2"))))
 		if err != nil {
 			t.Error(err)
 			resp = nil

@@ -45,14 +45,14 @@ func fuzzHTTP(o HTTPOptions) (*httpBehaviour, error) {
 	pings := &pendingPings{waiting: map[string]chan struct{}{}}
 	return &httpBehaviour{
 		tools: tools,
-		call: func(x *httpExchange, c toolCall) {
-			p := plan[c.name]
+		call: func(x *httpExchange, c ToolCall) {
+			p := plan[c.Name]
 			if p.Expire && firstSession(x) {
 				x.expire()
 				return
 			}
 			if !p.Ping && p.EventSize <= 0 {
-				x.json(c.ok())
+				x.json(c.OK())
 				return
 			}
 			fuzzSSE(x, c, p, pings, o.Delay)
@@ -63,12 +63,12 @@ func fuzzHTTP(o HTTPOptions) (*httpBehaviour, error) {
 
 // fuzzSSE answers c as SSE: a priming event, the ping and its reply when
 // planned, then the result (of exactly EventSize raw bytes when set).
-func fuzzSSE(x *httpExchange, c toolCall, p HTTPFuzzCall, pings *pendingPings, delay time.Duration) {
+func fuzzSSE(x *httpExchange, c ToolCall, p HTTPFuzzCall, pings *pendingPings, delay time.Duration) {
 	var ev paddedEvent
 	if p.EventSize > 0 {
 		var err error
 		if ev, err = planPadded(x.f.eventID(), paddedOK(c), int64(p.EventSize)); err != nil {
-			x.json(jsonrpc.NewError(c.req.ID, jsonrpc.CodeInternalError, "http fake: "+err.Error()))
+			x.json(jsonrpc.NewError(c.Req.ID, jsonrpc.CodeInternalError, "http fake: "+err.Error()))
 			return
 		}
 	}
@@ -77,7 +77,7 @@ func fuzzSSE(x *httpExchange, c toolCall, p HTTPFuzzCall, pings *pendingPings, d
 		return
 	}
 	if p.Ping {
-		id := PingID(c.name)
+		id := PingID(c.Name)
 		replied := pings.expect(id)
 		req, err := jsonrpc.NewRequest(jsonrpc.StringID(id), "ping", nil)
 		if err != nil {
@@ -91,7 +91,7 @@ func fuzzSSE(x *httpExchange, c toolCall, p HTTPFuzzCall, pings *pendingPings, d
 		x.answered = s.padded(ev)
 		return
 	}
-	x.answered = s.message(x.f.eventID(), c.ok())
+	x.answered = s.message(x.f.eventID(), c.OK())
 }
 
 // pendingPings tracks the fuzz case's pings until their replies arrive.

@@ -55,9 +55,9 @@ func expireInflight(o HTTPOptions) (*httpBehaviour, error) {
 	g := &inflight{n: o.Tools, fired: make(chan struct{})}
 	return &httpBehaviour{
 		tools: numberedTools("slow-", o.Tools),
-		call: func(x *httpExchange, c toolCall) {
+		call: func(x *httpExchange, c ToolCall) {
 			if !firstSession(x) {
-				x.json(c.ok())
+				x.json(c.OK())
 				return
 			}
 			g.arrive(x)
@@ -79,12 +79,12 @@ func expireOldPending(o HTTPOptions) (*httpBehaviour, error) {
 	var once sync.Once
 	return &httpBehaviour{
 		tools: []string{"old", "new"},
-		call: func(x *httpExchange, c toolCall) {
+		call: func(x *httpExchange, c ToolCall) {
 			if !firstSession(x) {
-				x.json(c.ok())
+				x.json(c.OK())
 				return
 			}
-			switch c.name {
+			switch c.Name {
 			case "old":
 				once.Do(func() { close(oldArrived) })
 				if x.wait(nil, o.Delay) == waitTimeout {
@@ -95,7 +95,7 @@ func expireOldPending(o HTTPOptions) (*httpBehaviour, error) {
 					x.expire()
 				}
 			default:
-				x.json(c.ok())
+				x.json(c.OK())
 			}
 		},
 	}, nil
@@ -105,12 +105,12 @@ func recoveryHangs(o HTTPOptions) (*httpBehaviour, error) {
 	var expired, recovered atomic.Bool
 	return &httpBehaviour{
 		tools: numberedTools("t", o.Tools),
-		call: func(x *httpExchange, c toolCall) {
+		call: func(x *httpExchange, c ToolCall) {
 			if o.Delay > 0 && recovered.Load() {
 				// Take a fifth of Delay, so whatever the client does right
 				// after the recovery reaches the fake before it closes.
 				if x.wait(nil, o.Delay/5) == waitTimeout {
-					x.json(c.ok())
+					x.json(c.OK())
 				}
 				return
 			}

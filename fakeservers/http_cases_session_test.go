@@ -22,7 +22,7 @@ type asyncCall struct {
 // arrives on the returned channel.
 func (c *httpClient) callAsync(ctx context.Context, id int64, name string) <-chan asyncCall {
 	done := make(chan asyncCall, 1)
-	body := string(encode(callMessage(c.t, jsonrpc.IntID(id), name)))
+	body := string(Encode(callMessage(c.t, jsonrpc.IntID(id), name)))
 	go func() {
 		start := time.Now()
 		resp, err := c.do(ctx, http.MethodPost, body)
@@ -164,7 +164,7 @@ func TestRecoveryHangs(t *testing.T) {
 	c.session = ""
 	done := make(chan error, 1)
 	go func() {
-		_, err := c.do(ctx, http.MethodPost, string(encode(initializeMessage(t, jsonrpc.IntID(2), "2025-11-25"))))
+		_, err := c.do(ctx, http.MethodPost, string(Encode(initializeMessage(t, jsonrpc.IntID(2), "2025-11-25"))))
 		done <- err
 	}()
 	wantRecords(t, f, "the re-initialize held", func(recs []HTTPRequest) bool { return inProgress(recs, methodInitialize) == 1 })

@@ -23,19 +23,19 @@ func sseEvent(o HTTPOptions) (*httpBehaviour, error) {
 	if o.SSEEventSize <= 0 {
 		return nil, errNoEventSize
 	}
-	return &httpBehaviour{call: func(x *httpExchange, c toolCall) {
+	return &httpBehaviour{call: func(x *httpExchange, c ToolCall) {
 		bigResult(x, c, o.SSEEventSize, "\n", false)
 	}}, nil
 }
 
 func sseCRLFSplit(o HTTPOptions) (*httpBehaviour, error) {
-	return &httpBehaviour{call: func(x *httpExchange, c toolCall) {
+	return &httpBehaviour{call: func(x *httpExchange, c ToolCall) {
 		if o.SSEEventSize > 0 {
 			bigResult(x, c, o.SSEEventSize, "\r\n", true)
 			return
 		}
 		s := x.sse("\r\n", true)
-		if s.priming(x.f.eventID(), 0) && s.message(x.f.eventID(), c.ok()) {
+		if s.priming(x.f.eventID(), 0) && s.message(x.f.eventID(), c.OK()) {
 			x.answered = true
 		}
 	}}, nil
@@ -54,11 +54,11 @@ func sseCRLFSplit(o HTTPOptions) (*httpBehaviour, error) {
 // The second event's raw size is exactly size (see paddedEvent). A size too
 // small for the event without padding gets a JSON-RPC error (-32603, as JSON)
 // that names the smallest size that works.
-func bigResult(x *httpExchange, c toolCall, size int, eol string, split bool) {
+func bigResult(x *httpExchange, c ToolCall, size int, eol string, split bool) {
 	prime, id := x.f.eventID(), x.f.eventID()
 	ev, err := planPadded(id, paddedOK(c), int64(size))
 	if err != nil {
-		x.json(jsonrpc.NewError(c.req.ID, jsonrpc.CodeInternalError, "http fake: "+err.Error()))
+		x.json(jsonrpc.NewError(c.Req.ID, jsonrpc.CodeInternalError, "http fake: "+err.Error()))
 		return
 	}
 	s := x.sse(eol, split)
@@ -71,7 +71,7 @@ func sseHuge(o HTTPOptions) (*httpBehaviour, error) {
 	if o.SSEEventSize <= 0 {
 		return nil, errNoEventSize
 	}
-	return &httpBehaviour{call: func(x *httpExchange, c toolCall) { hugeEvent(x, c, o.SSEEventSize) }}, nil
+	return &httpBehaviour{call: func(x *httpExchange, c ToolCall) { hugeEvent(x, c, o.SSEEventSize) }}, nil
 }
 
 // hugeEvent answers c with an SSE stream of three events:
@@ -89,15 +89,15 @@ func sseHuge(o HTTPOptions) (*httpBehaviour, error) {
 // The second event's raw size is exactly size (see paddedEvent); its padding
 // is written in chunks of padChunkBytes, so memory stays flat whatever size
 // is, and writing stops when the client leaves (recorded as Aborted).
-func hugeEvent(x *httpExchange, c toolCall, size int) {
+func hugeEvent(x *httpExchange, c ToolCall, size int) {
 	prime, big, id := x.f.eventID(), x.f.eventID(), x.f.eventID()
 	ev, err := planPadded(big, paddedLog(), int64(size))
 	if err != nil {
-		x.json(jsonrpc.NewError(c.req.ID, jsonrpc.CodeInternalError, "http fake: "+err.Error()))
+		x.json(jsonrpc.NewError(c.Req.ID, jsonrpc.CodeInternalError, "http fake: "+err.Error()))
 		return
 	}
 	s := x.sse("\n", false)
-	if s.priming(prime, 0) && s.padded(ev) && s.message(id, c.ok()) {
+	if s.priming(prime, 0) && s.padded(ev) && s.message(id, c.OK()) {
 		x.answered = true
 	}
 }
@@ -118,14 +118,14 @@ func hugeEvent(x *httpExchange, c toolCall, size int) {
 // Each keep-alive is flushed on its own. The data lines joined with LF (after
 // dropping "data:" and one leading space, which the second line lacks) are
 // the JSON response.
-func sseComments(x *httpExchange, c toolCall) {
+func sseComments(x *httpExchange, c ToolCall) {
 	s := x.sse("\n", false)
 	for i := range sseKeepAlives {
 		if !s.comment(" keep-alive " + strconv.Itoa(i+1)) {
 			return
 		}
 	}
-	m := c.ok()
+	m := c.OK()
 	if s.end() &&
 		s.line("id: "+x.f.eventID()) &&
 		s.line(": a comment inside the event") &&
@@ -177,9 +177,9 @@ func (r *resumable) take(id string) *jsonrpc.Message {
 func resume(o HTTPOptions) (*httpBehaviour, error) {
 	r := &resumable{pending: map[string]*jsonrpc.Message{}}
 	return &httpBehaviour{
-		call: func(x *httpExchange, c toolCall) {
+		call: func(x *httpExchange, c ToolCall) {
 			id := x.f.eventID()
-			r.put(id, c.ok())
+			r.put(id, c.OK())
 			if x.sse("\n", false).priming(id, o.RetryMS) {
 				x.answered = true
 			}

@@ -105,7 +105,7 @@ func (c *httpClient) send(method, body string, headers ...string) *http.Response
 // post sends one message.
 func (c *httpClient) post(m *jsonrpc.Message, headers ...string) *http.Response {
 	c.t.Helper()
-	return c.send(http.MethodPost, string(encode(m)), headers...)
+	return c.send(http.MethodPost, string(Encode(m)), headers...)
 }
 
 // request builds a request message.
@@ -193,7 +193,7 @@ func wantCallText(t *testing.T, m *jsonrpc.Message, id jsonrpc.ID, text string) 
 	if m.Kind() != jsonrpc.KindResult || m.ID.Key() != id.Key() {
 		t.Fatalf("got %s id %s (error %v); want a result for id %s", m.Kind(), m.ID, m.Error, id)
 	}
-	var res callResult
+	var res CallResult
 	if err := json.Unmarshal(m.Result, &res); err != nil {
 		t.Fatal(err)
 	}

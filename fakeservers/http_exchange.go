@@ -101,7 +101,7 @@ func (x *httpExchange) empty(code int) {
 }
 
 // json answers 200 with one JSON-RPC message as application/json.
-func (x *httpExchange) json(m *jsonrpc.Message) { x.jsonBody(http.StatusOK, encode(m)) }
+func (x *httpExchange) json(m *jsonrpc.Message) { x.jsonBody(http.StatusOK, Encode(m)) }
 
 // jsonBody answers code with body as application/json.
 func (x *httpExchange) jsonBody(code int, body []byte) {

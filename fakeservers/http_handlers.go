@@ -1,10 +1,8 @@
 package fakeservers
 
 import (
-	"encoding/json"
 	"errors"
 	"net/http"
-	"slices"
 	"strconv"
 
 	"github.com/mcpconform/mcpconform/harness/jsonrpc"
@@ -53,7 +51,7 @@ func (f *HTTPFake) post(x *httpExchange) {
 		x.left() // the body broke off: the client went away
 		return
 	case x.decodeErr != nil:
-		x.jsonBody(http.StatusBadRequest, encode(jsonrpc.NewError(jsonrpc.ID{}, jsonrpc.CodeParseError, "not a JSON-RPC message or batch: "+x.decodeErr.Error())))
+		x.jsonBody(http.StatusBadRequest, Encode(jsonrpc.NewError(jsonrpc.ID{}, jsonrpc.CodeParseError, "not a JSON-RPC message or batch: "+x.decodeErr.Error())))
 		return
 	}
 	if !f.sessionOK(x) {
@@ -109,7 +107,7 @@ func (f *HTTPFake) batch(x *httpExchange) {
 			if len(body) > 1 {
 				body = append(body, ',')
 			}
-			body = append(body, encode(f.answer(x, m))...)
+			body = append(body, Encode(f.answer(x, m))...)
 		case jsonrpc.KindResult, jsonrpc.KindError:
 			if f.b.reply != nil {
 				f.b.reply(m)
@@ -131,15 +129,15 @@ func (f *HTTPFake) answer(x *httpExchange, m *jsonrpc.Message) *jsonrpc.Message 
 	case methodInitialize:
 		return f.initialize(x, m)
 	case "ping":
-		return resultMessage(m.ID, struct{}{})
+		return ResultMessage(m.ID, struct{}{})
 	case "tools/list":
-		return resultMessage(m.ID, toolList(f.b.tools))
+		return ResultMessage(m.ID, ToolList(f.b.tools))
 	case methodToolsCall:
 		c, err := f.parseCall(m)
 		if err != nil {
 			return jsonrpc.NewError(m.ID, jsonrpc.CodeInvalidParams, err.Error())
 		}
-		return c.ok()
+		return c.OK()
 	}
 	return jsonrpc.NewError(m.ID, jsonrpc.CodeMethodNotFound, "Method not found")
 }
@@ -148,31 +146,19 @@ func (f *HTTPFake) answer(x *httpExchange, m *jsonrpc.Message) *jsonrpc.Message 
 // (2025-11-25 otherwise) and, unless stateless, a fresh session id in the
 // Mcp-Session-Id header.
 func (f *HTTPFake) initialize(x *httpExchange, m *jsonrpc.Message) *jsonrpc.Message {
-	var params struct {
-		ProtocolVersion string `json:"protocolVersion"`
-	}
-	_ = json.Unmarshal(m.Params, &params) // a malformed proposal gets the fallback version
-	version := latestLegacyVersion
-	if slices.Contains(legacyVersions, params.ProtocolVersion) {
-		version = params.ProtocolVersion
-	}
 	if !f.b.stateless {
 		x.w.Header().Set(SessionHeader, f.newSession().id)
 	}
-	return resultMessage(m.ID, initializeResult{
-		ProtocolVersion: version,
-		Capabilities:    map[string]any{"tools": struct{}{}},
-		ServerInfo:      implementation{Name: "mcpconform-fake", Version: "1"},
-	})
+	return InitializeReply(m)
 }
 
 // parseCall reads a tools/call request, numbering it in arrival order.
-func (f *HTTPFake) parseCall(m *jsonrpc.Message) (toolCall, error) {
+func (f *HTTPFake) parseCall(m *jsonrpc.Message) (ToolCall, error) {
 	f.mu.Lock()
 	index := f.calls
 	f.calls++
 	f.mu.Unlock()
-	return parseCall(m, index)
+	return ParseCall(m, index)
 }
 
 // get answers a GET on a live session: the case's stream, or 405 (HT-31g).

@@ -86,7 +86,7 @@ func (s *sseWriter) priming(id string, retryMS int) bool {
 //	data: <m as one line of JSON>
 //	(blank line)
 func (s *sseWriter) message(id string, m *jsonrpc.Message) bool {
-	return s.line("id: "+id) && s.line("data: "+string(encode(m))) && s.end()
+	return s.line("id: "+id) && s.line("data: "+string(Encode(m))) && s.end()
 }
 
 // paddedEvent is one SSE event of an exact raw size (RM-09): an id line and
@@ -159,14 +159,14 @@ func (s *sseWriter) padded(ev paddedEvent) bool {
 
 // paddedResult is a tools/call result with a padding member last.
 type paddedResult struct {
-	Content []textContent `json:"content"`
+	Content []TextContent `json:"content"`
 	Padding string        `json:"padding"`
 }
 
 // paddedOK is c's success response ("ok <name>") with an empty padding member
 // last, ready for planPadded.
-func paddedOK(c toolCall) []byte {
-	return encode(resultMessage(c.req.ID, paddedResult{Content: []textContent{{Type: "text", Text: "ok " + c.name}}}))
+func paddedOK(c ToolCall) []byte {
+	return Encode(ResultMessage(c.Req.ID, paddedResult{Content: []TextContent{{Type: "text", Text: "ok " + c.Name}}}))
 }
 
 // logParams are the params of a notifications/message with data last.
@@ -183,5 +183,5 @@ func paddedLog() []byte {
 	if err != nil {
 		panic(fmt.Sprintf("fakeservers: encode log notification: %v", err))
 	}
-	return encode(m)
+	return Encode(m)
 }

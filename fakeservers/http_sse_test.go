@@ -226,7 +226,7 @@ func TestSSECRLFSplit(t *testing.T) {
 		f := startHTTPFake(t, HTTPOptions{Case: "sse-crlf-split", SSEEventSize: size})
 		c := newHTTPClient(t, f)
 		c.initialize()
-		chunks := rawChunks(t, f, c.session, string(encode(callMessage(t, jsonrpc.IntID(1), "echo"))))
+		chunks := rawChunks(t, f, c.session, string(Encode(callMessage(t, jsonrpc.IntID(1), "echo"))))
 		var body []byte
 		for _, ch := range chunks {
 			if len(ch) > 1 && bytes.ContainsAny(ch, "\r\n") {

@@ -31,7 +31,7 @@ func TestHTTPWellBehaved(t *testing.T) {
 	for proposed, want := range map[string]string{"2025-06-18": "2025-06-18", "2025-03-26": "2025-03-26", "2026-07-28": "2025-11-25"} {
 		resp := c.post(initializeMessage(t, jsonrpc.IntID(2), proposed))
 		wantHTTPStatus(t, resp, http.StatusOK)
-		var init initializeResult
+		var init InitializeResult
 		if err := json.Unmarshal(readJSONMessage(t, resp).Result, &init); err != nil {
 			t.Fatal(err)
 		}
@@ -203,15 +203,15 @@ func TestHTTPCloseUnblocks(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			held = []string{string(encode(callMessage(t, jsonrpc.IntID(1), "echo"))), string(encode(cancel))}
+			held = []string{string(Encode(callMessage(t, jsonrpc.IntID(1), "echo"))), string(Encode(cancel))}
 		case "headers":
 			held = []string{""}
 		case "recovery-hangs":
 			wantHTTPStatus(t, c.call(1, "echo"), http.StatusNotFound)
 			c.session = ""
-			held = []string{string(encode(initializeMessage(t, jsonrpc.IntID(2), "2025-11-25")))}
+			held = []string{string(Encode(initializeMessage(t, jsonrpc.IntID(2), "2025-11-25")))}
 		case "sse-huge":
-			held = []string{string(encode(callMessage(t, jsonrpc.IntID(1), "echo")))}
+			held = []string{string(Encode(callMessage(t, jsonrpc.IntID(1), "echo")))}
 		}
 		for _, body := range held {
 			method := http.MethodPost

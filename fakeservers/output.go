@@ -51,17 +51,7 @@ func (w *lineWriter) line(text string) {
 }
 
 // message writes m as one line of JSON.
-func (w *lineWriter) message(m *jsonrpc.Message) { w.line(string(encode(m))) }
-
-// encode returns m as one line of JSON. The fake encodes only messages it
-// built from fixed Go types, so a failure is a bug in this package.
-func encode(m *jsonrpc.Message) []byte {
-	b, err := jsonrpc.Encode(m)
-	if err != nil {
-		panic(fmt.Sprintf("fakeservers: encode %s: %v", m.Kind(), err))
-	}
-	return b
-}
+func (w *lineWriter) message(m *jsonrpc.Message) { w.line(string(Encode(m))) }
 
 // raw writes b as is, unrecorded (stderr floods).
 func (w *lineWriter) raw(b []byte) {

@@ -185,7 +185,7 @@ func (s *server) handleLine(line []byte) {
 		s.request(m)
 		return
 	}
-	c, err := parseCall(m, s.calls)
+	c, err := ParseCall(m, s.calls)
 	s.calls++
 	if err != nil {
 		s.respond(jsonrpc.NewError(m.ID, jsonrpc.CodeInvalidParams, err.Error()))

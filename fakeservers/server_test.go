@@ -21,7 +21,7 @@ func TestBaseHandshake(t *testing.T) {
 		}
 
 		f.request(2, "initialize", map[string]any{"protocolVersion": "2025-06-18", "capabilities": map[string]any{}})
-		var init initializeResult
+		var init InitializeResult
 		if err := json.Unmarshal(f.wantResult(jsonrpc.IntID(2)), &init); err != nil {
 			t.Fatal(err)
 		}
@@ -103,7 +103,7 @@ func TestInitializeVersion(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
 				f := startFake(t, Options{Case: "well-behaved"})
 				f.request(1, "initialize", map[string]any{"protocolVersion": proposed})
-				var init initializeResult
+				var init InitializeResult
 				if err := json.Unmarshal(f.wantResult(jsonrpc.IntID(1)), &init); err != nil {
 					t.Fatal(err)
 				}
