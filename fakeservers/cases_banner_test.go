@@ -107,7 +107,7 @@ func TestBannerBetween(t *testing.T) {
 		f.request(2, "tools/list", nil)
 		wantBanner()
 		var list struct {
-			Tools []tool `json:"tools"`
+			Tools []Tool `json:"tools"`
 		}
 		if err := json.Unmarshal(f.wantResult(jsonrpc.IntID(2)), &list); err != nil {
 			t.Fatal(err)

@@ -38,7 +38,7 @@ func TestReverseOrder(t *testing.T) {
 		f.initialize()
 		f.request(1, "tools/list", nil)
 		var list struct {
-			Tools []tool `json:"tools"`
+			Tools []Tool `json:"tools"`
 		}
 		if err := json.Unmarshal(f.wantResult(jsonrpc.IntID(1)), &list); err != nil {
 			t.Fatal(err)

@@ -10,11 +10,6 @@
 // line, and the harness judges the client from that record (ReadRecord).
 // Serve runs a case in-process for Go tests; Main is the subcommand.
 //
-// The HTTP fakes (StartHTTP, HTTPCaseIDs) are streamable HTTP servers on
-// 127.0.0.1 that run in the harness's own process: sessions that expire
-// (alone, in flight, again), SSE events of exact raw sizes and far past a
-// limit, CRLF split across writes, slow and early-SSE replies that let the
-// fake count concurrent POSTs, requests to the client that need the control
-// queue, redirects to another origin, stateless replies and resumable
-// streams. Each records every HTTP request (Requests) for the checks.
+// The HTTP fakes are in package httpfake; what both answer (the initialize
+// result, tool lists, tool calls and their text results) is in protocol.go.
 package fakeservers

@@ -48,7 +48,8 @@ func InitializeReply(m *jsonrpc.Message) *jsonrpc.Message {
 	})
 }
 
-type tool struct {
+// Tool is one tool of a fake's tools/list result.
+type Tool struct {
 	Name        string         `json:"name"`
 	Description string         `json:"description"`
 	InputSchema map[string]any `json:"inputSchema"`
@@ -59,12 +60,12 @@ func ToolList(names []string) any {
 	if len(names) == 0 {
 		names = []string{"echo"}
 	}
-	tools := make([]tool, len(names))
+	tools := make([]Tool, len(names))
 	for i, n := range names {
-		tools[i] = tool{Name: n, Description: "mcpconform fake tool " + n, InputSchema: map[string]any{"type": "object"}}
+		tools[i] = Tool{Name: n, Description: "mcpconform fake tool " + n, InputSchema: map[string]any{"type": "object"}}
 	}
 	return struct {
-		Tools []tool `json:"tools"`
+		Tools []Tool `json:"tools"`
 	}{tools}
 }
 

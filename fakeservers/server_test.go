@@ -38,7 +38,7 @@ func TestBaseHandshake(t *testing.T) {
 
 		f.sendMessage(jsonrpc.StringID("list"), "tools/list", nil)
 		var list struct {
-			Tools []tool `json:"tools"`
+			Tools []Tool `json:"tools"`
 		}
 		if err := json.Unmarshal(f.wantResult(jsonrpc.StringID("list")), &list); err != nil {
 			t.Fatal(err)

@@ -1,8 +1,6 @@
 package fakeservers
 
 import (
-	"io"
-	"net/http"
 	"testing"
 	"testing/synctest"
 
@@ -66,24 +64,4 @@ func TestWellBehavedFakeSendsSchemaValidMessages(t *testing.T) {
 			})
 		})
 	}
-}
-
-func TestWellBehavedHTTPFakeSendsSchemaValidMessages(t *testing.T) {
-	f := startHTTPFake(t, HTTPOptions{Case: "well-behaved"})
-	c := newHTTPClient(t, f)
-	body := func(resp *http.Response) []byte {
-		t.Helper()
-		b, err := io.ReadAll(resp.Body)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return b
-	}
-	resp := c.post(initializeMessage(t, jsonrpc.IntID(1), "2025-11-25"))
-	msgs := [][]byte{body(resp)}
-	c.session = resp.Header.Get(SessionHeader)
-	msgs = append(msgs, body(c.post(testRequest(t, jsonrpc.IntID(2), "tools/list", nil))))
-	msgs = append(msgs, body(c.call(3, "echo")))
-	answers := map[string]string{"1": "initialize", "2": "tools/list", "3": "tools/call"}
-	wantSchemaValid(t, "2025-11-25", msgs, answers)
 }

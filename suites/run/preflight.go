@@ -13,6 +13,7 @@ import (
 	"sync/atomic"
 
 	"github.com/mcpconform/mcpconform/fakeservers"
+	"github.com/mcpconform/mcpconform/fakeservers/httpfake"
 	"github.com/mcpconform/mcpconform/harness/jsonrpc"
 	"github.com/mcpconform/mcpconform/harness/target"
 )
@@ -104,7 +105,7 @@ func (p *transportProbe) do(ctx context.Context, cfg Config, transport string) {
 	inv := target.Invocation{Case: "mcpconform.config-probe", Transport: transport, CallTimeout: cfg.Patience, Deadline: cfg.CheckDeadline}
 	adapter := target.Adapter{Command: cfg.ClientAdapter}
 	if transport == transportHTTP {
-		f, err := fakeservers.StartHTTP(fakeservers.HTTPOptions{Case: "well-behaved"})
+		f, err := httpfake.Start(httpfake.Options{Case: "well-behaved"})
 		if err != nil {
 			p.err = err
 			return
@@ -112,7 +113,7 @@ func (p *transportProbe) do(ctx context.Context, cfg Config, transport string) {
 		defer f.Close()
 		inv.ServerURL = f.URL()
 		if p.run, p.err = adapter.Run(ctx, inv); p.err == nil {
-			p.called = slices.ContainsFunc(f.Requests(), func(q fakeservers.HTTPRequest) bool {
+			p.called = slices.ContainsFunc(f.Requests(), func(q httpfake.Request) bool {
 				return slices.ContainsFunc(q.Messages, func(m *jsonrpc.Message) bool { return m.Method == "tools/call" })
 			})
 			for _, q := range f.Requests() {

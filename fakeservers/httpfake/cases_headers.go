@@ -1,4 +1,4 @@
-package fakeservers
+package httpfake
 
 import "net/http"
 
@@ -11,7 +11,7 @@ import "net/http"
 //	: keep-alive
 //
 // held open until the client closes it or the fake closes.
-func holdGetStream(x *httpExchange) {
+func holdGetStream(x *exchange) {
 	if x.sse("\n", false).comment(" keep-alive") {
 		x.hold()
 	}
@@ -20,7 +20,7 @@ func holdGetStream(x *httpExchange) {
 // redirectPOST answers every POST that reaches the first listener with 307 to
 // the same path on the second; everything else, and everything on the second
 // listener, gets the base behaviour.
-func redirectPOST(x *httpExchange) bool {
+func redirectPOST(x *exchange) bool {
 	if x.listener != 0 || x.r.Method != http.MethodPost {
 		return false
 	}

@@ -1,4 +1,4 @@
-package fakeservers
+package httpfake
 
 import (
 	"context"
@@ -10,9 +10,11 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/mcpconform/mcpconform/harness/mcp"
 )
 
-// HTTPOptions select and parameterise one HTTP fake server (StartHTTP). A
+// Options select and parameterise one HTTP fake server (Start). A
 // zero field means the default named next to it; a case that needs a value
 // without a default (ExpireAfter, SSEEventSize) says so when it starts.
 //
@@ -25,40 +27,34 @@ import (
 // CRLF counts 1), the blank line that ends the event not counted. A size
 // smaller than the event without padding makes the call answer a JSON-RPC
 // error (-32603) naming the smallest size that works.
-type HTTPOptions struct {
-	Case         string          // a case ID from HTTPCases
-	ExpireAfter  int             // expire-after: the first session expires after this many POSTs carrying it
-	SSEEventSize int             // raw size of the big SSE event (sse-event, sse-huge, sse-crlf-split)
-	Delay        time.Duration   // how long slow replies take; 0 means DefaultHTTPDelay
-	Tools        int             // tools offered: cases with several, 0 means DefaultHTTPTools; cases with one (echo), t1…tN when set
-	RetryMS      int             // resume: the SSE retry field value; 0 means DefaultRetryMS
-	Stateless    bool            // hand out no session id, whatever the case
-	Fuzz         *HTTPFuzzScript // fuzz: the plan of each tool's calls
+type Options struct {
+	Case         string        // a case ID from Cases
+	ExpireAfter  int           // expire-after: the first session expires after this many POSTs carrying it
+	SSEEventSize int           // raw size of the big SSE event (sse-event, sse-huge, sse-crlf-split)
+	Delay        time.Duration // how long slow replies take; 0 means DefaultDelay
+	Tools        int           // tools offered: cases with several, 0 means DefaultTools; cases with one (echo), t1…tN when set
+	RetryMS      int           // resume: the SSE retry field value; 0 means DefaultRetryMS
+	Stateless    bool          // hand out no session id, whatever the case
+	Fuzz         *FuzzScript   // fuzz: the plan of each tool's calls
 }
 
-// Defaults of HTTPOptions fields left zero.
+// Defaults of Options fields left zero.
 const (
-	DefaultHTTPDelay = time.Second
-	DefaultHTTPTools = 2
-	DefaultRetryMS   = 200
+	DefaultDelay   = time.Second
+	DefaultTools   = 2
+	DefaultRetryMS = 200
 )
 
-// HTTPPath is the one MCP endpoint path of every HTTP fake (HT-01).
-const HTTPPath = "/mcp"
+// maxBody bounds a request body the fake reads; a longer body gets 413.
+const maxBody = 4 << 20
 
-// SessionHeader is the header that carries the session id (HT-50, HT-54).
-const SessionHeader = "Mcp-Session-Id"
-
-// maxHTTPBody bounds a request body the fake reads; a longer body gets 413.
-const maxHTTPBody = 4 << 20
-
-// HTTPFake is one running HTTP fake server: a scripted streamable-HTTP MCP
+// Fake is one running HTTP fake server: a scripted streamable-HTTP MCP
 // server listening on 127.0.0.1 in the harness's own process, for certifying
 // an HTTP client that runs elsewhere and is given URL. It records every HTTP
 // request it receives (Requests). Close it when the check is done.
-type HTTPFake struct {
-	o       HTTPOptions
-	b       *httpBehaviour
+type Fake struct {
+	o       Options
+	b       *behaviour
 	ctx     context.Context // done at Close: every waiting handler returns
 	cancel  context.CancelFunc
 	urls    []string // the endpoint of each listener; [0] is URL
@@ -69,45 +65,45 @@ type HTTPFake struct {
 
 	mu       sync.Mutex
 	handlers sync.WaitGroup // running handlers; Add only under mu, before stopping
-	records  []HTTPRequest
+	records  []Request
 	updated  chan struct{} // closed and replaced whenever the record changes
-	sessions map[string]*httpSession
+	sessions map[string]*session
 	made     int // sessions created so far
 	calls    int // tools/call requests received so far
 	events   int // SSE event ids handed out so far
-	ordinary httpGauge
-	streams  httpGauge
+	ordinary gauge
+	streams  gauge
 
 	closeOnce sync.Once
 	closeErr  error
 }
 
-// httpGauge counts things in progress and remembers the peak.
-type httpGauge struct{ now, peak int }
+// gauge counts things in progress and remembers the peak.
+type gauge struct{ now, peak int }
 
-func (g *httpGauge) up() {
+func (g *gauge) up() {
 	g.now++
 	g.peak = max(g.peak, g.now)
 }
 
-func (g *httpGauge) down() { g.now-- }
+func (g *gauge) down() { g.now-- }
 
-// StartHTTP starts the fake of case o.Case on 127.0.0.1 (the redirect case on
+// Start starts the fake of case o.Case on 127.0.0.1 (the redirect case on
 // two ports). An unknown case or invalid options are an error that names the
 // case, the option and, for an unknown case, every case ID.
-func StartHTTP(o HTTPOptions) (*HTTPFake, error) {
-	b, err := buildHTTP(o)
+func Start(o Options) (*Fake, error) {
+	b, err := build(o)
 	if err != nil {
 		return nil, err
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	f := &HTTPFake{
+	f := &Fake{
 		o:        o,
 		b:        b,
 		ctx:      ctx,
 		cancel:   cancel,
 		updated:  make(chan struct{}),
-		sessions: map[string]*httpSession{},
+		sessions: map[string]*session{},
 	}
 	var lns []net.Listener
 	for range max(1, b.listeners) {
@@ -120,25 +116,25 @@ func StartHTTP(o HTTPOptions) (*HTTPFake, error) {
 			return nil, fmt.Errorf("http fake %s: listen on 127.0.0.1: %w", o.Case, err)
 		}
 		lns = append(lns, ln)
-		f.urls = append(f.urls, "http://"+ln.Addr().String()+HTTPPath)
+		f.urls = append(f.urls, "http://"+ln.Addr().String()+mcp.EndpointPath)
 	}
 	for i, ln := range lns {
-		srv := &http.Server{Handler: httpListener{f: f, index: i}, ReadHeaderTimeout: httpReadHeaderTimeout}
+		srv := &http.Server{Handler: listener{f: f, index: i}, ReadHeaderTimeout: readHeaderTimeout}
 		f.servers = append(f.servers, srv)
 		f.serving.Go(func() { _ = srv.Serve(ln) })
 	}
 	return f, nil
 }
 
-// httpReadHeaderTimeout bounds how long a client may take to send a
+// readHeaderTimeout bounds how long a client may take to send a
 // request's headers.
-const httpReadHeaderTimeout = 10 * time.Second
+const readHeaderTimeout = 10 * time.Second
 
-// buildHTTP validates o and builds its case's behaviour.
-func buildHTTP(o HTTPOptions) (*httpBehaviour, error) {
-	c, ok := httpCases[o.Case]
+// build validates o and builds its case's behaviour.
+func build(o Options) (*behaviour, error) {
+	c, ok := cases[o.Case]
 	if !ok {
-		return nil, fmt.Errorf("http fake: unknown case %q; cases: %s", o.Case, strings.Join(HTTPCaseIDs(), ", "))
+		return nil, fmt.Errorf("http fake: unknown case %q; cases: %s", o.Case, strings.Join(CaseIDs(), ", "))
 	}
 	for _, v := range []struct {
 		name     string
@@ -172,12 +168,12 @@ func buildHTTP(o HTTPOptions) (*httpBehaviour, error) {
 }
 
 // withDefaults fills the zero fields that have defaults.
-func (o HTTPOptions) withDefaults() HTTPOptions {
+func (o Options) withDefaults() Options {
 	if o.Delay == 0 {
-		o.Delay = DefaultHTTPDelay
+		o.Delay = DefaultDelay
 	}
 	if o.Tools == 0 {
-		o.Tools = DefaultHTTPTools
+		o.Tools = DefaultTools
 	}
 	if o.RetryMS == 0 {
 		o.RetryMS = DefaultRetryMS
@@ -187,12 +183,12 @@ func (o HTTPOptions) withDefaults() HTTPOptions {
 
 // URL is the endpoint the client under test is given:
 // http://127.0.0.1:PORT/mcp.
-func (f *HTTPFake) URL() string { return f.urls[0] }
+func (f *Fake) URL() string { return f.urls[0] }
 
 // SecondURL is the endpoint of the redirect case's second listener (another
 // origin, where POSTs are redirected); empty for every other case. Compare
-// HTTPRequest.Host with its host to tell the listeners' requests apart.
-func (f *HTTPFake) SecondURL() string {
+// Request.Host with its host to tell the listeners' requests apart.
+func (f *Fake) SecondURL() string {
 	if len(f.urls) < 2 {
 		return ""
 	}
@@ -203,7 +199,7 @@ func (f *HTTPFake) SecondURL() string {
 // the fake saw them: from arrival until the fake finished answering (an SSE
 // answer counts until its stream ends). Ordinary POSTs are all POSTs but
 // notifications/cancelled and client responses (RM-01, RM-02).
-func (f *HTTPFake) MaxConcurrent() int {
+func (f *Fake) MaxConcurrent() int {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	return f.ordinary.peak
@@ -212,7 +208,7 @@ func (f *HTTPFake) MaxConcurrent() int {
 // MaxSSEStreams is the peak number of ordinary POSTs answered with an SSE
 // stream that were still open at once (sse-early: more than the client's
 // max_concurrent_requests is fine, RM-01).
-func (f *HTTPFake) MaxSSEStreams() int {
+func (f *Fake) MaxSSEStreams() int {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	return f.streams.peak
@@ -221,7 +217,7 @@ func (f *HTTPFake) MaxSSEStreams() int {
 // Close stops the listeners, closes every connection (so a request still
 // held sees its connection drop, not an answer), unblocks every waiting
 // handler and waits for them to return. It is safe to call more than once.
-func (f *HTTPFake) Close() error {
+func (f *Fake) Close() error {
 	f.closeOnce.Do(func() {
 		f.mu.Lock()
 		f.stopping.Store(true)
@@ -242,16 +238,16 @@ func (f *HTTPFake) Close() error {
 	return f.closeErr
 }
 
-// httpListener serves one listener of a fake: index 0 is URL, 1 SecondURL.
-type httpListener struct {
-	f     *HTTPFake
+// listener serves one listener of a fake: index 0 is URL, 1 SecondURL.
+type listener struct {
+	f     *Fake
 	index int
 }
 
 // ServeHTTP is the base loop every request goes through: it records the
 // request, answers it through the base handlers and the case's hooks, and
 // records the outcome.
-func (l httpListener) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+func (l listener) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	f := l.f
 	f.mu.Lock()
 	if f.stopping.Load() {

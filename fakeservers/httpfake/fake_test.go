@@ -1,4 +1,4 @@
-package fakeservers
+package httpfake
 
 import (
 	"context"
@@ -11,34 +11,38 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcpconform/mcpconform/harness/mcp"
+
+	"github.com/mcpconform/mcpconform/fakeservers"
+
 	"github.com/mcpconform/mcpconform/harness/jsonrpc"
 )
 
-func TestHTTPWellBehaved(t *testing.T) {
-	f := startHTTPFake(t, HTTPOptions{Case: "well-behaved"})
-	c := newHTTPClient(t, f)
+func TestWellBehaved(t *testing.T) {
+	f := startFake(t, Options{Case: "well-behaved"})
+	c := newClient(t, f)
 	if !strings.HasPrefix(f.URL(), "http://127.0.0.1:") || !strings.HasSuffix(f.URL(), "/mcp") || f.SecondURL() != "" {
 		t.Fatalf("URL %q, SecondURL %q; want http://127.0.0.1:PORT/mcp and none", f.URL(), f.SecondURL())
 	}
 
 	// A dual-era client's probe meets a legacy server.
 	resp := c.post(testRequest(t, jsonrpc.IntID(1), methodDiscover, map[string]any{}))
-	wantHTTPStatus(t, resp, http.StatusOK)
+	wantStatus(t, resp, http.StatusOK)
 	if m := readJSONMessage(t, resp); m.Kind() != jsonrpc.KindError || m.Error.Code != jsonrpc.CodeMethodNotFound {
 		t.Fatalf("server/discover answered %s %v; want error -32601", m.Kind(), m.Error)
 	}
 
 	for proposed, want := range map[string]string{"2025-06-18": "2025-06-18", "2025-03-26": "2025-03-26", "2026-07-28": "2025-11-25"} {
 		resp := c.post(initializeMessage(t, jsonrpc.IntID(2), proposed))
-		wantHTTPStatus(t, resp, http.StatusOK)
-		var init InitializeResult
+		wantStatus(t, resp, http.StatusOK)
+		var init fakeservers.InitializeResult
 		if err := json.Unmarshal(readJSONMessage(t, resp).Result, &init); err != nil {
 			t.Fatal(err)
 		}
 		if init.ProtocolVersion != want || init.Capabilities["tools"] == nil || init.ServerInfo.Name == "" {
 			t.Errorf("initialize proposing %s: %+v; want version %s, tools capability, serverInfo", proposed, init, want)
 		}
-		if id := resp.Header.Get(SessionHeader); len(id) != 32 {
+		if id := resp.Header.Get(mcp.HeaderSessionID); len(id) != 32 {
 			t.Errorf("session id %q; want 32 hex digits", id)
 		}
 	}
@@ -46,7 +50,7 @@ func TestHTTPWellBehaved(t *testing.T) {
 	c.initialize()
 	resp = c.post(testRequest(t, jsonrpc.StringID("list"), "tools/list", nil))
 	var list struct {
-		Tools []tool `json:"tools"`
+		Tools []fakeservers.Tool `json:"tools"`
 	}
 	if err := json.Unmarshal(readJSONMessage(t, resp).Result, &list); err != nil {
 		t.Fatal(err)
@@ -69,35 +73,35 @@ func TestHTTPWellBehaved(t *testing.T) {
 	if err != nil || len(replies) != 2 || replies[0].ID.Key() != "6" || replies[1].ID.Key() != "7" {
 		t.Errorf("batch answered %s (%v); want responses to 6 and 7", body, err)
 	}
-	wantHTTPStatus(t, c.send(http.MethodPost, `[{"jsonrpc":"2.0","method":"notifications/progress","params":{}}]`), http.StatusAccepted)
-	wantHTTPStatus(t, c.send(http.MethodPost, `{"jsonrpc":"2.0","id":"x","result":{}}`), http.StatusAccepted)
+	wantStatus(t, c.send(http.MethodPost, `[{"jsonrpc":"2.0","method":"notifications/progress","params":{}}]`), http.StatusAccepted)
+	wantStatus(t, c.send(http.MethodPost, `{"jsonrpc":"2.0","id":"x","result":{}}`), http.StatusAccepted)
 
 	// Bodies, paths and methods the endpoint refuses.
 	resp = c.send(http.MethodPost, `{"jsonrpc":`)
-	wantHTTPStatus(t, resp, http.StatusBadRequest)
+	wantStatus(t, resp, http.StatusBadRequest)
 	if m := readJSONMessage(t, resp); m.Error == nil || m.Error.Code != jsonrpc.CodeParseError {
 		t.Errorf("damaged body answered %s; want error -32700", m.Kind())
 	}
-	wantHTTPStatus(t, c.send(http.MethodPut, ""), http.StatusMethodNotAllowed)
+	wantStatus(t, c.send(http.MethodPut, ""), http.StatusMethodNotAllowed)
 	wrongPath := *c
 	wrongPath.url = strings.TrimSuffix(f.URL(), "/mcp") + "/other"
-	wantHTTPStatus(t, wrongPath.call(8, "echo"), http.StatusNotFound)
+	wantStatus(t, wrongPath.call(8, "echo"), http.StatusNotFound)
 
 	// Sessions: required, checked, ended by DELETE.
 	noSession := *c
 	noSession.session = ""
-	wantHTTPStatus(t, noSession.call(9, "echo"), http.StatusBadRequest)
-	wantHTTPStatus(t, noSession.send(http.MethodGet, ""), http.StatusBadRequest)
+	wantStatus(t, noSession.call(9, "echo"), http.StatusBadRequest)
+	wantStatus(t, noSession.send(http.MethodGet, ""), http.StatusBadRequest)
 	unknown := *c
 	unknown.session = "no-such-session"
-	wantHTTPStatus(t, unknown.call(10, "echo"), http.StatusNotFound)
+	wantStatus(t, unknown.call(10, "echo"), http.StatusNotFound)
 	resp = c.send(http.MethodGet, "", "Accept: text/event-stream")
-	wantHTTPStatus(t, resp, http.StatusMethodNotAllowed)
+	wantStatus(t, resp, http.StatusMethodNotAllowed)
 	if allow := resp.Header.Get("Allow"); allow != "POST, DELETE" {
 		t.Errorf("GET 405 Allow %q; want POST, DELETE", allow)
 	}
-	wantHTTPStatus(t, c.send(http.MethodDelete, ""), http.StatusOK)
-	wantHTTPStatus(t, c.call(11, "echo"), http.StatusNotFound)
+	wantStatus(t, c.send(http.MethodDelete, ""), http.StatusOK)
+	wantStatus(t, c.call(11, "echo"), http.StatusNotFound)
 
 	recs := f.Requests()
 	if len(recs) != 22 {
@@ -122,12 +126,12 @@ func TestHTTPWellBehaved(t *testing.T) {
 	}
 }
 
-func TestHTTPRecordKeepsHeadersAndCapsBody(t *testing.T) {
-	f := startHTTPFake(t, HTTPOptions{Case: "well-behaved"})
-	c := newHTTPClient(t, f)
+func TestRecordKeepsHeadersAndCapsBody(t *testing.T) {
+	f := startFake(t, Options{Case: "well-behaved"})
+	c := newClient(t, f)
 	big := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"pad":"` + strings.Repeat("p", 100<<10) + `"}}`
 	resp := c.send(http.MethodPost, big, "Authorization: Bearer secret-token", "X-Custom: yes")
-	wantHTTPStatus(t, resp, http.StatusOK)
+	wantStatus(t, resp, http.StatusOK)
 	r := f.Requests()[0]
 	if r.Header.Get("Authorization") != "Bearer secret-token" || r.Header.Get("X-Custom") != "yes" {
 		t.Errorf("recorded headers %v; want Authorization and X-Custom kept", r.Header)
@@ -135,64 +139,64 @@ func TestHTTPRecordKeepsHeadersAndCapsBody(t *testing.T) {
 	if len(r.Body) != maxRecordedBody || len(r.Messages) != 1 || r.Messages[0].Method != methodInitialize {
 		t.Errorf("recorded body of %d bytes and %d messages; want %d bytes and the decoded initialize", len(r.Body), len(r.Messages), maxRecordedBody)
 	}
-	wantHTTPStatus(t, c.send(http.MethodPost, `{"pad":"`+strings.Repeat("p", maxHTTPBody)+`"}`), http.StatusRequestEntityTooLarge)
+	wantStatus(t, c.send(http.MethodPost, `{"pad":"`+strings.Repeat("p", maxBody)+`"}`), http.StatusRequestEntityTooLarge)
 }
 
-func TestStartHTTPErrors(t *testing.T) {
+func TestStartErrors(t *testing.T) {
 	for _, tc := range []struct {
-		o    HTTPOptions
+		o    Options
 		want string
 	}{
-		{HTTPOptions{Case: "no-such-case"}, "cases: control-hang, expire-after"},
-		{HTTPOptions{Case: "expire-after"}, "ExpireAfter is required"},
-		{HTTPOptions{Case: "sse-event"}, "SSEEventSize is required"},
-		{HTTPOptions{Case: "sse-huge"}, "SSEEventSize is required"},
-		{HTTPOptions{Case: "slow-calls", Delay: -time.Second}, "Delay must be 0 or more"},
-		{HTTPOptions{Case: "slow-calls", Tools: -1}, "Tools must be 0 or more"},
-		{HTTPOptions{Case: "expire-again", Stateless: true}, "cannot be Stateless"},
+		{Options{Case: "no-such-case"}, "cases: control-hang, expire-after"},
+		{Options{Case: "expire-after"}, "ExpireAfter is required"},
+		{Options{Case: "sse-event"}, "SSEEventSize is required"},
+		{Options{Case: "sse-huge"}, "SSEEventSize is required"},
+		{Options{Case: "slow-calls", Delay: -time.Second}, "Delay must be 0 or more"},
+		{Options{Case: "slow-calls", Tools: -1}, "Tools must be 0 or more"},
+		{Options{Case: "expire-again", Stateless: true}, "cannot be Stateless"},
 	} {
-		f, err := StartHTTP(tc.o)
+		f, err := Start(tc.o)
 		if err == nil {
 			f.Close()
-			t.Errorf("StartHTTP(%+v) succeeded; want an error", tc.o)
+			t.Errorf("Start(%+v) succeeded; want an error", tc.o)
 			continue
 		}
 		if !strings.Contains(err.Error(), tc.want) || !strings.Contains(err.Error(), "http fake") {
-			t.Errorf("StartHTTP(%+v): %v; want an error naming the fake and saying %q", tc.o, err, tc.want)
+			t.Errorf("Start(%+v): %v; want an error naming the fake and saying %q", tc.o, err, tc.want)
 		}
 	}
 }
 
-func TestHTTPCasesListed(t *testing.T) {
+func TestCasesListed(t *testing.T) {
 	want := []string{"control-hang", "expire-after", "expire-again", "expire-inflight", "expire-old-pending", "fuzz",
 		"get-405", "headers", "recovery-hangs", "redirect", "resume", "server-request", "slow-calls",
 		"sse-comments", "sse-crlf-split", "sse-early", "sse-event", "sse-huge", "stateless", "well-behaved"}
-	if got := HTTPCaseIDs(); !slices.Equal(got, want) {
-		t.Errorf("HTTPCaseIDs() = %v; want %v", got, want)
+	if got := CaseIDs(); !slices.Equal(got, want) {
+		t.Errorf("CaseIDs() = %v; want %v", got, want)
 	}
-	for _, c := range HTTPCases() {
+	for _, c := range Cases() {
 		if c.Description == "" {
 			t.Errorf("case %s has no description", c.ID)
 		}
 	}
 }
 
-// TestHTTPCloseUnblocks holds a call, a cancellation, a GET stream and a
+// TestCloseUnblocks holds a call, a cancellation, a GET stream and a
 // re-initialize open, closes the fake, and checks that every request ends,
 // none is recorded as Aborted (the fake closed, the clients stayed), and no
 // goroutine is left behind.
-func TestHTTPCloseUnblocks(t *testing.T) {
+func TestCloseUnblocks(t *testing.T) {
 	before := runtime.NumGoroutine()
 	ended := make(chan error, 8)
-	var fakes []*HTTPFake
-	var clients []*httpClient
-	for _, o := range []HTTPOptions{{Case: "control-hang"}, {Case: "headers"}, {Case: "recovery-hangs"}, {Case: "sse-huge", SSEEventSize: 1 << 30}} {
-		f, err := StartHTTP(o)
+	var fakes []*Fake
+	var clients []*client
+	for _, o := range []Options{{Case: "control-hang"}, {Case: "headers"}, {Case: "recovery-hangs"}, {Case: "sse-huge", SSEEventSize: 1 << 30}} {
+		f, err := Start(o)
 		if err != nil {
 			t.Fatal(err)
 		}
 		fakes = append(fakes, f)
-		c := newHTTPClient(t, f)
+		c := newClient(t, f)
 		c.hc.Timeout = 0
 		clients = append(clients, c)
 		c.initialize()
@@ -203,15 +207,15 @@ func TestHTTPCloseUnblocks(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			held = []string{string(Encode(callMessage(t, jsonrpc.IntID(1), "echo"))), string(Encode(cancel))}
+			held = []string{string(fakeservers.Encode(callMessage(t, jsonrpc.IntID(1), "echo"))), string(fakeservers.Encode(cancel))}
 		case "headers":
 			held = []string{""}
 		case "recovery-hangs":
-			wantHTTPStatus(t, c.call(1, "echo"), http.StatusNotFound)
+			wantStatus(t, c.call(1, "echo"), http.StatusNotFound)
 			c.session = ""
-			held = []string{string(Encode(initializeMessage(t, jsonrpc.IntID(2), "2025-11-25")))}
+			held = []string{string(fakeservers.Encode(initializeMessage(t, jsonrpc.IntID(2), "2025-11-25")))}
 		case "sse-huge":
-			held = []string{string(Encode(callMessage(t, jsonrpc.IntID(1), "echo")))}
+			held = []string{string(fakeservers.Encode(callMessage(t, jsonrpc.IntID(1), "echo")))}
 		}
 		for _, body := range held {
 			method := http.MethodPost
@@ -228,7 +232,7 @@ func TestHTTPCloseUnblocks(t *testing.T) {
 				ended <- err
 			}()
 		}
-		wantRecords(t, f, "the held requests in progress", func(recs []HTTPRequest) bool {
+		wantRecords(t, f, "the held requests in progress", func(recs []Request) bool {
 			open := 0
 			for _, r := range recs {
 				if r.End.IsZero() {
@@ -255,7 +259,7 @@ func TestHTTPCloseUnblocks(t *testing.T) {
 	for range 5 {
 		select {
 		case <-ended:
-		case <-time.After(httpDeadline):
+		case <-time.After(replyDeadline):
 			t.Fatal("a held request never ended after Close")
 		}
 	}
@@ -263,7 +267,7 @@ func TestHTTPCloseUnblocks(t *testing.T) {
 		c.closeAll()
 	}
 	// Bounded poll: connections and their goroutines wind down after Close.
-	deadline := time.Now().Add(httpDeadline)
+	deadline := time.Now().Add(replyDeadline)
 	for runtime.NumGoroutine() > before && time.Now().Before(deadline) {
 		time.Sleep(10 * time.Millisecond)
 	}
@@ -274,24 +278,24 @@ func TestHTTPCloseUnblocks(t *testing.T) {
 	if err := fakes[0].Close(); err != nil {
 		t.Errorf("second Close: %v", err)
 	}
-	if _, err := newHTTPClient(t, fakes[0]).do(t.Context(), http.MethodPost, "{}"); err == nil {
+	if _, err := newClient(t, fakes[0]).do(t.Context(), http.MethodPost, "{}"); err == nil {
 		t.Errorf("POST after Close: %v; want a connection error", err)
 	}
 }
 
-func TestHTTPToolsOption(t *testing.T) {
+func TestToolsOption(t *testing.T) {
 	for _, tc := range []struct {
-		o    HTTPOptions
+		o    Options
 		want []string
 	}{
-		{HTTPOptions{Case: "well-behaved"}, []string{"echo"}},
-		{HTTPOptions{Case: "well-behaved", Tools: 3}, []string{"t1", "t2", "t3"}},
-		{HTTPOptions{Case: "sse-comments", Tools: 1}, []string{"t1"}},
-		{HTTPOptions{Case: "control-hang"}, []string{"t1", "t2"}},
-		{HTTPOptions{Case: "expire-inflight", Tools: 1}, []string{"slow-1"}},
+		{Options{Case: "well-behaved"}, []string{"echo"}},
+		{Options{Case: "well-behaved", Tools: 3}, []string{"t1", "t2", "t3"}},
+		{Options{Case: "sse-comments", Tools: 1}, []string{"t1"}},
+		{Options{Case: "control-hang"}, []string{"t1", "t2"}},
+		{Options{Case: "expire-inflight", Tools: 1}, []string{"slow-1"}},
 	} {
-		f := startHTTPFake(t, tc.o)
-		c := newHTTPClient(t, f)
+		f := startFake(t, tc.o)
+		c := newClient(t, f)
 		c.initialize()
 		if got := c.toolNames(); !slices.Equal(got, tc.want) {
 			t.Errorf("%+v: tools %v; want %v", tc.o, got, tc.want)

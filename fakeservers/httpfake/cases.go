@@ -1,58 +1,60 @@
-package fakeservers
+package httpfake
 
 import (
 	"sort"
 	"strconv"
 
+	"github.com/mcpconform/mcpconform/fakeservers"
+
 	"github.com/mcpconform/mcpconform/harness/jsonrpc"
 )
 
-// HTTPCaseInfo describes one HTTP fake case for listings.
-type HTTPCaseInfo struct {
+// CaseInfo describes one HTTP fake case for listings.
+type CaseInfo struct {
 	ID          string
 	Description string
 }
 
-// httpCase is one catalogue entry: what the case does, and how to build its
+// fakeCase is one catalogue entry: what the case does, and how to build its
 // behaviour from the options (defaults filled in), validating them.
-type httpCase struct {
+type fakeCase struct {
 	desc     string
 	sessions bool // the case expires sessions, so it cannot be stateless
-	build    func(o HTTPOptions) (*httpBehaviour, error)
+	build    func(o Options) (*behaviour, error)
 }
 
-// httpBehaviour is what a case changes in the base HTTP server. The zero
+// behaviour is what a case changes in the base HTTP server. The zero
 // value is the well-behaved server; each nil hook keeps the base behaviour.
 // Hooks run on the request's own goroutine and answer it through x; the
 // tools/call, initialize and cancelled hooks see single-message POSTs only
 // (a batch is answered by the base handlers).
-type httpBehaviour struct {
+type behaviour struct {
 	tools            []string // offered tool names; empty: one tool, "echo"
 	stateless        bool     // hand out no session id; ignore the header
 	listeners        int      // listeners to open; 0 means 1
 	expireFirstAfter int      // the first session expires after this many requests carrying it
 
-	// route sees every request to HTTPPath first; true when it answered.
-	route func(x *httpExchange) bool
+	// route sees every request to mcp.EndpointPath first; true when it answered.
+	route func(x *exchange) bool
 	// initialize runs before the base initialize; false when it answered
 	// (or gave up) itself.
-	initialize func(x *httpExchange, m *jsonrpc.Message) bool
+	initialize func(x *exchange, m *jsonrpc.Message) bool
 	// call answers a tools/call.
-	call func(x *httpExchange, c ToolCall)
+	call func(x *exchange, c fakeservers.ToolCall)
 	// get answers a GET carrying a live session (any GET when stateless).
-	get func(x *httpExchange)
+	get func(x *exchange)
 	// cancelled answers a notifications/cancelled.
-	cancelled func(x *httpExchange, m *jsonrpc.Message)
+	cancelled func(x *exchange, m *jsonrpc.Message)
 	// reply sees each client response (a reply to a server request) before
 	// the base answers its POST with 202.
 	reply func(m *jsonrpc.Message)
 }
 
-// httpCases is the catalogue of HTTP fake servers, by case ID.
-var httpCases = map[string]httpCase{
+// cases is the catalogue of HTTP fake servers, by case ID.
+var cases = map[string]fakeCase{
 	"well-behaved": {
 		desc:  "a correct legacy-era streamable HTTP server: one tool, echo; JSON answers; sessions; GET 405; DELETE ends the session",
-		build: fixedHTTP(httpBehaviour{}),
+		build: fixed(behaviour{}),
 	},
 	"expire-after": {
 		desc:     "the first session expires (404) after ExpireAfter POSTs carrying it (GET and DELETE do not count); sessions from later initializes never expire",
@@ -77,7 +79,7 @@ var httpCases = map[string]httpCase{
 	"expire-again": {
 		desc:     "every tools/call expires its session and gets 404, in every session",
 		sessions: true,
-		build:    fixedHTTP(httpBehaviour{call: func(x *httpExchange, _ ToolCall) { x.expire() }}),
+		build:    fixed(behaviour{call: func(x *exchange, _ fakeservers.ToolCall) { x.expire() }}),
 	},
 	"sse-event": {
 		desc:  "tools/call answers SSE: a priming event, then the result as one event of exactly SSEEventSize raw bytes (id line + data line, each +1 for its LF; padding in result.padding); GET with Last-Event-ID gets 405 (and is recorded)",
@@ -93,7 +95,7 @@ var httpCases = map[string]httpCase{
 	},
 	"sse-comments": {
 		desc:  "tools/call answers SSE: " + strconv.Itoa(sseKeepAlives) + " keep-alive comment lines, a blank line (a comment-only event), then the result event with a comment line inside and its JSON split over three data lines",
-		build: fixedHTTP(httpBehaviour{call: sseComments}),
+		build: fixed(behaviour{call: sseComments}),
 	},
 	"slow-calls": {
 		desc:  "offers t1…tN (Tools); each tools/call answers JSON after Delay; MaxConcurrent says how many were in progress at once",
@@ -109,19 +111,19 @@ var httpCases = map[string]httpCase{
 	},
 	"headers": {
 		desc:  "well-behaved, and GET opens an SSE stream (one keep-alive comment) held until the client closes it",
-		build: fixedHTTP(httpBehaviour{get: holdGetStream}),
+		build: fixed(behaviour{get: holdGetStream}),
 	},
 	"redirect": {
 		desc:  "POSTs to URL get 307 to the same path on SecondURL (another port: another origin), which serves the base behaviour; both record",
-		build: fixedHTTP(httpBehaviour{listeners: 2, route: redirectPOST}),
+		build: fixed(behaviour{listeners: 2, route: redirectPOST}),
 	},
 	"stateless": {
 		desc:  "well-behaved but stateless: no Mcp-Session-Id ever; DELETE 405",
-		build: fixedHTTP(httpBehaviour{stateless: true}),
+		build: fixed(behaviour{stateless: true}),
 	},
 	"get-405": {
 		desc:  "well-behaved; GET gets 405 Method Not Allowed",
-		build: fixedHTTP(httpBehaviour{get: noGetStream}),
+		build: fixed(behaviour{get: noGetStream}),
 	},
 	"resume": {
 		desc:  "tools/call answers SSE with a priming event carrying retry: RetryMS, then ends the stream before the result; a GET with that Last-Event-ID gets the result on a new stream",
@@ -130,7 +132,7 @@ var httpCases = map[string]httpCase{
 	"fuzz": {
 		desc:     "offers t1…tN, one per entry of the Fuzz plan: each tools/call expires the first session (404), or answers JSON, or SSE with a ping before the result and the result as one event of an exact raw size",
 		sessions: true,
-		build:    fuzzHTTP,
+		build:    fuzz,
 	},
 	"control-hang": {
 		desc:  "offers t1…tN (Tools); tools/call and notifications/cancelled POSTs are never answered: held until the client leaves or the fake closes",
@@ -138,28 +140,28 @@ var httpCases = map[string]httpCase{
 	},
 }
 
-// HTTPCaseIDs lists the registered HTTP case IDs in order.
-func HTTPCaseIDs() []string {
-	ids := make([]string, 0, len(httpCases))
-	for id := range httpCases {
+// CaseIDs lists the registered HTTP case IDs in order.
+func CaseIDs() []string {
+	ids := make([]string, 0, len(cases))
+	for id := range cases {
 		ids = append(ids, id)
 	}
 	sort.Strings(ids)
 	return ids
 }
 
-// HTTPCases lists the HTTP catalogue in ID order.
-func HTTPCases() []HTTPCaseInfo {
-	infos := make([]HTTPCaseInfo, 0, len(httpCases))
-	for _, id := range HTTPCaseIDs() {
-		infos = append(infos, HTTPCaseInfo{ID: id, Description: httpCases[id].desc})
+// Cases lists the HTTP catalogue in ID order.
+func Cases() []CaseInfo {
+	infos := make([]CaseInfo, 0, len(cases))
+	for _, id := range CaseIDs() {
+		infos = append(infos, CaseInfo{ID: id, Description: cases[id].desc})
 	}
 	return infos
 }
 
-// fixedHTTP builds a case that takes no options.
-func fixedHTTP(b httpBehaviour) func(HTTPOptions) (*httpBehaviour, error) {
-	return func(HTTPOptions) (*httpBehaviour, error) {
+// fixed builds a case that takes no options.
+func fixed(b behaviour) func(Options) (*behaviour, error) {
+	return func(Options) (*behaviour, error) {
 		copied := b
 		return &copied, nil
 	}

@@ -1,16 +1,18 @@
-package fakeservers
+package httpfake
 
 import (
 	"crypto/rand"
 	"encoding/hex"
 	"net/http"
 
+	"github.com/mcpconform/mcpconform/harness/mcp"
+
 	"github.com/mcpconform/mcpconform/harness/jsonrpc"
 )
 
-// httpSession is one session a fake handed out. Its fields are guarded by
+// session is one session a fake handed out. Its fields are guarded by
 // the fake's mu.
-type httpSession struct {
+type session struct {
 	id      string
 	index   int // creation order, from 0: the first session is the one cases expire
 	limit   int // it expires after this many POSTs carrying it; 0: never
@@ -20,10 +22,10 @@ type httpSession struct {
 
 // newSession creates a session with a fresh, unguessable id of visible ASCII
 // (HT-51, HT-52). The first session gets the case's expireFirstAfter limit.
-func (f *HTTPFake) newSession() *httpSession {
+func (f *Fake) newSession() *session {
 	id := make([]byte, 16)
 	_, _ = rand.Read(id) // crypto/rand.Read never fails
-	s := &httpSession{id: hex.EncodeToString(id)}
+	s := &session{id: hex.EncodeToString(id)}
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	s.index = f.made
@@ -39,7 +41,7 @@ func (f *HTTPFake) newSession() *httpSession {
 // ended or expired. A POST counts against the session's limit (expiring it
 // here when it passes the limit); GET and DELETE do not, so a client's
 // optional GET stream never shifts the count.
-func (f *HTTPFake) useSession(id string, post bool) *httpSession {
+func (f *Fake) useSession(id string, post bool) *session {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	s := f.sessions[id]
@@ -58,14 +60,14 @@ func (f *HTTPFake) useSession(id string, post bool) *httpSession {
 }
 
 // expireSession makes every later request carrying s's id get 404.
-func (f *HTTPFake) expireSession(s *httpSession) {
+func (f *Fake) expireSession(s *session) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	s.expired = true
 }
 
 // endSession forgets s (DELETE, HT-58): its id is unknown from now on.
-func (f *HTTPFake) endSession(s *httpSession) {
+func (f *Fake) endSession(s *session) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	delete(f.sessions, s.id)
@@ -76,21 +78,21 @@ func (f *HTTPFake) endSession(s *httpSession) {
 // A known live session is required, except on POSTs that only carry
 // initialize or server/discover: an unknown or expired id gets 404 (HT-56),
 // a missing one 400 (HT-55).
-func (f *HTTPFake) sessionOK(x *httpExchange) bool {
+func (f *Fake) sessionOK(x *exchange) bool {
 	if f.b.stateless {
 		return true
 	}
-	id := x.r.Header.Get(SessionHeader)
+	id := x.r.Header.Get(mcp.HeaderSessionID)
 	if id == "" {
 		if x.r.Method == http.MethodPost && opensSession(x.msgs) {
 			return true
 		}
-		x.plain(http.StatusBadRequest, "missing "+SessionHeader+" header: initialize first")
+		x.plain(http.StatusBadRequest, "missing "+mcp.HeaderSessionID+" header: initialize first")
 		return false
 	}
 	x.sess = f.useSession(id, x.r.Method == http.MethodPost)
 	if x.sess == nil {
-		x.plain(http.StatusNotFound, "session not found or expired: initialize again without "+SessionHeader)
+		x.plain(http.StatusNotFound, "session not found or expired: initialize again without "+mcp.HeaderSessionID)
 		return false
 	}
 	return true

@@ -1,10 +1,14 @@
-package fakeservers
+package httpfake
 
 import (
 	"errors"
 	"net/http"
 	"strconv"
 	"sync"
+
+	"github.com/mcpconform/mcpconform/harness/mcp"
+
+	"github.com/mcpconform/mcpconform/fakeservers"
 
 	"github.com/mcpconform/mcpconform/harness/jsonrpc"
 )
@@ -19,17 +23,17 @@ const sseKeepAlives = 100
 // errNoEventSize is the error of a case that needs SSEEventSize.
 var errNoEventSize = errors.New("SSEEventSize is required: the raw size of the big SSE event (RM-09 counting)")
 
-func sseEvent(o HTTPOptions) (*httpBehaviour, error) {
+func sseEvent(o Options) (*behaviour, error) {
 	if o.SSEEventSize <= 0 {
 		return nil, errNoEventSize
 	}
-	return &httpBehaviour{call: func(x *httpExchange, c ToolCall) {
+	return &behaviour{call: func(x *exchange, c fakeservers.ToolCall) {
 		bigResult(x, c, o.SSEEventSize, "\n", false)
 	}}, nil
 }
 
-func sseCRLFSplit(o HTTPOptions) (*httpBehaviour, error) {
-	return &httpBehaviour{call: func(x *httpExchange, c ToolCall) {
+func sseCRLFSplit(o Options) (*behaviour, error) {
+	return &behaviour{call: func(x *exchange, c fakeservers.ToolCall) {
 		if o.SSEEventSize > 0 {
 			bigResult(x, c, o.SSEEventSize, "\r\n", true)
 			return
@@ -54,7 +58,7 @@ func sseCRLFSplit(o HTTPOptions) (*httpBehaviour, error) {
 // The second event's raw size is exactly size (see paddedEvent). A size too
 // small for the event without padding gets a JSON-RPC error (-32603, as JSON)
 // that names the smallest size that works.
-func bigResult(x *httpExchange, c ToolCall, size int, eol string, split bool) {
+func bigResult(x *exchange, c fakeservers.ToolCall, size int, eol string, split bool) {
 	prime, id := x.f.eventID(), x.f.eventID()
 	ev, err := planPadded(id, paddedOK(c), int64(size))
 	if err != nil {
@@ -67,11 +71,11 @@ func bigResult(x *httpExchange, c ToolCall, size int, eol string, split bool) {
 	}
 }
 
-func sseHuge(o HTTPOptions) (*httpBehaviour, error) {
+func sseHuge(o Options) (*behaviour, error) {
 	if o.SSEEventSize <= 0 {
 		return nil, errNoEventSize
 	}
-	return &httpBehaviour{call: func(x *httpExchange, c ToolCall) { hugeEvent(x, c, o.SSEEventSize) }}, nil
+	return &behaviour{call: func(x *exchange, c fakeservers.ToolCall) { hugeEvent(x, c, o.SSEEventSize) }}, nil
 }
 
 // hugeEvent answers c with an SSE stream of three events:
@@ -89,7 +93,7 @@ func sseHuge(o HTTPOptions) (*httpBehaviour, error) {
 // The second event's raw size is exactly size (see paddedEvent); its padding
 // is written in chunks of padChunkBytes, so memory stays flat whatever size
 // is, and writing stops when the client leaves (recorded as Aborted).
-func hugeEvent(x *httpExchange, c ToolCall, size int) {
+func hugeEvent(x *exchange, c fakeservers.ToolCall, size int) {
 	prime, big, id := x.f.eventID(), x.f.eventID(), x.f.eventID()
 	ev, err := planPadded(big, paddedLog(), int64(size))
 	if err != nil {
@@ -118,7 +122,7 @@ func hugeEvent(x *httpExchange, c ToolCall, size int) {
 // Each keep-alive is flushed on its own. The data lines joined with LF (after
 // dropping "data:" and one leading space, which the second line lacks) are
 // the JSON response.
-func sseComments(x *httpExchange, c ToolCall) {
+func sseComments(x *exchange, c fakeservers.ToolCall) {
 	s := x.sse("\n", false)
 	for i := range sseKeepAlives {
 		if !s.comment(" keep-alive " + strconv.Itoa(i+1)) {
@@ -174,18 +178,18 @@ func (r *resumable) take(id string) *jsonrpc.Message {
 //
 // A GET without Last-Event-ID gets 405; with an id that has no result
 // waiting (unknown, or collected already), 400.
-func resume(o HTTPOptions) (*httpBehaviour, error) {
+func resume(o Options) (*behaviour, error) {
 	r := &resumable{pending: map[string]*jsonrpc.Message{}}
-	return &httpBehaviour{
-		call: func(x *httpExchange, c ToolCall) {
+	return &behaviour{
+		call: func(x *exchange, c fakeservers.ToolCall) {
 			id := x.f.eventID()
 			r.put(id, c.OK())
 			if x.sse("\n", false).priming(id, o.RetryMS) {
 				x.answered = true
 			}
 		},
-		get: func(x *httpExchange) {
-			last := x.r.Header.Get("Last-Event-ID")
+		get: func(x *exchange) {
+			last := x.r.Header.Get(mcp.HeaderLastEventID)
 			if last == "" {
 				noGetStream(x)
 				return

@@ -1,4 +1,4 @@
-package fakeservers
+package httpfake
 
 import (
 	"bytes"
@@ -8,13 +8,17 @@ import (
 	"sync"
 	"time"
 
+	"github.com/mcpconform/mcpconform/harness/mcp"
+
+	"github.com/mcpconform/mcpconform/fakeservers"
+
 	"github.com/mcpconform/mcpconform/harness/jsonrpc"
 )
 
 // sseWriter writes one SSE stream. Every method returns false once the
 // stream broke off (the client left or the fake closed); callers stop there.
 type sseWriter struct {
-	x     *httpExchange
+	x     *exchange
 	eol   string // the line break: "\n" or "\r\n"
 	split bool   // write each byte of a line break in its own flushed write, SplitBreakGap apart
 }
@@ -27,9 +31,9 @@ const SplitBreakGap = 10 * time.Millisecond
 // sse answers x with an SSE stream (200, text/event-stream) and flushes the
 // headers at once. Lines end with eol; split writes each byte of a line
 // break in its own flushed write.
-func (x *httpExchange) sse(eol string, split bool) *sseWriter {
+func (x *exchange) sse(eol string, split bool) *sseWriter {
 	h := x.w.Header()
-	h.Set("Content-Type", "text/event-stream")
+	h.Set("Content-Type", mcp.ContentTypeSSE)
 	h.Set("Cache-Control", "no-cache")
 	h.Set("X-Accel-Buffering", "no")
 	x.header(http.StatusOK)
@@ -86,7 +90,7 @@ func (s *sseWriter) priming(id string, retryMS int) bool {
 //	data: <m as one line of JSON>
 //	(blank line)
 func (s *sseWriter) message(id string, m *jsonrpc.Message) bool {
-	return s.line("id: "+id) && s.line("data: "+string(Encode(m))) && s.end()
+	return s.line("id: "+id) && s.line("data: "+string(fakeservers.Encode(m))) && s.end()
 }
 
 // paddedEvent is one SSE event of an exact raw size (RM-09): an id line and
@@ -118,7 +122,7 @@ const paddedTail = `""}}`
 // padding.
 func planPadded(id string, enc []byte, size int64) (paddedEvent, error) {
 	if !bytes.HasSuffix(enc, []byte(paddedTail)) {
-		panic(fmt.Sprintf("fakeservers: padded message %.60s… does not end with %s", enc, paddedTail))
+		panic(fmt.Sprintf("httpfake: padded message %.60s… does not end with %s", enc, paddedTail))
 	}
 	cut := len(enc) - len(paddedTail) + 1
 	ev := paddedEvent{id: id, head: append([]byte("data: "), enc[:cut]...), tail: enc[cut:]}
@@ -159,14 +163,14 @@ func (s *sseWriter) padded(ev paddedEvent) bool {
 
 // paddedResult is a tools/call result with a padding member last.
 type paddedResult struct {
-	Content []TextContent `json:"content"`
-	Padding string        `json:"padding"`
+	Content []fakeservers.TextContent `json:"content"`
+	Padding string                    `json:"padding"`
 }
 
 // paddedOK is c's success response ("ok <name>") with an empty padding member
 // last, ready for planPadded.
-func paddedOK(c ToolCall) []byte {
-	return Encode(ResultMessage(c.Req.ID, paddedResult{Content: []TextContent{{Type: "text", Text: "ok " + c.Name}}}))
+func paddedOK(c fakeservers.ToolCall) []byte {
+	return fakeservers.Encode(fakeservers.ResultMessage(c.Req.ID, paddedResult{Content: []fakeservers.TextContent{{Type: "text", Text: "ok " + c.Name}}}))
 }
 
 // logParams are the params of a notifications/message with data last.
@@ -181,7 +185,7 @@ type logParams struct {
 func paddedLog() []byte {
 	m, err := jsonrpc.NewNotification("notifications/message", logParams{Level: "info", Logger: "mcpconform-fake"})
 	if err != nil {
-		panic(fmt.Sprintf("fakeservers: encode log notification: %v", err))
+		panic(fmt.Sprintf("httpfake: encode log notification: %v", err))
 	}
-	return Encode(m)
+	return fakeservers.Encode(m)
 }

@@ -1,9 +1,11 @@
-package fakeservers
+package httpfake
 
 import (
 	"errors"
 	"sync"
 	"sync/atomic"
+
+	"github.com/mcpconform/mcpconform/fakeservers"
 
 	"github.com/mcpconform/mcpconform/harness/jsonrpc"
 )
@@ -13,15 +15,15 @@ import (
 // the first session misbehaves unless a case says otherwise, so a client
 // that re-initializes sees its retries succeed.
 
-func expireAfter(o HTTPOptions) (*httpBehaviour, error) {
+func expireAfter(o Options) (*behaviour, error) {
 	if o.ExpireAfter <= 0 {
 		return nil, errors.New("ExpireAfter is required: the number of POSTs carrying the first session id before it expires")
 	}
-	return &httpBehaviour{expireFirstAfter: o.ExpireAfter}, nil
+	return &behaviour{expireFirstAfter: o.ExpireAfter}, nil
 }
 
 // firstSession reports whether x carries the first session the fake made.
-func firstSession(x *httpExchange) bool { return x.sess != nil && x.sess.index == 0 }
+func firstSession(x *exchange) bool { return x.sess != nil && x.sess.index == 0 }
 
 // inflight gathers the calls of the first session until n are in progress.
 type inflight struct {
@@ -33,7 +35,7 @@ type inflight struct {
 }
 
 // arrive counts one more call; it fires the expiry when n are in.
-func (g *inflight) arrive(x *httpExchange) {
+func (g *inflight) arrive(x *exchange) {
 	g.mu.Lock()
 	g.count++
 	full := g.count >= g.n
@@ -44,18 +46,18 @@ func (g *inflight) arrive(x *httpExchange) {
 }
 
 // fire expires the first session and releases every gathered call, once.
-func (g *inflight) fire(x *httpExchange) {
+func (g *inflight) fire(x *exchange) {
 	g.once.Do(func() {
 		x.f.expireSession(x.sess)
 		close(g.fired)
 	})
 }
 
-func expireInflight(o HTTPOptions) (*httpBehaviour, error) {
+func expireInflight(o Options) (*behaviour, error) {
 	g := &inflight{n: o.Tools, fired: make(chan struct{})}
-	return &httpBehaviour{
+	return &behaviour{
 		tools: numberedTools("slow-", o.Tools),
-		call: func(x *httpExchange, c ToolCall) {
+		call: func(x *exchange, c fakeservers.ToolCall) {
 			if !firstSession(x) {
 				x.json(c.OK())
 				return
@@ -74,12 +76,12 @@ func expireInflight(o HTTPOptions) (*httpBehaviour, error) {
 // "new" waits until "old" is in progress (at most Delay, so a client that
 // sends both at once may send them in either order), then expires the
 // session and gets 404. So "old" is still pending when the session expires.
-func expireOldPending(o HTTPOptions) (*httpBehaviour, error) {
+func expireOldPending(o Options) (*behaviour, error) {
 	oldArrived := make(chan struct{})
 	var once sync.Once
-	return &httpBehaviour{
+	return &behaviour{
 		tools: []string{"old", "new"},
-		call: func(x *httpExchange, c ToolCall) {
+		call: func(x *exchange, c fakeservers.ToolCall) {
 			if !firstSession(x) {
 				x.json(c.OK())
 				return
@@ -101,11 +103,11 @@ func expireOldPending(o HTTPOptions) (*httpBehaviour, error) {
 	}, nil
 }
 
-func recoveryHangs(o HTTPOptions) (*httpBehaviour, error) {
+func recoveryHangs(o Options) (*behaviour, error) {
 	var expired, recovered atomic.Bool
-	return &httpBehaviour{
+	return &behaviour{
 		tools: numberedTools("t", o.Tools),
-		call: func(x *httpExchange, c ToolCall) {
+		call: func(x *exchange, c fakeservers.ToolCall) {
 			if o.Delay > 0 && recovered.Load() {
 				// Take a fifth of Delay, so whatever the client does right
 				// after the recovery reaches the fake before it closes.
@@ -117,7 +119,7 @@ func recoveryHangs(o HTTPOptions) (*httpBehaviour, error) {
 			expired.Store(true)
 			x.expire()
 		},
-		initialize: func(x *httpExchange, _ *jsonrpc.Message) bool {
+		initialize: func(x *exchange, _ *jsonrpc.Message) bool {
 			if !expired.Load() {
 				return true
 			}

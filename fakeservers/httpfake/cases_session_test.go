@@ -1,4 +1,4 @@
-package fakeservers
+package httpfake
 
 import (
 	"context"
@@ -6,6 +6,8 @@ import (
 	"net/http"
 	"testing"
 	"time"
+
+	"github.com/mcpconform/mcpconform/fakeservers"
 
 	"github.com/mcpconform/mcpconform/harness/jsonrpc"
 )
@@ -20,9 +22,9 @@ type asyncCall struct {
 
 // callAsync sends tools/call for name with id from a goroutine; the answer
 // arrives on the returned channel.
-func (c *httpClient) callAsync(ctx context.Context, id int64, name string) <-chan asyncCall {
+func (c *client) callAsync(ctx context.Context, id int64, name string) <-chan asyncCall {
 	done := make(chan asyncCall, 1)
-	body := string(Encode(callMessage(c.t, jsonrpc.IntID(id), name)))
+	body := string(fakeservers.Encode(callMessage(c.t, jsonrpc.IntID(id), name)))
 	go func() {
 		start := time.Now()
 		resp, err := c.do(ctx, http.MethodPost, body)
@@ -40,8 +42,8 @@ func await(t *testing.T, ch <-chan asyncCall) asyncCall {
 	select {
 	case a := <-ch:
 		return a
-	case <-time.After(httpDeadline):
-		t.Fatalf("no answer within %s", httpDeadline)
+	case <-time.After(replyDeadline):
+		t.Fatalf("no answer within %s", replyDeadline)
 	}
 	return asyncCall{}
 }
@@ -55,10 +57,10 @@ func wantAsyncStatus(t *testing.T, a asyncCall, status int) {
 }
 
 // toolNames lists the tools the fake offers.
-func (c *httpClient) toolNames() []string {
+func (c *client) toolNames() []string {
 	c.t.Helper()
 	var list struct {
-		Tools []tool `json:"tools"`
+		Tools []fakeservers.Tool `json:"tools"`
 	}
 	if err := json.Unmarshal(readJSONMessage(c.t, c.post(testRequest(c.t, jsonrpc.IntID(100), "tools/list", nil))).Result, &list); err != nil {
 		c.t.Fatal(err)
@@ -71,14 +73,14 @@ func (c *httpClient) toolNames() []string {
 }
 
 func TestExpireAfter(t *testing.T) {
-	f := startHTTPFake(t, HTTPOptions{Case: "expire-after", ExpireAfter: 3})
-	c := newHTTPClient(t, f)
-	c.initialize()                                                             // carries no session, then POST 1: notifications/initialized
-	wantHTTPStatus(t, c.send(http.MethodGet, ""), http.StatusMethodNotAllowed) // GETs do not count
-	c.wantCallOK(c.call(1, "echo"), 1, "echo")                                 // 2
-	c.wantCallOK(c.call(2, "echo"), 2, "echo")                                 // 3
-	wantHTTPStatus(t, c.call(3, "echo"), http.StatusNotFound)                  // 4: expired
-	wantHTTPStatus(t, c.send(http.MethodDelete, ""), http.StatusNotFound)
+	f := startFake(t, Options{Case: "expire-after", ExpireAfter: 3})
+	c := newClient(t, f)
+	c.initialize()                                                         // carries no session, then POST 1: notifications/initialized
+	wantStatus(t, c.send(http.MethodGet, ""), http.StatusMethodNotAllowed) // GETs do not count
+	c.wantCallOK(c.call(1, "echo"), 1, "echo")                             // 2
+	c.wantCallOK(c.call(2, "echo"), 2, "echo")                             // 3
+	wantStatus(t, c.call(3, "echo"), http.StatusNotFound)                  // 4: expired
+	wantStatus(t, c.send(http.MethodDelete, ""), http.StatusNotFound)
 	first := c.session
 	c.initialize()
 	if c.session == first {
@@ -90,8 +92,8 @@ func TestExpireAfter(t *testing.T) {
 }
 
 func TestExpireInflight(t *testing.T) {
-	f := startHTTPFake(t, HTTPOptions{Case: "expire-inflight", Tools: 3, Delay: 2 * httpDeadline})
-	c := newHTTPClient(t, f)
+	f := startFake(t, Options{Case: "expire-inflight", Tools: 3, Delay: 2 * replyDeadline})
+	c := newClient(t, f)
 	c.initialize()
 	if names := c.toolNames(); len(names) != 3 || names[0] != "slow-1" || names[2] != "slow-3" {
 		t.Fatalf("tools %v; want slow-1…slow-3", names)
@@ -107,7 +109,7 @@ func TestExpireInflight(t *testing.T) {
 	if n := inProgress(f.Requests(), methodToolsCall); n != 0 {
 		t.Errorf("%d calls still in progress; want none", n)
 	}
-	wantHTTPStatus(t, c.call(4, "slow-1"), http.StatusNotFound)
+	wantStatus(t, c.call(4, "slow-1"), http.StatusNotFound)
 	c.initialize()
 	for i, name := range []string{"slow-1", "slow-2", "slow-3"} {
 		c.wantCallOK(c.call(int64(i+1), name), int64(i+1), name)
@@ -119,8 +121,8 @@ func TestExpireInflight(t *testing.T) {
 
 func TestExpireInflightAfterDelay(t *testing.T) {
 	delay := 50 * time.Millisecond
-	f := startHTTPFake(t, HTTPOptions{Case: "expire-inflight", Tools: 3, Delay: delay})
-	c := newHTTPClient(t, f)
+	f := startFake(t, Options{Case: "expire-inflight", Tools: 3, Delay: delay})
+	c := newClient(t, f)
 	c.initialize()
 	a := await(t, c.callAsync(t.Context(), 1, "slow-1"))
 	wantAsyncStatus(t, a, http.StatusNotFound)
@@ -131,15 +133,15 @@ func TestExpireInflightAfterDelay(t *testing.T) {
 
 func TestExpireOldPending(t *testing.T) {
 	delay := 300 * time.Millisecond
-	f := startHTTPFake(t, HTTPOptions{Case: "expire-old-pending", Delay: delay})
-	c := newHTTPClient(t, f)
+	f := startFake(t, Options{Case: "expire-old-pending", Delay: delay})
+	c := newClient(t, f)
 	c.initialize()
 	if names := c.toolNames(); len(names) != 2 || names[0] != "old" || names[1] != "new" {
 		t.Fatalf("tools %v; want old, new", names)
 	}
 	old := c.callAsync(t.Context(), 1, "old")
-	wantRecords(t, f, `"old" in progress`, func(recs []HTTPRequest) bool { return inProgress(recs, methodToolsCall) == 1 })
-	wantHTTPStatus(t, c.call(2, "new"), http.StatusNotFound)
+	wantRecords(t, f, `"old" in progress`, func(recs []Request) bool { return inProgress(recs, methodToolsCall) == 1 })
+	wantStatus(t, c.call(2, "new"), http.StatusNotFound)
 	if n := inProgress(f.Requests(), methodToolsCall); n != 1 {
 		t.Errorf("%d calls in progress after new's 404; want old still pending", n)
 	}
@@ -154,37 +156,37 @@ func TestExpireOldPending(t *testing.T) {
 }
 
 func TestRecoveryHangs(t *testing.T) {
-	f := startHTTPFake(t, HTTPOptions{Case: "recovery-hangs"})
-	c := newHTTPClient(t, f)
+	f := startFake(t, Options{Case: "recovery-hangs"})
+	c := newClient(t, f)
 	c.initialize()
-	wantHTTPStatus(t, c.call(1, "echo"), http.StatusNotFound)
+	wantStatus(t, c.call(1, "echo"), http.StatusNotFound)
 
 	// The client gives up on the hung handshake; the fake records it.
 	ctx, cancel := context.WithCancel(t.Context())
 	c.session = ""
 	done := make(chan error, 1)
 	go func() {
-		_, err := c.do(ctx, http.MethodPost, string(Encode(initializeMessage(t, jsonrpc.IntID(2), "2025-11-25"))))
+		_, err := c.do(ctx, http.MethodPost, string(fakeservers.Encode(initializeMessage(t, jsonrpc.IntID(2), "2025-11-25"))))
 		done <- err
 	}()
-	wantRecords(t, f, "the re-initialize held", func(recs []HTTPRequest) bool { return inProgress(recs, methodInitialize) == 1 })
+	wantRecords(t, f, "the re-initialize held", func(recs []Request) bool { return inProgress(recs, methodInitialize) == 1 })
 	cancel()
 	if err := <-done; err == nil {
 		t.Fatal("the re-initialize was answered; want it held until the client gave up")
 	}
-	recs := wantRecords(t, f, "the re-initialize ended", func(recs []HTTPRequest) bool { return inProgress(recs, methodInitialize) == 0 })
+	recs := wantRecords(t, f, "the re-initialize ended", func(recs []Request) bool { return inProgress(recs, methodInitialize) == 0 })
 	if r := recs[len(recs)-1]; !r.Aborted || r.Status != 0 || r.SessionID != "" {
 		t.Errorf("re-initialize record %+v; want Aborted, unanswered, without a session", r)
 	}
 }
 
 func TestExpireAgain(t *testing.T) {
-	f := startHTTPFake(t, HTTPOptions{Case: "expire-again"})
-	c := newHTTPClient(t, f)
+	f := startFake(t, Options{Case: "expire-again"})
+	c := newClient(t, f)
 	for range 2 {
 		c.initialize()
-		wantHTTPStatus(t, c.call(1, "echo"), http.StatusNotFound)
-		wantHTTPStatus(t, c.post(testRequest(t, jsonrpc.IntID(2), "ping", nil)), http.StatusNotFound)
+		wantStatus(t, c.call(1, "echo"), http.StatusNotFound)
+		wantStatus(t, c.post(testRequest(t, jsonrpc.IntID(2), "ping", nil)), http.StatusNotFound)
 	}
 	calls := recordsOf(f.Requests(), methodToolsCall)
 	if len(calls) != 2 || calls[0].SessionID == calls[1].SessionID {
@@ -197,11 +199,11 @@ func TestExpireAgain(t *testing.T) {
 // pending when the session expires, whatever order a parallel client used.
 func TestExpireOldPendingNewFirst(t *testing.T) {
 	delay := 200 * time.Millisecond
-	f := startHTTPFake(t, HTTPOptions{Case: "expire-old-pending", Delay: delay})
-	c := newHTTPClient(t, f)
+	f := startFake(t, Options{Case: "expire-old-pending", Delay: delay})
+	c := newClient(t, f)
 	c.initialize()
 	newCall := c.callAsync(t.Context(), 2, "new")
-	wantRecords(t, f, `"new" in progress`, func(recs []HTTPRequest) bool { return inProgress(recs, methodToolsCall) == 1 })
+	wantRecords(t, f, `"new" in progress`, func(recs []Request) bool { return inProgress(recs, methodToolsCall) == 1 })
 	if got := f.Requests()[2]; got.Status != 0 {
 		t.Fatalf(`"new" answered %d before "old" arrived; want it held`, got.Status)
 	}

@@ -1,9 +1,11 @@
-package fakeservers
+package httpfake
 
 import (
 	"fmt"
 	"strconv"
 	"sync"
+
+	"github.com/mcpconform/mcpconform/fakeservers"
 
 	"github.com/mcpconform/mcpconform/harness/jsonrpc"
 )
@@ -12,10 +14,10 @@ import (
 // SSE), server requests whose replies must travel the control queue, and
 // control POSTs that are never answered.
 
-func slowCalls(o HTTPOptions) (*httpBehaviour, error) {
-	return &httpBehaviour{
+func slowCalls(o Options) (*behaviour, error) {
+	return &behaviour{
 		tools: numberedTools("t", o.Tools),
-		call: func(x *httpExchange, c ToolCall) {
+		call: func(x *exchange, c fakeservers.ToolCall) {
 			if x.wait(nil, o.Delay) == waitTimeout {
 				x.json(c.OK())
 			}
@@ -28,10 +30,10 @@ func slowCalls(o HTTPOptions) (*httpBehaviour, error) {
 //	id: ev-<r>
 //	data: <the result>
 //	(blank line)
-func sseEarly(o HTTPOptions) (*httpBehaviour, error) {
-	return &httpBehaviour{
+func sseEarly(o Options) (*behaviour, error) {
+	return &behaviour{
 		tools: numberedTools("t", o.Tools),
-		call: func(x *httpExchange, c ToolCall) {
+		call: func(x *exchange, c fakeservers.ToolCall) {
 			s := x.sse("\n", false)
 			if x.wait(nil, o.Delay) == waitTimeout && s.message(x.f.eventID(), c.OK()) {
 				x.answered = true
@@ -142,12 +144,12 @@ func (rr *reverseRequests) forget(id string) {
 // (-32603) instead. With more calls than the client's max_concurrent_requests,
 // the reply to srv-1 finds every ordinary slot taken: it must travel the
 // control queue (RM-02).
-func serverRequest(o HTTPOptions) (*httpBehaviour, error) {
+func serverRequest(o Options) (*behaviour, error) {
 	tools := numberedTools("t", o.Tools)
 	rr := newReverseRequests(len(tools))
-	return &httpBehaviour{
+	return &behaviour{
 		tools: tools,
-		call: func(x *httpExchange, c ToolCall) {
+		call: func(x *exchange, c fakeservers.ToolCall) {
 			id, replied, first := rr.claimFirst()
 			var s *sseWriter
 			if first {
@@ -166,7 +168,7 @@ func serverRequest(o HTTPOptions) (*httpBehaviour, error) {
 			defer rr.forget(id)
 			req, err := jsonrpc.NewRequest(jsonrpc.StringID(id), "roots/list", nil)
 			if err != nil {
-				panic(fmt.Sprintf("fakeservers: build roots/list: %v", err))
+				panic(fmt.Sprintf("httpfake: build roots/list: %v", err))
 			}
 			if !s.message(x.f.eventID(), req) {
 				return
@@ -190,13 +192,13 @@ func serverRequest(o HTTPOptions) (*httpBehaviour, error) {
 
 // controlHang offers several tools, so a client calling them in turn is
 // still busy with the next call while its cancellation of the first is held.
-func controlHang(o HTTPOptions) (*httpBehaviour, error) {
-	return &httpBehaviour{tools: numberedTools("t", o.Tools), call: holdCall, cancelled: holdCancelled}, nil
+func controlHang(o Options) (*behaviour, error) {
+	return &behaviour{tools: numberedTools("t", o.Tools), call: holdCall, cancelled: holdCancelled}, nil
 }
 
 // holdCall is control-hang's tools/call: never answered.
-func holdCall(x *httpExchange, _ ToolCall) { x.hold() }
+func holdCall(x *exchange, _ fakeservers.ToolCall) { x.hold() }
 
 // holdCancelled is control-hang's notifications/cancelled: never answered,
 // so the client's control_request_timeout (RM-03) must end it.
-func holdCancelled(x *httpExchange, _ *jsonrpc.Message) { x.hold() }
+func holdCancelled(x *exchange, _ *jsonrpc.Message) { x.hold() }

@@ -1,4 +1,4 @@
-package fakeservers
+package httpfake
 
 import (
 	"bytes"
@@ -10,17 +10,21 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcpconform/mcpconform/harness/mcp"
+
+	"github.com/mcpconform/mcpconform/fakeservers"
+
 	"github.com/mcpconform/mcpconform/harness/jsonrpc"
 )
 
-// httpDeadline bounds every wait of the HTTP tests (real time: the fakes
+// replyDeadline bounds every wait of the HTTP tests (real time: the fakes
 // listen on real sockets).
-const httpDeadline = 3 * time.Second
+const replyDeadline = 3 * time.Second
 
-// startHTTPFake starts o's fake and closes it when the test ends.
-func startHTTPFake(t *testing.T, o HTTPOptions) *HTTPFake {
+// startFake starts o's fake and closes it when the test ends.
+func startFake(t *testing.T, o Options) *Fake {
 	t.Helper()
-	f, err := StartHTTP(o)
+	f, err := Start(o)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -32,27 +36,27 @@ func startHTTPFake(t *testing.T, o HTTPOptions) *HTTPFake {
 	return f
 }
 
-// httpClient talks to an HTTP fake as an MCP client would; it follows no
+// client talks to an HTTP fake as an MCP client would; it follows no
 // redirects.
-type httpClient struct {
+type client struct {
 	t       *testing.T
-	f       *HTTPFake
+	f       *Fake
 	url     string
 	hc      *http.Client
 	session string // sent on every request when set
 	opened  *[]*http.Response
 }
 
-func newHTTPClient(t *testing.T, f *HTTPFake) *httpClient {
+func newClient(t *testing.T, f *Fake) *client {
 	tr := &http.Transport{}
-	c := &httpClient{
+	c := &client{
 		t:      t,
 		f:      f,
 		url:    f.URL(),
 		opened: new([]*http.Response),
 		hc: &http.Client{
 			Transport:     tr,
-			Timeout:       httpDeadline,
+			Timeout:       replyDeadline,
 			CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
 		},
 	}
@@ -62,7 +66,7 @@ func newHTTPClient(t *testing.T, f *HTTPFake) *httpClient {
 
 // closeAll closes the bodies of every response send returned and the idle
 // connections.
-func (c *httpClient) closeAll() {
+func (c *client) closeAll() {
 	for _, resp := range *c.opened {
 		resp.Body.Close()
 	}
@@ -72,7 +76,7 @@ func (c *httpClient) closeAll() {
 
 // do sends one request with the client's session and the given headers
 // ("Name: value"); ctx may cut it short.
-func (c *httpClient) do(ctx context.Context, method, body string, headers ...string) (*http.Response, error) {
+func (c *client) do(ctx context.Context, method, body string, headers ...string) (*http.Response, error) {
 	req, err := http.NewRequestWithContext(ctx, method, c.url, strings.NewReader(body))
 	if err != nil {
 		c.t.Fatal(err)
@@ -82,7 +86,7 @@ func (c *httpClient) do(ctx context.Context, method, body string, headers ...str
 		req.Header.Set("Accept", "application/json, text/event-stream")
 	}
 	if c.session != "" {
-		req.Header.Set(SessionHeader, c.session)
+		req.Header.Set(mcp.HeaderSessionID, c.session)
 	}
 	for _, h := range headers {
 		name, value, _ := strings.Cut(h, ": ")
@@ -92,7 +96,7 @@ func (c *httpClient) do(ctx context.Context, method, body string, headers ...str
 }
 
 // send is do that must succeed at the HTTP level.
-func (c *httpClient) send(method, body string, headers ...string) *http.Response {
+func (c *client) send(method, body string, headers ...string) *http.Response {
 	c.t.Helper()
 	resp, err := c.do(c.t.Context(), method, body, headers...)
 	if err != nil {
@@ -103,9 +107,9 @@ func (c *httpClient) send(method, body string, headers ...string) *http.Response
 }
 
 // post sends one message.
-func (c *httpClient) post(m *jsonrpc.Message, headers ...string) *http.Response {
+func (c *client) post(m *jsonrpc.Message, headers ...string) *http.Response {
 	c.t.Helper()
-	return c.send(http.MethodPost, string(Encode(m)), headers...)
+	return c.send(http.MethodPost, string(fakeservers.Encode(m)), headers...)
 }
 
 // request builds a request message.
@@ -132,37 +136,37 @@ func initializeMessage(t *testing.T, id jsonrpc.ID, version string) *jsonrpc.Mes
 
 // initialize does the handshake without a session header and keeps the
 // session id the fake hands out.
-func (c *httpClient) initialize() {
+func (c *client) initialize() {
 	c.t.Helper()
 	c.session = ""
 	resp := c.post(initializeMessage(c.t, jsonrpc.IntID(0), "2025-11-25"))
-	wantHTTPStatus(c.t, resp, http.StatusOK)
+	wantStatus(c.t, resp, http.StatusOK)
 	readJSONMessage(c.t, resp)
-	c.session = resp.Header.Get(SessionHeader)
+	c.session = resp.Header.Get(mcp.HeaderSessionID)
 	if c.session == "" && !c.f.b.stateless {
-		c.t.Fatal("initialize answered without " + SessionHeader)
+		c.t.Fatal("initialize answered without " + mcp.HeaderSessionID)
 	}
 	n, err := jsonrpc.NewNotification("notifications/initialized", nil)
 	if err != nil {
 		c.t.Fatal(err)
 	}
-	wantHTTPStatus(c.t, c.post(n), http.StatusAccepted)
+	wantStatus(c.t, c.post(n), http.StatusAccepted)
 }
 
 // call sends tools/call for name and returns the response.
-func (c *httpClient) call(id int64, name string) *http.Response {
+func (c *client) call(id int64, name string) *http.Response {
 	c.t.Helper()
 	return c.post(callMessage(c.t, jsonrpc.IntID(id), name))
 }
 
 // wantCallOK checks that resp answers call id with "ok <name>" as JSON.
-func (c *httpClient) wantCallOK(resp *http.Response, id int64, name string) {
+func (c *client) wantCallOK(resp *http.Response, id int64, name string) {
 	c.t.Helper()
-	wantHTTPStatus(c.t, resp, http.StatusOK)
+	wantStatus(c.t, resp, http.StatusOK)
 	wantCallText(c.t, readJSONMessage(c.t, resp), jsonrpc.IntID(id), "ok "+name)
 }
 
-func wantHTTPStatus(t *testing.T, resp *http.Response, want int) {
+func wantStatus(t *testing.T, resp *http.Response, want int) {
 	t.Helper()
 	if resp.StatusCode != want {
 		body, _ := io.ReadAll(io.LimitReader(resp.Body, 512))
@@ -193,7 +197,7 @@ func wantCallText(t *testing.T, m *jsonrpc.Message, id jsonrpc.ID, text string) 
 	if m.Kind() != jsonrpc.KindResult || m.ID.Key() != id.Key() {
 		t.Fatalf("got %s id %s (error %v); want a result for id %s", m.Kind(), m.ID, m.Error, id)
 	}
-	var res CallResult
+	var res fakeservers.CallResult
 	if err := json.Unmarshal(m.Result, &res); err != nil {
 		t.Fatal(err)
 	}
@@ -203,9 +207,9 @@ func wantCallText(t *testing.T, m *jsonrpc.Message, id jsonrpc.ID, text string) 
 }
 
 // wantRecords waits until the fake's record satisfies ok, and returns it.
-func wantRecords(t *testing.T, f *HTTPFake, what string, ok func([]HTTPRequest) bool) []HTTPRequest {
+func wantRecords(t *testing.T, f *Fake, what string, ok func([]Request) bool) []Request {
 	t.Helper()
-	deadline := time.NewTimer(httpDeadline)
+	deadline := time.NewTimer(replyDeadline)
 	defer deadline.Stop()
 	for {
 		changed := f.changed()
@@ -215,14 +219,14 @@ func wantRecords(t *testing.T, f *HTTPFake, what string, ok func([]HTTPRequest) 
 		select {
 		case <-changed:
 		case <-deadline.C:
-			t.Fatalf("the record never showed %s within %s; it holds %d requests", what, httpDeadline, len(f.Requests()))
+			t.Fatalf("the record never showed %s within %s; it holds %d requests", what, replyDeadline, len(f.Requests()))
 		}
 	}
 }
 
 // inProgress counts the recorded requests not finished yet whose first
 // message is method.
-func inProgress(recs []HTTPRequest, method string) int {
+func inProgress(recs []Request, method string) int {
 	n := 0
 	for _, r := range recs {
 		if r.End.IsZero() && len(r.Messages) > 0 && r.Messages[0].Method == method {
@@ -233,8 +237,8 @@ func inProgress(recs []HTTPRequest, method string) int {
 }
 
 // recordsOf returns the records whose first message is method.
-func recordsOf(recs []HTTPRequest, method string) []HTTPRequest {
-	var out []HTTPRequest
+func recordsOf(recs []Request, method string) []Request {
+	var out []Request
 	for _, r := range recs {
 		if len(r.Messages) > 0 && r.Messages[0].Method == method {
 			out = append(out, r)

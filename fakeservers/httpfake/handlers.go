@@ -1,9 +1,13 @@
-package fakeservers
+package httpfake
 
 import (
 	"errors"
 	"net/http"
 	"strconv"
+
+	"github.com/mcpconform/mcpconform/harness/mcp"
+
+	"github.com/mcpconform/mcpconform/fakeservers"
 
 	"github.com/mcpconform/mcpconform/harness/jsonrpc"
 )
@@ -18,9 +22,9 @@ const (
 
 // dispatch is the base behaviour: one endpoint path; POST, GET and DELETE;
 // the case's hooks where it has them.
-func (f *HTTPFake) dispatch(x *httpExchange) {
-	if x.r.URL.Path != HTTPPath {
-		x.plain(http.StatusNotFound, "no MCP endpoint at "+x.r.URL.Path+"; the endpoint is "+HTTPPath)
+func (f *Fake) dispatch(x *exchange) {
+	if x.r.URL.Path != mcp.EndpointPath {
+		x.plain(http.StatusNotFound, "no MCP endpoint at "+x.r.URL.Path+"; the endpoint is "+mcp.EndpointPath)
 		return
 	}
 	if f.b.route != nil && f.b.route(x) {
@@ -42,7 +46,7 @@ func (f *HTTPFake) dispatch(x *httpExchange) {
 // post answers one POST: a message or a batch. A single request goes through
 // the case's hooks; a batch is answered message by message by the base
 // handlers (a JSON array of the responses, or 202 when it holds none).
-func (f *HTTPFake) post(x *httpExchange) {
+func (f *Fake) post(x *exchange) {
 	switch {
 	case errors.Is(x.bodyErr, errBodyTooLarge):
 		x.plain(http.StatusRequestEntityTooLarge, "request body larger than 4 MiB")
@@ -51,7 +55,7 @@ func (f *HTTPFake) post(x *httpExchange) {
 		x.left() // the body broke off: the client went away
 		return
 	case x.decodeErr != nil:
-		x.jsonBody(http.StatusBadRequest, Encode(jsonrpc.NewError(jsonrpc.ID{}, jsonrpc.CodeParseError, "not a JSON-RPC message or batch: "+x.decodeErr.Error())))
+		x.jsonBody(http.StatusBadRequest, fakeservers.Encode(jsonrpc.NewError(jsonrpc.ID{}, jsonrpc.CodeParseError, "not a JSON-RPC message or batch: "+x.decodeErr.Error())))
 		return
 	}
 	if !f.sessionOK(x) {
@@ -80,7 +84,7 @@ func (f *HTTPFake) post(x *httpExchange) {
 }
 
 // request answers a single request through the case's hooks, or as JSON.
-func (f *HTTPFake) request(x *httpExchange, m *jsonrpc.Message) {
+func (f *Fake) request(x *exchange, m *jsonrpc.Message) {
 	switch {
 	case m.Method == methodInitialize && f.b.initialize != nil:
 		if !f.b.initialize(x, m) {
@@ -99,7 +103,7 @@ func (f *HTTPFake) request(x *httpExchange, m *jsonrpc.Message) {
 }
 
 // batch answers every message of a batch with the base handlers.
-func (f *HTTPFake) batch(x *httpExchange) {
+func (f *Fake) batch(x *exchange) {
 	body := []byte{'['}
 	for _, m := range x.msgs {
 		switch m.Kind() {
@@ -107,7 +111,7 @@ func (f *HTTPFake) batch(x *httpExchange) {
 			if len(body) > 1 {
 				body = append(body, ',')
 			}
-			body = append(body, Encode(f.answer(x, m))...)
+			body = append(body, fakeservers.Encode(f.answer(x, m))...)
 		case jsonrpc.KindResult, jsonrpc.KindError:
 			if f.b.reply != nil {
 				f.b.reply(m)
@@ -124,14 +128,14 @@ func (f *HTTPFake) batch(x *httpExchange) {
 // answer is the base response to request m: initialize opens a session;
 // server/discover, like every other unknown method, gets -32601 (a
 // legacy-era server, so dual-era clients fall back to initialize).
-func (f *HTTPFake) answer(x *httpExchange, m *jsonrpc.Message) *jsonrpc.Message {
+func (f *Fake) answer(x *exchange, m *jsonrpc.Message) *jsonrpc.Message {
 	switch m.Method {
 	case methodInitialize:
 		return f.initialize(x, m)
 	case "ping":
-		return ResultMessage(m.ID, struct{}{})
+		return fakeservers.ResultMessage(m.ID, struct{}{})
 	case "tools/list":
-		return ResultMessage(m.ID, ToolList(f.b.tools))
+		return fakeservers.ResultMessage(m.ID, fakeservers.ToolList(f.b.tools))
 	case methodToolsCall:
 		c, err := f.parseCall(m)
 		if err != nil {
@@ -145,24 +149,24 @@ func (f *HTTPFake) answer(x *httpExchange, m *jsonrpc.Message) *jsonrpc.Message 
 // initialize answers with the proposed version when the fake speaks it
 // (2025-11-25 otherwise) and, unless stateless, a fresh session id in the
 // Mcp-Session-Id header.
-func (f *HTTPFake) initialize(x *httpExchange, m *jsonrpc.Message) *jsonrpc.Message {
+func (f *Fake) initialize(x *exchange, m *jsonrpc.Message) *jsonrpc.Message {
 	if !f.b.stateless {
-		x.w.Header().Set(SessionHeader, f.newSession().id)
+		x.w.Header().Set(mcp.HeaderSessionID, f.newSession().id)
 	}
-	return InitializeReply(m)
+	return fakeservers.InitializeReply(m)
 }
 
 // parseCall reads a tools/call request, numbering it in arrival order.
-func (f *HTTPFake) parseCall(m *jsonrpc.Message) (ToolCall, error) {
+func (f *Fake) parseCall(m *jsonrpc.Message) (fakeservers.ToolCall, error) {
 	f.mu.Lock()
 	index := f.calls
 	f.calls++
 	f.mu.Unlock()
-	return ParseCall(m, index)
+	return fakeservers.ParseCall(m, index)
 }
 
 // get answers a GET on a live session: the case's stream, or 405 (HT-31g).
-func (f *HTTPFake) get(x *httpExchange) {
+func (f *Fake) get(x *exchange) {
 	if !f.sessionOK(x) {
 		return
 	}
@@ -174,14 +178,14 @@ func (f *HTTPFake) get(x *httpExchange) {
 }
 
 // noGetStream answers a GET with 405: the fake offers no GET stream.
-func noGetStream(x *httpExchange) {
+func noGetStream(x *exchange) {
 	x.w.Header().Set("Allow", "POST, DELETE")
 	x.plain(http.StatusMethodNotAllowed, "this server offers no GET stream")
 }
 
 // delete ends the session it carries (HT-58); a stateless fake has none to
 // end and answers 405.
-func (f *HTTPFake) delete(x *httpExchange) {
+func (f *Fake) delete(x *exchange) {
 	if f.b.stateless {
 		x.w.Header().Set("Allow", "POST")
 		x.plain(http.StatusMethodNotAllowed, "this server is stateless: there is no session to end")
@@ -195,7 +199,7 @@ func (f *HTTPFake) delete(x *httpExchange) {
 }
 
 // eventID hands out the next SSE event id, unique across the fake (HT-43).
-func (f *HTTPFake) eventID() string {
+func (f *Fake) eventID() string {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.events++

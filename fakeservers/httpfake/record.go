@@ -1,4 +1,4 @@
-package fakeservers
+package httpfake
 
 import (
 	"bytes"
@@ -8,16 +8,18 @@ import (
 	"slices"
 	"time"
 
+	"github.com/mcpconform/mcpconform/harness/mcp"
+
 	"github.com/mcpconform/mcpconform/harness/jsonrpc"
 )
 
 // maxRecordedBody is how much of a request body a record keeps.
 const maxRecordedBody = 64 << 10
 
-// HTTPRequest is the record of one HTTP request an HTTP fake received. It is
+// Request is the record of one HTTP request an HTTP fake received. It is
 // recorded when the request arrives (End zero, Status zero until the fake
 // answers) and completed when the fake is done with it.
-type HTTPRequest struct {
+type Request struct {
 	Start, End time.Time
 	Method     string             // HTTP method
 	Header     http.Header        // a copy; Authorization kept (the checks need it; the harness redacts)
@@ -30,46 +32,46 @@ type HTTPRequest struct {
 }
 
 // Requests returns a snapshot of the record so far, in arrival order.
-func (f *HTTPFake) Requests() []HTTPRequest {
+func (f *Fake) Requests() []Request {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	return slices.Clone(f.records)
 }
 
 // changed returns a channel closed at the next change of the record.
-func (f *HTTPFake) changed() <-chan struct{} {
+func (f *Fake) changed() <-chan struct{} {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	return f.updated
 }
 
 // touch wakes everyone waiting for a change of the record; call it with f.mu held.
-func (f *HTTPFake) touch() {
+func (f *Fake) touch() {
 	close(f.updated)
 	f.updated = make(chan struct{})
 }
 
-// begin reads the request's body (up to maxHTTPBody), decodes it and records
+// begin reads the request's body (up to maxBody), decodes it and records
 // the request.
-func (f *HTTPFake) begin(w http.ResponseWriter, r *http.Request, listener int) *httpExchange {
+func (f *Fake) begin(w http.ResponseWriter, r *http.Request, listener int) *exchange {
 	start := time.Now()
-	x := &httpExchange{f: f, w: w, r: r, listener: listener}
-	body, err := io.ReadAll(io.LimitReader(r.Body, maxHTTPBody+1))
+	x := &exchange{f: f, w: w, r: r, listener: listener}
+	body, err := io.ReadAll(io.LimitReader(r.Body, maxBody+1))
 	switch {
 	case err != nil:
 		x.bodyErr = err
-	case len(body) > maxHTTPBody:
+	case len(body) > maxBody:
 		x.bodyErr = errBodyTooLarge
 	}
 	x.msgs, x.batch, x.decodeErr = decodeBody(body)
 	x.ordinary = r.Method == http.MethodPost && ordinaryPOST(x.msgs)
-	rec := HTTPRequest{
+	rec := Request{
 		Start:     start,
 		Method:    r.Method,
 		Header:    r.Header.Clone(),
 		Body:      string(body[:min(len(body), maxRecordedBody)]),
 		Messages:  x.msgs,
-		SessionID: r.Header.Get(SessionHeader),
+		SessionID: r.Header.Get(mcp.HeaderSessionID),
 		Host:      r.Host,
 	}
 	f.mu.Lock()
@@ -83,7 +85,7 @@ func (f *HTTPFake) begin(w http.ResponseWriter, r *http.Request, listener int) *
 	return x
 }
 
-// errBodyTooLarge is the body error of a request longer than maxHTTPBody.
+// errBodyTooLarge is the body error of a request longer than maxBody.
 var errBodyTooLarge = errors.New("request body larger than 4 MiB")
 
 // decodeBody decodes a POST body: one message or a batch (a JSON array).
@@ -127,7 +129,7 @@ func isControl(m *jsonrpc.Message) bool {
 }
 
 // setStatus records the status the fake answered x with.
-func (f *HTTPFake) setStatus(x *httpExchange, code int) {
+func (f *Fake) setStatus(x *exchange, code int) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.records[x.index].Status = code
@@ -135,7 +137,7 @@ func (f *HTTPFake) setStatus(x *httpExchange, code int) {
 }
 
 // openStream counts x's SSE answer as an open stream (ordinary POSTs only).
-func (f *HTTPFake) openStream(x *httpExchange) {
+func (f *Fake) openStream(x *exchange) {
 	if !x.ordinary || x.streaming {
 		return
 	}
@@ -146,7 +148,7 @@ func (f *HTTPFake) openStream(x *httpExchange) {
 }
 
 // finish completes x's record: End, whether the client left, and the gauges.
-func (f *HTTPFake) finish(x *httpExchange) {
+func (f *Fake) finish(x *exchange) {
 	end := time.Now()
 	if !x.aborted && !f.stopping.Load() && x.r.Context().Err() != nil && !x.answered {
 		x.aborted = true

@@ -1,16 +1,20 @@
-package fakeservers
+package httpfake
 
 import (
 	"net/http"
 	"time"
 
+	"github.com/mcpconform/mcpconform/harness/mcp"
+
+	"github.com/mcpconform/mcpconform/fakeservers"
+
 	"github.com/mcpconform/mcpconform/harness/jsonrpc"
 )
 
-// httpExchange is one request being answered: what arrived, and how the
+// exchange is one request being answered: what arrived, and how the
 // answer went. Only its handler's goroutine uses it.
-type httpExchange struct {
-	f        *HTTPFake
+type exchange struct {
+	f        *Fake
 	w        http.ResponseWriter
 	r        *http.Request
 	listener int // which listener it reached: 0 URL, 1 SecondURL
@@ -21,7 +25,7 @@ type httpExchange struct {
 	bodyErr   error // reading the body failed, or it was too long
 	decodeErr error // the body is not a message or a batch
 	ordinary  bool  // an ordinary POST (counted in MaxConcurrent)
-	sess      *httpSession
+	sess      *session
 
 	status    int  // the status written; 0 before
 	streaming bool // answered with an SSE stream, counted in MaxSSEStreams
@@ -30,7 +34,7 @@ type httpExchange struct {
 }
 
 // header writes the status line and headers once.
-func (x *httpExchange) header(code int) {
+func (x *exchange) header(code int) {
 	if x.status != 0 {
 		return
 	}
@@ -41,7 +45,7 @@ func (x *httpExchange) header(code int) {
 
 // write writes body bytes; a failure while the fake is open means the client
 // left.
-func (x *httpExchange) write(b []byte) bool {
+func (x *exchange) write(b []byte) bool {
 	if x.aborted {
 		return false
 	}
@@ -53,7 +57,7 @@ func (x *httpExchange) write(b []byte) bool {
 }
 
 // flush sends what is buffered to the client now.
-func (x *httpExchange) flush() bool {
+func (x *exchange) flush() bool {
 	if x.aborted {
 		return false
 	}
@@ -66,7 +70,7 @@ func (x *httpExchange) flush() bool {
 
 // left notes that the answer broke off: the client went away, unless the
 // fake is closing (then nobody left: the fake stopped).
-func (x *httpExchange) left() {
+func (x *exchange) left() {
 	if !x.f.stopping.Load() {
 		x.aborted = true
 	}
@@ -74,7 +78,7 @@ func (x *httpExchange) left() {
 
 // gone reports whether the client went away or the fake is closing; a client
 // that went away is recorded as Aborted.
-func (x *httpExchange) gone() bool {
+func (x *exchange) gone() bool {
 	if x.f.stopping.Load() {
 		return true
 	}
@@ -86,7 +90,7 @@ func (x *httpExchange) gone() bool {
 }
 
 // plain answers code with a short text body.
-func (x *httpExchange) plain(code int, text string) {
+func (x *exchange) plain(code int, text string) {
 	x.w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 	x.header(code)
 	if x.write([]byte(text + "\n")) {
@@ -95,17 +99,17 @@ func (x *httpExchange) plain(code int, text string) {
 }
 
 // empty answers code with no body (202 Accepted, 200 to DELETE).
-func (x *httpExchange) empty(code int) {
+func (x *exchange) empty(code int) {
 	x.header(code)
 	x.answered = true
 }
 
 // json answers 200 with one JSON-RPC message as application/json.
-func (x *httpExchange) json(m *jsonrpc.Message) { x.jsonBody(http.StatusOK, Encode(m)) }
+func (x *exchange) json(m *jsonrpc.Message) { x.jsonBody(http.StatusOK, fakeservers.Encode(m)) }
 
 // jsonBody answers code with body as application/json.
-func (x *httpExchange) jsonBody(code int, body []byte) {
-	x.w.Header().Set("Content-Type", "application/json")
+func (x *exchange) jsonBody(code int, body []byte) {
+	x.w.Header().Set("Content-Type", mcp.ContentTypeJSON)
 	x.header(code)
 	if x.write(body) {
 		x.answered = true
@@ -114,7 +118,7 @@ func (x *httpExchange) jsonBody(code int, body []byte) {
 
 // expire ends x's session (every later request carrying it gets 404) and
 // answers this request 404, as for a session that expired (HT-56).
-func (x *httpExchange) expire() {
+func (x *exchange) expire() {
 	if x.sess != nil {
 		x.f.expireSession(x.sess)
 	}
@@ -132,7 +136,7 @@ const (
 
 // wait blocks until ready closes, bound passes, the client goes away or the
 // fake closes. A nil ready never closes; a bound of 0 or less never passes.
-func (x *httpExchange) wait(ready <-chan struct{}, bound time.Duration) waitEnd {
+func (x *exchange) wait(ready <-chan struct{}, bound time.Duration) waitEnd {
 	var timeout <-chan time.Time
 	if bound > 0 {
 		t := time.NewTimer(bound)
@@ -153,4 +157,4 @@ func (x *httpExchange) wait(ready <-chan struct{}, bound time.Duration) waitEnd 
 }
 
 // hold blocks until the client goes away or the fake closes.
-func (x *httpExchange) hold() { x.wait(nil, 0) }
+func (x *exchange) hold() { x.wait(nil, 0) }

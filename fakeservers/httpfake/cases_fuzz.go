@@ -1,4 +1,4 @@
-package fakeservers
+package httpfake
 
 import (
 	"errors"
@@ -6,17 +6,19 @@ import (
 	"sync"
 	"time"
 
+	"github.com/mcpconform/mcpconform/fakeservers"
+
 	"github.com/mcpconform/mcpconform/harness/jsonrpc"
 )
 
-// HTTPFuzzScript is the per-call plan of the fuzz case, one entry per tool
+// FuzzScript is the per-call plan of the fuzz case, one entry per tool
 // t1…tN, whatever order or how often the client calls them.
-type HTTPFuzzScript struct {
-	Calls []HTTPFuzzCall `json:"calls"`
+type FuzzScript struct {
+	Calls []FuzzCall `json:"calls"`
 }
 
-// HTTPFuzzCall is what the fuzz case does on one tool's tools/call.
-type HTTPFuzzCall struct {
+// FuzzCall is what the fuzz case does on one tool's tools/call.
+type FuzzCall struct {
 	// Expire answers the call 404 in the first session, expiring it
 	// (HT-56); a call in a later session is served.
 	Expire bool `json:"expire,omitempty"`
@@ -33,19 +35,19 @@ type HTTPFuzzCall struct {
 // PingID is the id of the fuzz case's ping for a tool.
 func PingID(tool string) string { return "ping-" + tool }
 
-func fuzzHTTP(o HTTPOptions) (*httpBehaviour, error) {
+func fuzz(o Options) (*behaviour, error) {
 	if o.Fuzz == nil || len(o.Fuzz.Calls) == 0 {
-		return nil, errors.New("Fuzz is required: the per-tool plan (HTTPFuzzScript)")
+		return nil, errors.New("Fuzz is required: the per-tool plan (FuzzScript)")
 	}
 	tools := numberedTools("t", len(o.Fuzz.Calls))
-	plan := map[string]HTTPFuzzCall{}
+	plan := map[string]FuzzCall{}
 	for i, t := range tools {
 		plan[t] = o.Fuzz.Calls[i]
 	}
 	pings := &pendingPings{waiting: map[string]chan struct{}{}}
-	return &httpBehaviour{
+	return &behaviour{
 		tools: tools,
-		call: func(x *httpExchange, c ToolCall) {
+		call: func(x *exchange, c fakeservers.ToolCall) {
 			p := plan[c.Name]
 			if p.Expire && firstSession(x) {
 				x.expire()
@@ -63,7 +65,7 @@ func fuzzHTTP(o HTTPOptions) (*httpBehaviour, error) {
 
 // fuzzSSE answers c as SSE: a priming event, the ping and its reply when
 // planned, then the result (of exactly EventSize raw bytes when set).
-func fuzzSSE(x *httpExchange, c ToolCall, p HTTPFuzzCall, pings *pendingPings, delay time.Duration) {
+func fuzzSSE(x *exchange, c fakeservers.ToolCall, p FuzzCall, pings *pendingPings, delay time.Duration) {
 	var ev paddedEvent
 	if p.EventSize > 0 {
 		var err error
@@ -81,7 +83,7 @@ func fuzzSSE(x *httpExchange, c ToolCall, p HTTPFuzzCall, pings *pendingPings, d
 		replied := pings.expect(id)
 		req, err := jsonrpc.NewRequest(jsonrpc.StringID(id), "ping", nil)
 		if err != nil {
-			panic(fmt.Sprintf("fakeservers: build ping: %v", err))
+			panic(fmt.Sprintf("httpfake: build ping: %v", err))
 		}
 		if !s.message(x.f.eventID(), req) || x.wait(replied, delay) == waitGone {
 			return

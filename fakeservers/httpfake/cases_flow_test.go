@@ -1,4 +1,4 @@
-package fakeservers
+package httpfake
 
 import (
 	"bufio"
@@ -8,13 +8,15 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcpconform/mcpconform/fakeservers"
+
 	"github.com/mcpconform/mcpconform/harness/jsonrpc"
 )
 
 func TestSlowCalls(t *testing.T) {
 	delay := 300 * time.Millisecond
-	f := startHTTPFake(t, HTTPOptions{Case: "slow-calls", Tools: 3, Delay: delay})
-	c := newHTTPClient(t, f)
+	f := startFake(t, Options{Case: "slow-calls", Tools: 3, Delay: delay})
+	c := newClient(t, f)
 	c.initialize()
 	if names := c.toolNames(); !slices.Equal(names, []string{"t1", "t2", "t3"}) {
 		t.Fatalf("tools %v; want t1, t2, t3", names)
@@ -41,8 +43,8 @@ func TestSlowCalls(t *testing.T) {
 // TestConcurrencyAccounting holds calls, a cancellation and a client
 // response open at once: only the calls are ordinary POSTs.
 func TestConcurrencyAccounting(t *testing.T) {
-	f := startHTTPFake(t, HTTPOptions{Case: "control-hang"})
-	c := newHTTPClient(t, f)
+	f := startFake(t, Options{Case: "control-hang"})
+	c := newClient(t, f)
 	c.initialize()
 	if got := f.MaxConcurrent(); got != 1 {
 		t.Fatalf("MaxConcurrent after a sequential handshake = %d; want 1", got)
@@ -54,25 +56,25 @@ func TestConcurrencyAccounting(t *testing.T) {
 		t.Fatal(err)
 	}
 	go func() {
-		if resp, err := c.do(t.Context(), http.MethodPost, string(Encode(cancel))); err == nil {
+		if resp, err := c.do(t.Context(), http.MethodPost, string(fakeservers.Encode(cancel))); err == nil {
 			resp.Body.Close()
 		}
 	}()
-	wantRecords(t, f, "two calls and a cancellation held", func(recs []HTTPRequest) bool {
+	wantRecords(t, f, "two calls and a cancellation held", func(recs []Request) bool {
 		return inProgress(recs, methodToolsCall) == 2 && inProgress(recs, methodCancelled) == 1
 	})
-	wantHTTPStatus(t, c.send(http.MethodPost, `{"jsonrpc":"2.0","id":"srv-1","result":{}}`), http.StatusAccepted)
+	wantStatus(t, c.send(http.MethodPost, `{"jsonrpc":"2.0","id":"srv-1","result":{}}`), http.StatusAccepted)
 	if got := f.MaxConcurrent(); got != 2 {
 		t.Errorf("MaxConcurrent = %d; want 2 (cancellations and client responses are control traffic)", got)
 	}
 }
 
 func TestControlHang(t *testing.T) {
-	f := startHTTPFake(t, HTTPOptions{Case: "control-hang"})
-	c := newHTTPClient(t, f)
+	f := startFake(t, Options{Case: "control-hang"})
+	c := newClient(t, f)
 	c.initialize()
 	call := c.callAsync(t.Context(), 1, "echo")
-	wantRecords(t, f, "the call held", func(recs []HTTPRequest) bool { return inProgress(recs, methodToolsCall) == 1 })
+	wantRecords(t, f, "the call held", func(recs []Request) bool { return inProgress(recs, methodToolsCall) == 1 })
 
 	// The client's control timeout ends the held cancellation.
 	cancelMsg, err := jsonrpc.NewNotification(methodCancelled, map[string]any{"requestId": 1})
@@ -81,10 +83,10 @@ func TestControlHang(t *testing.T) {
 	}
 	ctx, stop := context.WithTimeout(t.Context(), 100*time.Millisecond)
 	defer stop()
-	if _, err := c.do(ctx, http.MethodPost, string(Encode(cancelMsg))); err == nil {
+	if _, err := c.do(ctx, http.MethodPost, string(fakeservers.Encode(cancelMsg))); err == nil {
 		t.Fatal("notifications/cancelled was answered; want it held")
 	}
-	recs := wantRecords(t, f, "the cancellation aborted", func(recs []HTTPRequest) bool {
+	recs := wantRecords(t, f, "the cancellation aborted", func(recs []Request) bool {
 		r := recordsOf(recs, methodCancelled)
 		return len(r) == 1 && !r[0].End.IsZero()
 	})
@@ -104,8 +106,8 @@ func TestControlHang(t *testing.T) {
 
 func TestSSEEarly(t *testing.T) {
 	delay := 300 * time.Millisecond
-	f := startHTTPFake(t, HTTPOptions{Case: "sse-early", Tools: 2, Delay: delay})
-	c := newHTTPClient(t, f)
+	f := startFake(t, Options{Case: "sse-early", Tools: 2, Delay: delay})
+	c := newClient(t, f)
 	c.initialize()
 	start := time.Now()
 	r1, r2 := c.call(1, "t1"), c.call(2, "t2")
@@ -128,31 +130,31 @@ func TestSSEEarly(t *testing.T) {
 }
 
 func TestServerRequest(t *testing.T) {
-	f := startHTTPFake(t, HTTPOptions{Case: "server-request", Tools: 2, Delay: 2 * httpDeadline})
-	c := newHTTPClient(t, f)
+	f := startFake(t, Options{Case: "server-request", Tools: 2, Delay: 2 * replyDeadline})
+	c := newClient(t, f)
 	c.initialize()
 	// The first call's headers come at once, freeing the client's slot.
 	first := c.call(1, "t1")
-	wantHTTPStatus(t, first, http.StatusOK)
+	wantStatus(t, first, http.StatusOK)
 	br1 := bufio.NewReader(first.Body)
 
 	// A later call holds even its headers until srv-1 is answered; srv-1
 	// goes out only once every later call holds.
 	later := make(chan *http.Response, 1)
 	go func() {
-		resp, err := c.do(t.Context(), http.MethodPost, string(Encode(callMessage(t, jsonrpc.IntID(2), "t2"))))
+		resp, err := c.do(t.Context(), http.MethodPost, string(fakeservers.Encode(callMessage(t, jsonrpc.IntID(2), "t2"))))
 		if err != nil {
 			t.Error(err)
 			resp = nil
 		}
 		later <- resp
 	}()
-	wantRecords(t, f, "the second call held", func(recs []HTTPRequest) bool { return inProgress(recs, methodToolsCall) == 2 })
+	wantRecords(t, f, "the second call held", func(recs []Request) bool { return inProgress(recs, methodToolsCall) == 2 })
 	if got := f.Requests()[3]; got.Status != 0 {
 		t.Fatalf("second call record %+v; want it held without an answer", got)
 	}
 	wantServerRequest(t, nextSSEEvent(t, br1), `"srv-1"`)
-	wantHTTPStatus(t, c.send(http.MethodPost, `{"jsonrpc":"2.0","id":"srv-1","result":{"roots":[]}}`), http.StatusAccepted)
+	wantStatus(t, c.send(http.MethodPost, `{"jsonrpc":"2.0","id":"srv-1","result":{"roots":[]}}`), http.StatusAccepted)
 	wantCallText(t, eventMessage(t, nextSSEEvent(t, br1)), jsonrpc.IntID(1), "ok t1")
 
 	second := <-later
@@ -162,10 +164,10 @@ func TestServerRequest(t *testing.T) {
 	defer second.Body.Close()
 	br2 := bufio.NewReader(second.Body)
 	wantServerRequest(t, nextSSEEvent(t, br2), `"srv-2"`)
-	wantHTTPStatus(t, c.send(http.MethodPost, `{"jsonrpc":"2.0","id":"srv-2","error":{"code":-32601,"message":"Method not found"}}`), http.StatusAccepted)
+	wantStatus(t, c.send(http.MethodPost, `{"jsonrpc":"2.0","id":"srv-2","error":{"code":-32601,"message":"Method not found"}}`), http.StatusAccepted)
 	wantCallText(t, eventMessage(t, nextSSEEvent(t, br2)), jsonrpc.IntID(2), "ok t2")
 
-	recs := wantRecords(t, f, "both calls ended", func(recs []HTTPRequest) bool { return inProgress(recs, methodToolsCall) == 0 })
+	recs := wantRecords(t, f, "both calls ended", func(recs []Request) bool { return inProgress(recs, methodToolsCall) == 0 })
 	call, reply := recs[2], recs[4]
 	if reply.Messages[0].Kind() != jsonrpc.KindResult || reply.Start.Before(call.Start) || reply.Start.After(call.End) || reply.Status != http.StatusAccepted {
 		t.Errorf("reply %+v, call %+v; want the reply during the call, answered 202", reply, call)
@@ -185,8 +187,8 @@ func wantServerRequest(t *testing.T, e sseReadEvent, id string) {
 }
 
 func TestServerRequestUnanswered(t *testing.T) {
-	f := startHTTPFake(t, HTTPOptions{Case: "server-request", Delay: 50 * time.Millisecond})
-	c := newHTTPClient(t, f)
+	f := startFake(t, Options{Case: "server-request", Delay: 50 * time.Millisecond})
+	c := newClient(t, f)
 	c.initialize()
 	got := readSSE(t, c.call(1, "t1"))
 	if len(got.events) != 2 {
@@ -196,5 +198,5 @@ func TestServerRequestUnanswered(t *testing.T) {
 		t.Errorf("second event %s %v; want error -32603 for call 1", m.Kind(), m.Error)
 	}
 	// A late reply is still accepted and recorded.
-	wantHTTPStatus(t, c.send(http.MethodPost, `{"jsonrpc":"2.0","id":"srv-1","error":{"code":-32601,"message":"no roots"}}`), http.StatusAccepted)
+	wantStatus(t, c.send(http.MethodPost, `{"jsonrpc":"2.0","id":"srv-1","error":{"code":-32601,"message":"no roots"}}`), http.StatusAccepted)
 }

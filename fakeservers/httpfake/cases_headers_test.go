@@ -1,4 +1,4 @@
-package fakeservers
+package httpfake
 
 import (
 	"bufio"
@@ -7,20 +7,22 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mcpconform/mcpconform/harness/mcp"
+
 	"github.com/mcpconform/mcpconform/harness/jsonrpc"
 )
 
 func TestHeadersCase(t *testing.T) {
-	f := startHTTPFake(t, HTTPOptions{Case: "headers"})
-	c := newHTTPClient(t, f)
+	f := startFake(t, Options{Case: "headers"})
+	c := newClient(t, f)
 	auth := []string{"Authorization: Bearer tok", "X-Custom: v"}
 	resp := c.post(initializeMessage(t, jsonrpc.IntID(1), "2025-11-25"), auth...)
-	wantHTTPStatus(t, resp, http.StatusOK)
-	c.session = resp.Header.Get(SessionHeader)
+	wantStatus(t, resp, http.StatusOK)
+	c.session = resp.Header.Get(mcp.HeaderSessionID)
 	c.wantCallOK(c.post(callMessage(t, jsonrpc.IntID(2), "echo"), auth...), 2, "echo")
 
 	get := c.send(http.MethodGet, "", append(auth, "Accept: text/event-stream")...)
-	wantHTTPStatus(t, get, http.StatusOK)
+	wantStatus(t, get, http.StatusOK)
 	if line, err := bufio.NewReader(get.Body).ReadString('\n'); err != nil || line != ": keep-alive\n" {
 		t.Fatalf("GET stream began %q (%v); want a keep-alive comment", line, err)
 	}
@@ -28,11 +30,11 @@ func TestHeadersCase(t *testing.T) {
 		t.Fatalf("record %+v; want the GET stream held", r)
 	}
 	get.Body.Close()
-	recs := wantRecords(t, f, "the GET stream closed", func(recs []HTTPRequest) bool { return !recs[2].End.IsZero() })
+	recs := wantRecords(t, f, "the GET stream closed", func(recs []Request) bool { return !recs[2].End.IsZero() })
 	if !recs[2].Aborted {
 		t.Errorf("GET record %+v; want Aborted (the client closed it)", recs[2])
 	}
-	wantHTTPStatus(t, c.send(http.MethodDelete, "", auth...), http.StatusOK)
+	wantStatus(t, c.send(http.MethodDelete, "", auth...), http.StatusOK)
 
 	recs = f.Requests()
 	for _, r := range recs {
@@ -46,13 +48,13 @@ func TestHeadersCase(t *testing.T) {
 }
 
 func TestRedirect(t *testing.T) {
-	f := startHTTPFake(t, HTTPOptions{Case: "redirect"})
+	f := startFake(t, Options{Case: "redirect"})
 	if f.SecondURL() == "" || f.SecondURL() == f.URL() {
 		t.Fatalf("SecondURL %q; want another port than %s", f.SecondURL(), f.URL())
 	}
-	c := newHTTPClient(t, f)
+	c := newClient(t, f)
 	resp := c.post(initializeMessage(t, jsonrpc.IntID(1), "2025-11-25"), "X-Custom: v")
-	wantHTTPStatus(t, resp, http.StatusTemporaryRedirect)
+	wantStatus(t, resp, http.StatusTemporaryRedirect)
 	if loc := resp.Header.Get("Location"); loc != f.SecondURL() {
 		t.Fatalf("Location %q; want %s", loc, f.SecondURL())
 	}
@@ -61,10 +63,10 @@ func TestRedirect(t *testing.T) {
 	c.hc.CheckRedirect = nil
 	c.initialize()
 	c.wantCallOK(c.call(2, "echo"), 2, "echo")
-	wantHTTPStatus(t, c.send(http.MethodGet, ""), http.StatusMethodNotAllowed)
+	wantStatus(t, c.send(http.MethodGet, ""), http.StatusMethodNotAllowed)
 
-	first := strings.TrimSuffix(strings.TrimPrefix(f.URL(), "http://"), HTTPPath)
-	second := strings.TrimSuffix(strings.TrimPrefix(f.SecondURL(), "http://"), HTTPPath)
+	first := strings.TrimSuffix(strings.TrimPrefix(f.URL(), "http://"), mcp.EndpointPath)
+	second := strings.TrimSuffix(strings.TrimPrefix(f.SecondURL(), "http://"), mcp.EndpointPath)
 	var hosts []string
 	for _, r := range f.Requests() {
 		switch r.Host {
@@ -86,19 +88,19 @@ func TestRedirect(t *testing.T) {
 }
 
 func TestStatelessCase(t *testing.T) {
-	f := startHTTPFake(t, HTTPOptions{Case: "stateless"})
-	c := newHTTPClient(t, f)
+	f := startFake(t, Options{Case: "stateless"})
+	c := newClient(t, f)
 	c.initialize()
 	if c.session != "" {
 		t.Fatalf("stateless initialize handed out session %q", c.session)
 	}
 	c.wantCallOK(c.call(1, "echo"), 1, "echo")
-	wantHTTPStatus(t, c.send(http.MethodDelete, ""), http.StatusMethodNotAllowed)
-	wantHTTPStatus(t, c.send(http.MethodGet, ""), http.StatusMethodNotAllowed)
+	wantStatus(t, c.send(http.MethodDelete, ""), http.StatusMethodNotAllowed)
+	wantStatus(t, c.send(http.MethodGet, ""), http.StatusMethodNotAllowed)
 
 	// Any case can be made stateless.
-	g := startHTTPFake(t, HTTPOptions{Case: "sse-comments", Stateless: true})
-	gc := newHTTPClient(t, g)
+	g := startFake(t, Options{Case: "sse-comments", Stateless: true})
+	gc := newClient(t, g)
 	gc.initialize()
 	if gc.session != "" || len(readSSE(t, gc.call(1, "echo")).events) != 1 {
 		t.Error("a Stateless sse-comments fake handed out a session or no result")
@@ -106,11 +108,11 @@ func TestStatelessCase(t *testing.T) {
 }
 
 func TestGet405(t *testing.T) {
-	f := startHTTPFake(t, HTTPOptions{Case: "get-405"})
-	c := newHTTPClient(t, f)
+	f := startFake(t, Options{Case: "get-405"})
+	c := newClient(t, f)
 	c.initialize()
 	resp := c.send(http.MethodGet, "", "Accept: text/event-stream")
-	wantHTTPStatus(t, resp, http.StatusMethodNotAllowed)
+	wantStatus(t, resp, http.StatusMethodNotAllowed)
 	if body, _ := io.ReadAll(resp.Body); !strings.Contains(string(body), "no GET stream") {
 		t.Errorf("405 body %q; want it to say there is no GET stream", body)
 	}

@@ -1,4 +1,4 @@
-package fakeservers
+package httpfake
 
 import (
 	"bufio"
@@ -11,6 +11,10 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/mcpconform/mcpconform/harness/mcp"
+
+	"github.com/mcpconform/mcpconform/fakeservers"
 
 	"github.com/mcpconform/mcpconform/harness/jsonrpc"
 )
@@ -89,7 +93,7 @@ func parseSSE(raw []byte) sseRead {
 // readSSE reads resp's whole SSE body and parses it.
 func readSSE(t *testing.T, resp *http.Response) sseRead {
 	t.Helper()
-	wantHTTPStatus(t, resp, http.StatusOK)
+	wantStatus(t, resp, http.StatusOK)
 	if ct := resp.Header.Get("Content-Type"); ct != "text/event-stream" {
 		t.Fatalf("Content-Type %q; want text/event-stream", ct)
 	}
@@ -145,8 +149,8 @@ var smallestResultEvent = len("id: ev-2\n") + len(`data: {"jsonrpc":"2.0","id":1
 
 func TestSSEEventExactSize(t *testing.T) {
 	for _, size := range []int{smallestResultEvent, smallestResultEvent + 1, 1000, 70001} {
-		f := startHTTPFake(t, HTTPOptions{Case: "sse-event", SSEEventSize: size})
-		c := newHTTPClient(t, f)
+		f := startFake(t, Options{Case: "sse-event", SSEEventSize: size})
+		c := newClient(t, f)
 		c.initialize()
 		got := readSSE(t, c.call(1, "echo"))
 		if len(got.events) != 2 || got.comments != 0 || got.breaks["\n"] != 6 || len(got.breaks) != 1 {
@@ -164,15 +168,15 @@ func TestSSEEventExactSize(t *testing.T) {
 
 		// A client that reconnects after the event is recorded (and refused).
 		resp := c.send(http.MethodGet, "", "Accept: text/event-stream", "Last-Event-ID: ev-1")
-		wantHTTPStatus(t, resp, http.StatusMethodNotAllowed)
+		wantStatus(t, resp, http.StatusMethodNotAllowed)
 		if r := f.Requests()[3]; r.Method != http.MethodGet || r.Header.Get("Last-Event-ID") != "ev-1" {
 			t.Errorf("record %+v; want the GET with Last-Event-ID ev-1", r)
 		}
 	}
 
 	// One byte short of the smallest event: the fake says what size works.
-	f := startHTTPFake(t, HTTPOptions{Case: "sse-event", SSEEventSize: smallestResultEvent - 1})
-	c := newHTTPClient(t, f)
+	f := startFake(t, Options{Case: "sse-event", SSEEventSize: smallestResultEvent - 1})
+	c := newClient(t, f)
 	c.initialize()
 	m := readJSONMessage(t, c.call(1, "echo"))
 	if m.Error == nil || m.Error.Code != jsonrpc.CodeInternalError || !strings.Contains(m.Error.Message, "use "+strconv.Itoa(smallestResultEvent)+" or more") {
@@ -182,8 +186,8 @@ func TestSSEEventExactSize(t *testing.T) {
 
 func TestSSEHuge(t *testing.T) {
 	size := 1<<20 + 7
-	f := startHTTPFake(t, HTTPOptions{Case: "sse-huge", SSEEventSize: size})
-	c := newHTTPClient(t, f)
+	f := startFake(t, Options{Case: "sse-huge", SSEEventSize: size})
+	c := newClient(t, f)
 	c.initialize()
 	got := readSSE(t, c.call(1, "echo"))
 	if len(got.events) != 3 {
@@ -204,16 +208,16 @@ func TestSSEHuge(t *testing.T) {
 }
 
 func TestSSEHugeStopsWhenClientLeaves(t *testing.T) {
-	f := startHTTPFake(t, HTTPOptions{Case: "sse-huge", SSEEventSize: 1 << 30})
-	c := newHTTPClient(t, f)
+	f := startFake(t, Options{Case: "sse-huge", SSEEventSize: 1 << 30})
+	c := newClient(t, f)
 	c.initialize()
 	resp := c.call(1, "echo")
-	wantHTTPStatus(t, resp, http.StatusOK)
+	wantStatus(t, resp, http.StatusOK)
 	if n, err := io.CopyN(io.Discard, resp.Body, 1<<20); n != 1<<20 {
 		t.Fatalf("read %d bytes of the huge event: %v", n, err)
 	}
 	resp.Body.Close()
-	recs := wantRecords(t, f, "the huge call aborted", func(recs []HTTPRequest) bool { return !recs[2].End.IsZero() })
+	recs := wantRecords(t, f, "the huge call aborted", func(recs []Request) bool { return !recs[2].End.IsZero() })
 	if !recs[2].Aborted {
 		t.Errorf("record %+v; want Aborted", recs[2])
 	}
@@ -223,10 +227,10 @@ func TestSSEHugeStopsWhenClientLeaves(t *testing.T) {
 // that every CR and LF went out in its own flushed write (its own chunk).
 func TestSSECRLFSplit(t *testing.T) {
 	for _, size := range []int{0, 500} {
-		f := startHTTPFake(t, HTTPOptions{Case: "sse-crlf-split", SSEEventSize: size})
-		c := newHTTPClient(t, f)
+		f := startFake(t, Options{Case: "sse-crlf-split", SSEEventSize: size})
+		c := newClient(t, f)
 		c.initialize()
-		chunks := rawChunks(t, f, c.session, string(Encode(callMessage(t, jsonrpc.IntID(1), "echo"))))
+		chunks := rawChunks(t, f, c.session, string(fakeservers.Encode(callMessage(t, jsonrpc.IntID(1), "echo"))))
 		var body []byte
 		for _, ch := range chunks {
 			if len(ch) > 1 && bytes.ContainsAny(ch, "\r\n") {
@@ -247,8 +251,8 @@ func TestSSECRLFSplit(t *testing.T) {
 }
 
 func TestSSEComments(t *testing.T) {
-	f := startHTTPFake(t, HTTPOptions{Case: "sse-comments"})
-	c := newHTTPClient(t, f)
+	f := startFake(t, Options{Case: "sse-comments"})
+	c := newClient(t, f)
 	c.initialize()
 	got := readSSE(t, c.call(7, "echo"))
 	if got.comments != sseKeepAlives+1 || len(got.events) != 1 {
@@ -265,8 +269,8 @@ func TestSSEComments(t *testing.T) {
 }
 
 func TestResume(t *testing.T) {
-	f := startHTTPFake(t, HTTPOptions{Case: "resume", RetryMS: 150})
-	c := newHTTPClient(t, f)
+	f := startFake(t, Options{Case: "resume", RetryMS: 150})
+	c := newClient(t, f)
 	c.initialize()
 	got := readSSE(t, c.call(1, "echo"))
 	if len(got.events) != 1 {
@@ -275,14 +279,14 @@ func TestResume(t *testing.T) {
 	wantPriming(t, got.events[0], "150")
 	last := got.events[0].id
 
-	wantHTTPStatus(t, c.send(http.MethodGet, "", "Accept: text/event-stream"), http.StatusMethodNotAllowed)
-	wantHTTPStatus(t, c.send(http.MethodGet, "", "Accept: text/event-stream", "Last-Event-ID: ev-99"), http.StatusBadRequest)
+	wantStatus(t, c.send(http.MethodGet, "", "Accept: text/event-stream"), http.StatusMethodNotAllowed)
+	wantStatus(t, c.send(http.MethodGet, "", "Accept: text/event-stream", "Last-Event-ID: ev-99"), http.StatusBadRequest)
 	resumed := readSSE(t, c.send(http.MethodGet, "", "Accept: text/event-stream", "Last-Event-ID: "+last))
 	if len(resumed.events) != 1 {
 		t.Fatalf("%d events on the resumed stream; want the result", len(resumed.events))
 	}
 	wantCallText(t, eventMessage(t, resumed.events[0]), jsonrpc.IntID(1), "ok echo")
-	wantHTTPStatus(t, c.send(http.MethodGet, "", "Last-Event-ID: "+last), http.StatusBadRequest)
+	wantStatus(t, c.send(http.MethodGet, "", "Last-Event-ID: "+last), http.StatusBadRequest)
 
 	recs := f.Requests()
 	call, get := recs[2], recs[5]
@@ -293,18 +297,18 @@ func TestResume(t *testing.T) {
 
 // rawChunks sends one POST over a raw connection and returns the payloads of
 // the chunks of its chunked response, read straight off the socket.
-func rawChunks(t *testing.T, f *HTTPFake, session, body string) [][]byte {
+func rawChunks(t *testing.T, f *Fake, session, body string) [][]byte {
 	t.Helper()
-	conn, err := net.DialTimeout("tcp", strings.TrimSuffix(strings.TrimPrefix(f.URL(), "http://"), HTTPPath), httpDeadline)
+	conn, err := net.DialTimeout("tcp", strings.TrimSuffix(strings.TrimPrefix(f.URL(), "http://"), mcp.EndpointPath), replyDeadline)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer conn.Close()
-	if err := conn.SetDeadline(time.Now().Add(httpDeadline)); err != nil {
+	if err := conn.SetDeadline(time.Now().Add(replyDeadline)); err != nil {
 		t.Fatal(err)
 	}
 	req := "POST /mcp HTTP/1.1\r\nHost: " + conn.RemoteAddr().String() + "\r\nContent-Type: application/json\r\n" +
-		"Accept: application/json, text/event-stream\r\n" + SessionHeader + ": " + session + "\r\nConnection: close\r\n" +
+		"Accept: application/json, text/event-stream\r\n" + mcp.HeaderSessionID + ": " + session + "\r\nConnection: close\r\n" +
 		"Content-Length: " + strconv.Itoa(len(body)) + "\r\n\r\n" + body
 	if _, err := io.WriteString(conn, req); err != nil {
 		t.Fatal(err)
