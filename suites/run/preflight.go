@@ -12,8 +12,8 @@ import (
 	"sync"
 	"sync/atomic"
 
-	"github.com/mcpconform/mcpconform/fakeservers"
 	"github.com/mcpconform/mcpconform/fakeservers/httpfake"
+	"github.com/mcpconform/mcpconform/fakeservers/stdiofake"
 	"github.com/mcpconform/mcpconform/harness/jsonrpc"
 	"github.com/mcpconform/mcpconform/harness/target"
 )
@@ -132,12 +132,12 @@ func (p *transportProbe) do(ctx context.Context, cfg Config, transport string) {
 		return
 	}
 	defer os.RemoveAll(dir)
-	fake := fakeservers.Options{Case: "well-behaved", Record: filepath.Join(dir, "record.jsonl")}
+	fake := stdiofake.Options{Case: "well-behaved", Record: filepath.Join(dir, "record.jsonl")}
 	inv.ServerCommand = FakeCommand(fake)
 	if p.run, p.err = adapter.Run(ctx, inv); p.err != nil {
 		return
 	}
-	rec, err := fakeservers.ReadRecord(fake.Record)
+	rec, err := stdiofake.ReadRecord(fake.Record)
 	if err != nil {
 		p.err = err
 		return

@@ -3,7 +3,7 @@ package stdio
 import (
 	"fmt"
 
-	"github.com/mcpconform/mcpconform/fakeservers"
+	"github.com/mcpconform/mcpconform/fakeservers/stdiofake"
 	"github.com/mcpconform/mcpconform/harness/check"
 	"github.com/mcpconform/mcpconform/harness/mutant"
 	"github.com/mcpconform/mcpconform/harness/target"
@@ -22,7 +22,7 @@ func damagedCheck(id, title string, rules []string, ks []mutant.Name, fakeCase s
 		KilledBy:    killers(ks...),
 	}, func(c *run.C) {
 		for _, shape := range shapes {
-			r := c.RunStdioClient(fakeservers.Options{Case: fakeCase, Shape: shape}, target.Invocation{})
+			r := c.RunStdioClient(stdiofake.Options{Case: fakeCase, Shape: shape}, target.Invocation{})
 			wantCallFailedWithin(c, r, c.Config().Prompt, fmt.Sprintf("the server wrote a %s line of shape %s", fakeCase, shape))
 		}
 	})
@@ -50,4 +50,4 @@ var _ = damagedCheck("stdio.client.damaged.non-object",
 	"JSON that is neither an object nor a batch (42, \"x\", null, true, []) ends the session at once",
 	[]string{"NG-02"},
 	[]mutant.Name{mutant.SkipNonObject},
-	"non-object", fakeservers.NonObjectValues())
+	"non-object", stdiofake.NonObjectValues())

@@ -1,10 +1,12 @@
-package fakeservers
+package stdiofake
 
 import (
 	"errors"
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/mcpconform/mcpconform/fakeservers"
 
 	"github.com/mcpconform/mcpconform/harness/jsonrpc"
 )
@@ -106,7 +108,7 @@ func bannerLines(o Options) (*behaviour, error) {
 	if err := checkBannerOptions(o); err != nil {
 		return nil, err
 	}
-	return &behaviour{call: func(s *server, c ToolCall) {
+	return &behaviour{call: func(s *server, c fakeservers.ToolCall) {
 		s.stdout.group(func(w *lineWriter) {
 			w.bannerLines(s, o.Lines)
 			w.message(c.OK())
@@ -118,7 +120,7 @@ func bannerBytes(o Options) (*behaviour, error) {
 	if err := checkBannerOptions(o); err != nil {
 		return nil, err
 	}
-	return &behaviour{call: func(s *server, c ToolCall) {
+	return &behaviour{call: func(s *server, c fakeservers.ToolCall) {
 		s.stdout.group(func(w *lineWriter) {
 			w.bannerBytes(s, o.Bytes, o.Lines)
 			w.message(c.OK())

@@ -1,10 +1,12 @@
-package fakeservers
+package stdiofake
 
 import (
 	"encoding/json"
 	"testing"
 	"testing/synctest"
 	"time"
+
+	"github.com/mcpconform/mcpconform/fakeservers"
 
 	"github.com/mcpconform/mcpconform/harness/jsonrpc"
 )
@@ -38,7 +40,7 @@ func TestReverseOrder(t *testing.T) {
 		f.initialize()
 		f.request(1, "tools/list", nil)
 		var list struct {
-			Tools []Tool `json:"tools"`
+			Tools []fakeservers.Tool `json:"tools"`
 		}
 		if err := json.Unmarshal(f.wantResult(jsonrpc.IntID(1)), &list); err != nil {
 			t.Fatal(err)

@@ -1,4 +1,4 @@
-package fakeservers
+package stdiofake
 
 import (
 	"bytes"
@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"os"
+
+	"github.com/mcpconform/mcpconform/fakeservers"
 )
 
 // Script is the --file of the script case: the tools to offer and what to
@@ -57,13 +59,13 @@ func readScript(path string) (Script, error) {
 
 func script(o Options) (*behaviour, error) {
 	if o.File == "" {
-		return nil, errors.New("--file is required: the script (see fakeservers.Script)")
+		return nil, errors.New("--file is required: the script (see stdiofake.Script)")
 	}
 	sc, err := readScript(o.File)
 	if err != nil {
 		return nil, err
 	}
-	b := &behaviour{tools: sc.Tools, call: func(s *server, c ToolCall) {
+	b := &behaviour{tools: sc.Tools, call: func(s *server, c fakeservers.ToolCall) {
 		if c.Index >= len(sc.Calls) {
 			s.respond(c.OK())
 			return

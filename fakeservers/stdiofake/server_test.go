@@ -1,4 +1,4 @@
-package fakeservers
+package stdiofake
 
 import (
 	"encoding/json"
@@ -7,6 +7,8 @@ import (
 	"testing"
 	"testing/synctest"
 	"time"
+
+	"github.com/mcpconform/mcpconform/fakeservers"
 
 	"github.com/mcpconform/mcpconform/harness/jsonrpc"
 )
@@ -21,7 +23,7 @@ func TestBaseHandshake(t *testing.T) {
 		}
 
 		f.request(2, "initialize", map[string]any{"protocolVersion": "2025-06-18", "capabilities": map[string]any{}})
-		var init InitializeResult
+		var init fakeservers.InitializeResult
 		if err := json.Unmarshal(f.wantResult(jsonrpc.IntID(2)), &init); err != nil {
 			t.Fatal(err)
 		}
@@ -38,7 +40,7 @@ func TestBaseHandshake(t *testing.T) {
 
 		f.sendMessage(jsonrpc.StringID("list"), "tools/list", nil)
 		var list struct {
-			Tools []Tool `json:"tools"`
+			Tools []fakeservers.Tool `json:"tools"`
 		}
 		if err := json.Unmarshal(f.wantResult(jsonrpc.StringID("list")), &list); err != nil {
 			t.Fatal(err)
@@ -103,7 +105,7 @@ func TestInitializeVersion(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
 				f := startFake(t, Options{Case: "well-behaved"})
 				f.request(1, "initialize", map[string]any{"protocolVersion": proposed})
-				var init InitializeResult
+				var init fakeservers.InitializeResult
 				if err := json.Unmarshal(f.wantResult(jsonrpc.IntID(1)), &init); err != nil {
 					t.Fatal(err)
 				}

@@ -1,4 +1,4 @@
-package fakeservers
+package stdiofake
 
 import (
 	"bufio"
@@ -11,6 +11,8 @@ import (
 	"testing"
 	"testing/synctest"
 	"time"
+
+	"github.com/mcpconform/mcpconform/fakeservers"
 
 	"github.com/mcpconform/mcpconform/harness/jsonrpc"
 )
@@ -186,7 +188,7 @@ func (f *fakeConn) wantError(id jsonrpc.ID, code int64) *jsonrpc.Error {
 // wantCallText checks that the next line is a tools/call result for id with text.
 func (f *fakeConn) wantCallText(id jsonrpc.ID, text string) {
 	f.t.Helper()
-	var res CallResult
+	var res fakeservers.CallResult
 	if err := json.Unmarshal(f.wantResult(id), &res); err != nil {
 		f.t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package fakeservers
+package stdiofake
 
 import (
 	"bufio"
@@ -10,6 +10,8 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+
+	"github.com/mcpconform/mcpconform/fakeservers"
 
 	"github.com/mcpconform/mcpconform/harness/jsonrpc"
 )
@@ -185,7 +187,7 @@ func (s *server) handleLine(line []byte) {
 		s.request(m)
 		return
 	}
-	c, err := ParseCall(m, s.calls)
+	c, err := fakeservers.ParseCall(m, s.calls)
 	s.calls++
 	if err != nil {
 		s.respond(jsonrpc.NewError(m.ID, jsonrpc.CodeInvalidParams, err.Error()))

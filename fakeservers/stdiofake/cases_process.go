@@ -1,4 +1,4 @@
-package fakeservers
+package stdiofake
 
 import (
 	"errors"
@@ -6,6 +6,8 @@ import (
 	"os"
 	"os/exec"
 	"time"
+
+	"github.com/mcpconform/mcpconform/fakeservers"
 
 	"github.com/mcpconform/mcpconform/harness/selfexec"
 )
@@ -78,7 +80,7 @@ func slowStart(o Options) (*behaviour, error) {
 }
 
 // exitEarly is the call hook of early-exit.
-func exitEarly(s *server, c ToolCall) {
+func exitEarly(s *server, c fakeservers.ToolCall) {
 	s.exitWith(3, fmt.Sprintf("early-exit: status 3 on tools/call %s", c.Req.ID))
 }
 
@@ -99,7 +101,7 @@ func cancelThenEcho(o Options) (*behaviour, error) {
 	if wait == 0 {
 		wait = defaultCancelWait
 	}
-	return &behaviour{tools: []string{"slow", "echo"}, call: func(s *server, c ToolCall) {
+	return &behaviour{tools: []string{"slow", "echo"}, call: func(s *server, c fakeservers.ToolCall) {
 		if c.Name != "echo" {
 			leaveUnanswered(s, c)
 			return

@@ -1,8 +1,10 @@
-package fakeservers
+package stdiofake
 
 import (
 	"testing"
 	"testing/synctest"
+
+	"github.com/mcpconform/mcpconform/fakeservers"
 
 	"github.com/mcpconform/mcpconform/harness/jsonrpc"
 )
@@ -31,7 +33,7 @@ func TestDamagedCase(t *testing.T) {
 					t.Errorf("%q classifies as %s; want damaged", line, c)
 				}
 				if shape == "truncated-result" {
-					whole := string(Encode(ToolCall{Req: &jsonrpc.Message{ID: jsonrpc.StringID("call-1")}, Name: "echo"}.OK()))
+					whole := string(fakeservers.Encode(fakeservers.ToolCall{Req: &jsonrpc.Message{ID: jsonrpc.StringID("call-1")}, Name: "echo"}.OK()))
 					if line != whole[:len(whole)/2] {
 						t.Errorf("truncated-result wrote %q; want the first half of %q", line, whole)
 					}

@@ -1,7 +1,9 @@
-package fakeservers
+package stdiofake
 
 import (
 	"time"
+
+	"github.com/mcpconform/mcpconform/fakeservers"
 
 	"github.com/mcpconform/mcpconform/harness/jsonrpc"
 )
@@ -33,7 +35,7 @@ type behaviour struct {
 	start func(s *server)
 	// call handles one tools/call, in its own goroutine; it may answer, not
 	// answer, or end the fake (s.exitWith).
-	call func(s *server, c ToolCall)
+	call func(s *server, c fakeservers.ToolCall)
 	// respond writes one response; every response goes through it.
 	respond func(s *server, m *jsonrpc.Message)
 }

@@ -1,9 +1,11 @@
-package fakeservers
+package stdiofake
 
 import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/mcpconform/mcpconform/fakeservers"
 
 	"github.com/mcpconform/mcpconform/harness/jsonrpc"
 )
@@ -35,13 +37,13 @@ func DamagedShapes() []string {
 // "truncated-result", the first half of a success response to a call with id
 // 1 (the fake cuts the real response). It returns "" for an unknown shape.
 func DamagedLine(shape string) string {
-	return damagedLine(shape, ToolCall{Req: &jsonrpc.Message{ID: jsonrpc.IntID(1)}, Name: "echo"})
+	return damagedLine(shape, fakeservers.ToolCall{Req: &jsonrpc.Message{ID: jsonrpc.IntID(1)}, Name: "echo"})
 }
 
 // damagedLine returns the damaged line of shape for call c.
-func damagedLine(shape string, c ToolCall) string {
+func damagedLine(shape string, c fakeservers.ToolCall) string {
 	if shape == "truncated-result" {
-		b := Encode(c.OK())
+		b := fakeservers.Encode(c.OK())
 		return string(b[:len(b)/2])
 	}
 	for _, d := range damagedLines {
@@ -56,7 +58,7 @@ func damaged(o Options) (*behaviour, error) {
 	if !slices.Contains(DamagedShapes(), o.Shape) {
 		return nil, fmt.Errorf("--shape %q is not a damaged shape; shapes: %s", o.Shape, strings.Join(DamagedShapes(), ", "))
 	}
-	return &behaviour{call: func(s *server, c ToolCall) {
+	return &behaviour{call: func(s *server, c fakeservers.ToolCall) {
 		s.stdout.group(func(w *lineWriter) { w.line(damagedLine(o.Shape, c)) })
 		leaveUnanswered(s, c)
 	}}, nil
@@ -73,7 +75,7 @@ func nonObject(o Options) (*behaviour, error) {
 	if !slices.Contains(nonObjectValues, o.Shape) {
 		return nil, fmt.Errorf("--shape %q is not a non-object value; values: %s", o.Shape, strings.Join(nonObjectValues, " "))
 	}
-	return &behaviour{call: func(s *server, c ToolCall) {
+	return &behaviour{call: func(s *server, c fakeservers.ToolCall) {
 		s.stdout.group(func(w *lineWriter) { w.line(o.Shape) })
 		leaveUnanswered(s, c)
 	}}, nil

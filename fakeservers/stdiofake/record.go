@@ -1,4 +1,4 @@
-package fakeservers
+package stdiofake
 
 import (
 	"bytes"

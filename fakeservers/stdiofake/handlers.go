@@ -1,7 +1,9 @@
-package fakeservers
+package stdiofake
 
 import (
 	"fmt"
+
+	"github.com/mcpconform/mcpconform/fakeservers"
 
 	"github.com/mcpconform/mcpconform/harness/jsonrpc"
 )
@@ -12,9 +14,9 @@ func (s *server) request(m *jsonrpc.Message) {
 	case "initialize":
 		s.initialize(m)
 	case "ping":
-		s.respond(ResultMessage(m.ID, struct{}{}))
+		s.respond(fakeservers.ResultMessage(m.ID, struct{}{}))
 	case "tools/list":
-		s.respond(ResultMessage(m.ID, ToolList(s.b.tools)))
+		s.respond(fakeservers.ResultMessage(m.ID, fakeservers.ToolList(s.b.tools)))
 	default: // server/discover included
 		s.respond(jsonrpc.NewError(m.ID, jsonrpc.CodeMethodNotFound, "Method not found"))
 	}
@@ -23,7 +25,7 @@ func (s *server) request(m *jsonrpc.Message) {
 // initialize answers with the proposed version when the fake speaks it, after
 // the case's delay (in the background: the fake reads on meanwhile).
 func (s *server) initialize(m *jsonrpc.Message) {
-	reply := InitializeReply(m)
+	reply := fakeservers.InitializeReply(m)
 	if s.b.initDelay <= 0 {
 		s.respond(reply)
 		return
@@ -36,7 +38,7 @@ func (s *server) initialize(m *jsonrpc.Message) {
 }
 
 // call handles a tools/call through the case's hook, or answers ok.
-func (s *server) call(c ToolCall) {
+func (s *server) call(c fakeservers.ToolCall) {
 	if s.b.call != nil {
 		s.b.call(s, c)
 		return
@@ -45,6 +47,6 @@ func (s *server) call(c ToolCall) {
 }
 
 // leaveUnanswered is the call hook of the never-answers cases.
-func leaveUnanswered(s *server, c ToolCall) {
+func leaveUnanswered(s *server, c fakeservers.ToolCall) {
 	s.rec.Note(fmt.Sprintf("left tools/call %s unanswered", c.Req.ID))
 }

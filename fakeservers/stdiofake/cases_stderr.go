@@ -1,9 +1,11 @@
-package fakeservers
+package stdiofake
 
 import (
 	"errors"
 	"fmt"
 	"strings"
+
+	"github.com/mcpconform/mcpconform/fakeservers"
 )
 
 // floodChunkBytes is the size of the one buffer a stderr flood is written
@@ -46,7 +48,7 @@ func stderrFlood(o Options) (*behaviour, error) {
 	case "before":
 		return &behaviour{start: flood}, nil
 	case "during":
-		return &behaviour{call: func(s *server, c ToolCall) {
+		return &behaviour{call: func(s *server, c fakeservers.ToolCall) {
 			flood(s)
 			s.respond(c.OK())
 		}}, nil
@@ -96,7 +98,7 @@ func stderrSecretExit(o Options) (*behaviour, error) {
 	if err := checkSecret(o.Marker); err != nil {
 		return nil, err
 	}
-	return &behaviour{call: func(s *server, c ToolCall) {
+	return &behaviour{call: func(s *server, c fakeservers.ToolCall) {
 		s.stderr.group(func(w *lineWriter) {
 			w.line("mcpconform fake: loading credentials " + o.Marker)
 			w.line("mcpconform fake: error: token " + o.Marker + " was rejected")

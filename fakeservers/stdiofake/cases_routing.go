@@ -1,4 +1,4 @@
-package fakeservers
+package stdiofake
 
 import (
 	"encoding/json"
@@ -9,13 +9,15 @@ import (
 	"sync"
 	"time"
 
+	"github.com/mcpconform/mcpconform/fakeservers"
+
 	"github.com/mcpconform/mcpconform/harness/jsonrpc"
 )
 
 // swapIDs is the call hook of id-swap: an error response whose id has the
 // other JSON type, then the real result. A client that routes by id value
 // alone (NG-12) takes the error for its call.
-func swapIDs(s *server, c ToolCall) {
+func swapIDs(s *server, c fakeservers.ToolCall) {
 	s.stdout.group(func(w *lineWriter) {
 		w.message(jsonrpc.NewError(swappedID(c.Req.ID), jsonrpc.CodeInternalError, "wrong id type"))
 		w.message(c.OK())
@@ -77,20 +79,20 @@ type reverser struct {
 	window time.Duration
 
 	mu    sync.Mutex
-	batch []ToolCall
+	batch []fakeservers.ToolCall
 	gen   int // counts the batches taken; a stale timer finds it moved on
 }
 
 // add is the call hook: it joins c to the open batch and answers the batch
 // once it is full.
-func (r *reverser) add(s *server, c ToolCall) {
+func (r *reverser) add(s *server, c fakeservers.ToolCall) {
 	r.mu.Lock()
 	r.batch = append(r.batch, c)
 	if len(r.batch) == 1 {
 		gen := r.gen
 		time.AfterFunc(r.window, func() { r.answer(s, r.take(gen)) })
 	}
-	var full []ToolCall
+	var full []fakeservers.ToolCall
 	if len(r.batch) >= r.n {
 		full = r.takeLocked()
 	}
@@ -99,7 +101,7 @@ func (r *reverser) add(s *server, c ToolCall) {
 }
 
 // take returns batch gen if it is still open.
-func (r *reverser) take(gen int) []ToolCall {
+func (r *reverser) take(gen int) []fakeservers.ToolCall {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.gen != gen {
@@ -108,7 +110,7 @@ func (r *reverser) take(gen int) []ToolCall {
 	return r.takeLocked()
 }
 
-func (r *reverser) takeLocked() []ToolCall {
+func (r *reverser) takeLocked() []fakeservers.ToolCall {
 	b := r.batch
 	r.batch = nil
 	r.gen++
@@ -121,8 +123,8 @@ func (r *reverser) takeLocked() []ToolCall {
 // pairs answers with calls by order, not by id, gets kinds wrong whatever
 // order it sent them in. Handlers join the batch in whatever order the
 // scheduler runs them, so arrival is the reader's order (index).
-func (r *reverser) answer(s *server, calls []ToolCall) {
-	slices.SortFunc(calls, func(a, b ToolCall) int { return a.Index - b.Index })
+func (r *reverser) answer(s *server, calls []fakeservers.ToolCall) {
+	slices.SortFunc(calls, func(a, b fakeservers.ToolCall) int { return a.Index - b.Index })
 	for _, c := range flipKinds(calls) {
 		if s.ctx.Err() != nil {
 			return
@@ -135,14 +137,14 @@ func (r *reverser) answer(s *server, calls []ToolCall) {
 	}
 }
 
-func isErrTool(c ToolCall) bool { return strings.HasPrefix(c.Name, "err-") }
+func isErrTool(c fakeservers.ToolCall) bool { return strings.HasPrefix(c.Name, "err-") }
 
 // flipKinds orders calls (in arrival order) for answering: position k holds
 // a call of the other kind than calls[k] while one is left, latest arrival
 // first, then the rest latest first.
-func flipKinds(calls []ToolCall) []ToolCall {
+func flipKinds(calls []fakeservers.ToolCall) []fakeservers.ToolCall {
 	used := make([]bool, len(calls))
-	pick := func(want func(ToolCall) bool) int {
+	pick := func(want func(fakeservers.ToolCall) bool) int {
 		for i := len(calls) - 1; i >= 0; i-- {
 			if !used[i] && want(calls[i]) {
 				return i
@@ -150,11 +152,11 @@ func flipKinds(calls []ToolCall) []ToolCall {
 		}
 		return -1
 	}
-	order := make([]ToolCall, 0, len(calls))
+	order := make([]fakeservers.ToolCall, 0, len(calls))
 	for _, arrived := range calls {
-		i := pick(func(c ToolCall) bool { return isErrTool(c) != isErrTool(arrived) })
+		i := pick(func(c fakeservers.ToolCall) bool { return isErrTool(c) != isErrTool(arrived) })
 		if i < 0 {
-			i = pick(func(ToolCall) bool { return true })
+			i = pick(func(fakeservers.ToolCall) bool { return true })
 		}
 		used[i] = true
 		order = append(order, calls[i])

@@ -1,4 +1,4 @@
-package fakeservers
+package stdiofake
 
 import (
 	"encoding/json"
@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"testing/synctest"
+
+	"github.com/mcpconform/mcpconform/fakeservers"
 
 	"github.com/mcpconform/mcpconform/harness/jsonrpc"
 )
@@ -107,7 +109,7 @@ func TestBannerBetween(t *testing.T) {
 		f.request(2, "tools/list", nil)
 		wantBanner()
 		var list struct {
-			Tools []Tool `json:"tools"`
+			Tools []fakeservers.Tool `json:"tools"`
 		}
 		if err := json.Unmarshal(f.wantResult(jsonrpc.IntID(2)), &list); err != nil {
 			t.Fatal(err)

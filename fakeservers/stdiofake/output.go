@@ -1,9 +1,11 @@
-package fakeservers
+package stdiofake
 
 import (
 	"fmt"
 	"io"
 	"sync"
+
+	"github.com/mcpconform/mcpconform/fakeservers"
 
 	"github.com/mcpconform/mcpconform/harness/jsonrpc"
 )
@@ -51,7 +53,7 @@ func (w *lineWriter) line(text string) {
 }
 
 // message writes m as one line of JSON.
-func (w *lineWriter) message(m *jsonrpc.Message) { w.line(string(Encode(m))) }
+func (w *lineWriter) message(m *jsonrpc.Message) { w.line(string(fakeservers.Encode(m))) }
 
 // raw writes b as is, unrecorded (stderr floods).
 func (w *lineWriter) raw(b []byte) {
