@@ -6,7 +6,6 @@ import (
 	"sync"
 
 	"github.com/mcpconform/mcpconform/fakeservers"
-
 	"github.com/mcpconform/mcpconform/harness/jsonrpc"
 )
 

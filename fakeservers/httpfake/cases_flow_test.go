@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/mcpconform/mcpconform/fakeservers"
-
 	"github.com/mcpconform/mcpconform/harness/jsonrpc"
 )
 

@@ -7,9 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mcpconform/mcpconform/harness/mcp"
-
 	"github.com/mcpconform/mcpconform/harness/jsonrpc"
+	"github.com/mcpconform/mcpconform/harness/mcp"
 )
 
 func TestHeadersCase(t *testing.T) {

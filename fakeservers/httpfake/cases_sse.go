@@ -6,11 +6,9 @@ import (
 	"strconv"
 	"sync"
 
-	"github.com/mcpconform/mcpconform/harness/mcp"
-
 	"github.com/mcpconform/mcpconform/fakeservers"
-
 	"github.com/mcpconform/mcpconform/harness/jsonrpc"
+	"github.com/mcpconform/mcpconform/harness/mcp"
 )
 
 // The SSE cases script RM-09 (event size limits, line breaks, comments) and

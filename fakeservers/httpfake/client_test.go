@@ -10,11 +10,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mcpconform/mcpconform/harness/mcp"
-
 	"github.com/mcpconform/mcpconform/fakeservers"
-
 	"github.com/mcpconform/mcpconform/harness/jsonrpc"
+	"github.com/mcpconform/mcpconform/harness/mcp"
 )
 
 // replyDeadline bounds every wait of the HTTP tests (real time: the fakes

@@ -8,9 +8,8 @@ import (
 	"slices"
 	"time"
 
-	"github.com/mcpconform/mcpconform/harness/mcp"
-
 	"github.com/mcpconform/mcpconform/harness/jsonrpc"
+	"github.com/mcpconform/mcpconform/harness/mcp"
 )
 
 // maxRecordedBody is how much of a request body a record keeps.

@@ -5,9 +5,8 @@ import (
 	"encoding/hex"
 	"net/http"
 
-	"github.com/mcpconform/mcpconform/harness/mcp"
-
 	"github.com/mcpconform/mcpconform/harness/jsonrpc"
+	"github.com/mcpconform/mcpconform/harness/mcp"
 )
 
 // session is one session a fake handed out. Its fields are guarded by

@@ -12,11 +12,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mcpconform/mcpconform/harness/mcp"
-
 	"github.com/mcpconform/mcpconform/fakeservers"
-
 	"github.com/mcpconform/mcpconform/harness/jsonrpc"
+	"github.com/mcpconform/mcpconform/harness/mcp"
 )
 
 // sseRead is what a test client made of an SSE stream. It is parsed byte by

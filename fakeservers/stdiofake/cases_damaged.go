@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"github.com/mcpconform/mcpconform/fakeservers"
-
 	"github.com/mcpconform/mcpconform/harness/jsonrpc"
 )
 

@@ -7,7 +7,6 @@ import (
 	"testing/synctest"
 
 	"github.com/mcpconform/mcpconform/fakeservers"
-
 	"github.com/mcpconform/mcpconform/harness/jsonrpc"
 )
 

@@ -4,7 +4,6 @@ import (
 	"fmt"
 
 	"github.com/mcpconform/mcpconform/fakeservers"
-
 	"github.com/mcpconform/mcpconform/harness/jsonrpc"
 )
 

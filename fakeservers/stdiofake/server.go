@@ -12,7 +12,6 @@ import (
 	"sync/atomic"
 
 	"github.com/mcpconform/mcpconform/fakeservers"
-
 	"github.com/mcpconform/mcpconform/harness/jsonrpc"
 )
 
