@@ -13,8 +13,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/mcpconform/mcpconform/fakeservers"
-	_ "github.com/mcpconform/mcpconform/fakeservers" // the fakeserver subcommand
+	"github.com/mcpconform/mcpconform/fakeservers/stdiofake" // the fakeserver subcommand
 	"github.com/mcpconform/mcpconform/harness/adapter"
 	"github.com/mcpconform/mcpconform/harness/reaper"
 	"github.com/mcpconform/mcpconform/harness/serve"
@@ -82,7 +81,7 @@ func dispatch(args []string, stdout, stderr io.Writer) int {
 	case "adapter":
 		return adapter.Main(args[1:])
 	case "fakeserver":
-		return fakeservers.Main(args[1:])
+		return stdiofake.Main(args[1:])
 	case "version":
 		return versionCommand(args[1:], stdout, stderr)
 	case "help":

@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mcpconform/mcpconform/fakeservers"
+	"github.com/mcpconform/mcpconform/fakeservers/httpfake"
 	"github.com/mcpconform/mcpconform/harness/mcpclient"
 )
 
@@ -17,7 +17,7 @@ import (
 func BenchmarkConcurrencyPeak(b *testing.B) {
 	const calls, limit = 1000, 16
 	for b.Loop() {
-		fake, err := fakeservers.StartHTTP(fakeservers.HTTPOptions{Case: "slow-calls", Tools: 1, Delay: 5 * time.Millisecond})
+		fake, err := httpfake.Start(httpfake.Options{Case: "slow-calls", Tools: 1, Delay: 5 * time.Millisecond})
 		if err != nil {
 			b.Fatal(err)
 		}

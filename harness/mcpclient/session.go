@@ -61,8 +61,8 @@ type Options struct {
 
 // Defaults of Options.
 const (
-	DefaultName     = "mcpconform-reference"
-	DefaultVersion  = "dev"
+	DefaultName           = "mcpconform-reference"
+	DefaultVersion        = "dev"
 	DefaultStartupTimeout = 10 * time.Second
 	DefaultCallTimeout    = 30 * time.Second
 )

@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mcpconform/mcpconform/fakeservers"
+	"github.com/mcpconform/mcpconform/fakeservers/stdiofake"
 	"github.com/mcpconform/mcpconform/harness/failure"
 	"github.com/mcpconform/mcpconform/harness/mcpclient"
 	"github.com/mcpconform/mcpconform/harness/selfexec"
@@ -25,7 +25,7 @@ func TestMain(m *testing.M) {
 const testWait = 10 * time.Second
 
 // startFake launches fake server o with the tests' small graces.
-func startFake(t testing.TB, o fakeservers.Options) *stdio.Client {
+func startFake(t testing.TB, o stdiofake.Options) *stdio.Client {
 	t.Helper()
 	cfg := stdio.DefaultConfig()
 	cfg.Command = selfexec.Command("fakeserver", o.Args()...)
@@ -43,7 +43,7 @@ func startFake(t testing.TB, o fakeservers.Options) *stdio.Client {
 }
 
 func TestOverStdioWithAWellBehavedServer(t *testing.T) {
-	c := startFake(t, fakeservers.Options{Case: "well-behaved"})
+	c := startFake(t, stdiofake.Options{Case: "well-behaved"})
 	ctx, cancel := context.WithTimeout(context.Background(), testWait)
 	defer cancel()
 	s, err := mcpclient.Connect(ctx, c, mcpclient.Options{})
@@ -74,7 +74,7 @@ func TestOverStdioWithAWellBehavedServer(t *testing.T) {
 // SIGTERM.
 func TestOverStdioTimeoutCancelsThenTerminates(t *testing.T) {
 	record := t.TempDir() + "/record"
-	c := startFake(t, fakeservers.Options{Case: "never-answers-ignore-eof", Record: record})
+	c := startFake(t, stdiofake.Options{Case: "never-answers-ignore-eof", Record: record})
 	s, err := mcpclient.Connect(context.Background(), c, mcpclient.Options{CallTimeout: 200 * time.Millisecond})
 	if err != nil {
 		t.Fatal(err)
@@ -91,13 +91,13 @@ func TestOverStdioTimeoutCancelsThenTerminates(t *testing.T) {
 		t.Fatalf("transport ended with %v, want cancelled", c.Err())
 	}
 	_ = s.Close()
-	rec, err := fakeservers.ReadRecord(record)
+	rec, err := stdiofake.ReadRecord(record)
 	if err != nil {
 		t.Fatal(err)
 	}
 	cancelled, ok1 := rec.FirstRecv("notifications/cancelled")
-	eof, ok2 := rec.First(fakeservers.EventStdinEOF)
-	term, ok3 := rec.First(fakeservers.EventSigterm)
+	eof, ok2 := rec.First(stdiofake.EventStdinEOF)
+	term, ok3 := rec.First(stdiofake.EventSigterm)
 	if !ok1 || !ok2 || !ok3 {
 		t.Fatalf("record lacks cancelled (%v), stdin EOF (%v) or SIGTERM (%v)", ok1, ok2, ok3)
 	}
@@ -115,7 +115,7 @@ func TestOverStdioTimeoutCancelsThenTerminates(t *testing.T) {
 // TestOverStdioStartupTimeout: NG-09, LC-13 end to end.
 func TestOverStdioStartupTimeout(t *testing.T) {
 	record := t.TempDir() + "/record"
-	c := startFake(t, fakeservers.Options{Case: "slow-start", Delay: time.Minute, Record: record})
+	c := startFake(t, stdiofake.Options{Case: "slow-start", Delay: time.Minute, Record: record})
 	_, err := mcpclient.Connect(context.Background(), c, mcpclient.Options{StartupTimeout: 300 * time.Millisecond})
 	if !errors.Is(err, failure.ErrTimeout) {
 		t.Fatalf("Connect: %v, want a timeout", err)
@@ -124,7 +124,7 @@ func TestOverStdioStartupTimeout(t *testing.T) {
 		t.Errorf("Connect gave up %v after launch", took)
 	}
 	_ = c.Close()
-	rec, err := fakeservers.ReadRecord(record)
+	rec, err := stdiofake.ReadRecord(record)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -135,7 +135,7 @@ func TestOverStdioStartupTimeout(t *testing.T) {
 
 // TestOverStdioDamagedLineFailsTheCallAtOnce: NG-02 end to end.
 func TestOverStdioDamagedLineFailsTheCallAtOnce(t *testing.T) {
-	c := startFake(t, fakeservers.Options{Case: "damaged", Shape: "brace"})
+	c := startFake(t, stdiofake.Options{Case: "damaged", Shape: "brace"})
 	s, err := mcpclient.Connect(context.Background(), c, mcpclient.Options{CallTimeout: time.Minute})
 	if err != nil {
 		t.Fatal(err)
@@ -152,7 +152,7 @@ func TestOverStdioDamagedLineFailsTheCallAtOnce(t *testing.T) {
 // TestOverStdioIDTypes: NG-12 end to end, an error with id "2" does not
 // answer request 2.
 func TestOverStdioIDTypes(t *testing.T) {
-	c := startFake(t, fakeservers.Options{Case: "id-swap"})
+	c := startFake(t, stdiofake.Options{Case: "id-swap"})
 	s, err := mcpclient.Connect(context.Background(), c, mcpclient.Options{CallTimeout: testWait})
 	if err != nil {
 		t.Fatal(err)
@@ -165,7 +165,7 @@ func TestOverStdioIDTypes(t *testing.T) {
 // BenchmarkPingRoundTrip measures ping round trips through the reference
 // stdio client to a well-behaved fake server subprocess.
 func BenchmarkPingRoundTrip(b *testing.B) {
-	c := startFake(b, fakeservers.Options{Case: "well-behaved"})
+	c := startFake(b, stdiofake.Options{Case: "well-behaved"})
 	ctx := context.Background()
 	s, err := mcpclient.Connect(ctx, c, mcpclient.Options{})
 	if err != nil {

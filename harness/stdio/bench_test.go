@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mcpconform/mcpconform/fakeservers"
+	"github.com/mcpconform/mcpconform/fakeservers/stdiofake"
 	"github.com/mcpconform/mcpconform/harness/jsonrpc"
 	"github.com/mcpconform/mcpconform/harness/selfexec"
 )
@@ -16,7 +16,7 @@ import (
 // stays bounded by MaxStderrBytes, not by the flood).
 func BenchmarkStderrFloodPeakHeap(b *testing.B) {
 	const flood = 1 << 30
-	fake := fakeservers.Options{Case: "stderr-flood", Bytes: flood, When: "before", Marker: "flood"}
+	fake := stdiofake.Options{Case: "stderr-flood", Bytes: flood, When: "before", Marker: "flood"}
 	cfg, _ := testConfig(selfexec.Command("fakeserver", fake.Args()...)...)
 	initialize, _ := jsonrpc.NewRequest(jsonrpc.IntID(1), "initialize", map[string]any{"protocolVersion": "2025-11-25", "capabilities": map[string]any{}, "clientInfo": map[string]any{"name": "bench", "version": "1"}})
 	var peak uint64

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/mcpconform/mcpconform/fakeservers"
+	"github.com/mcpconform/mcpconform/fakeservers/httpfake"
 	"github.com/mcpconform/mcpconform/harness/check"
 	"github.com/mcpconform/mcpconform/harness/mutant"
 	"github.com/mcpconform/mcpconform/harness/target"
@@ -30,7 +30,7 @@ var _ = clientCheck(check.Descriptor{
 	l := declared(c)
 	limit := l.MaxConcurrent
 	c.Unordered()
-	r := c.RunHTTPClient(fakeservers.HTTPOptions{Case: "slow-calls", Tools: limit + 3, Delay: slowCall}, target.Invocation{Parallel: true})
+	r := c.RunHTTPClient(httpfake.Options{Case: "slow-calls", Tools: limit + 3, Delay: slowCall}, target.Invocation{Parallel: true})
 	wantAllCallsOK(c, r, limit+3)
 	wantParallel(c, r, slowCall)
 	c.Boundary(l.Declared[target.LimitMaxConcurrent], target.LimitMaxConcurrent, r.MaxConcurrent == limit,
@@ -46,7 +46,7 @@ var _ = clientCheck(check.Descriptor{
 	Waits:       []check.Wait{{What: "the three calls the fake holds, one at a time", Setting: check.Scripted, Duration: slowCall / 3, Times: 3}},
 }, func(c *run.C) {
 	c.Unordered()
-	r := c.RunHTTPClient(fakeservers.HTTPOptions{Case: "slow-calls", Tools: 3, Delay: slowCall / 3},
+	r := c.RunHTTPClient(httpfake.Options{Case: "slow-calls", Tools: 3, Delay: slowCall / 3},
 		target.Invocation{Parallel: true, Limits: map[string]any{target.LimitMaxConcurrent: 0}})
 	if v, ok := r.Int(target.LimitMaxConcurrent); !ok || v != 0 {
 		c.Unimplemented(fmt.Sprintf("the adapter does not honour %s {%q: 0}", target.EnvLimits, target.LimitMaxConcurrent))
@@ -68,7 +68,7 @@ var _ = clientCheck(check.Descriptor{
 	limit := l.MaxConcurrent
 	c.Unordered()
 	tools := limit + 2
-	r := c.RunHTTPClient(fakeservers.HTTPOptions{Case: "sse-early", Tools: tools, Delay: slowCall}, target.Invocation{Parallel: true})
+	r := c.RunHTTPClient(httpfake.Options{Case: "sse-early", Tools: tools, Delay: slowCall}, target.Invocation{Parallel: true})
 	wantAllCallsOK(c, r, tools)
 	wantParallel(c, r, slowCall)
 	c.Boundary(l.Declared[target.LimitMaxConcurrent], target.LimitMaxConcurrent, r.MaxConcurrent == tools,
@@ -89,7 +89,7 @@ var _ = clientCheck(check.Descriptor{
 	tools := l.MaxConcurrent + 1
 	hold := 2 * time.Second
 	c.Unordered()
-	r := c.RunHTTPClient(fakeservers.HTTPOptions{Case: "server-request", Tools: tools, Delay: hold}, target.Invocation{Parallel: true})
+	r := c.RunHTTPClient(httpfake.Options{Case: "server-request", Tools: tools, Delay: hold}, target.Invocation{Parallel: true})
 	c.Require(len(r.Calls) == tools, fmt.Sprintf("%d call results", tools), "calls: %s", describeCalls(r.Calls))
 	if r.MaxConcurrent < min(l.MaxConcurrent, tools) {
 		c.Unimplemented(fmt.Sprintf("a peak of %d POSTs in progress: the ordinary slots (%d) were never all busy, so the reply had nothing to wait behind; %s",
@@ -124,8 +124,8 @@ var _ = clientCheck(check.Descriptor{
 	l := declared(c)
 	control := l.Control
 	callTimeout := control + c.Config().Prompt
-	r := c.RunHTTPClient(fakeservers.HTTPOptions{Case: "control-hang", Tools: 2}, target.Invocation{CallTimeout: callTimeout})
-	var cancels []fakeservers.HTTPRequest
+	r := c.RunHTTPClient(httpfake.Options{Case: "control-hang", Tools: 2}, target.Invocation{CallTimeout: callTimeout})
+	var cancels []httpfake.Request
 	for _, q := range r.Requests {
 		for _, m := range q.Messages {
 			if m.Method == "notifications/cancelled" {

@@ -3,7 +3,7 @@ package http
 import (
 	"fmt"
 
-	"github.com/mcpconform/mcpconform/fakeservers"
+	"github.com/mcpconform/mcpconform/fakeservers/httpfake"
 	"github.com/mcpconform/mcpconform/harness/check"
 	"github.com/mcpconform/mcpconform/harness/jsonrpc"
 	"github.com/mcpconform/mcpconform/harness/mutant"
@@ -26,7 +26,7 @@ var _ = clientCheck(check.Descriptor{
 }, func(c *run.C) {
 	l := declared(c)
 	run.Fuzz(c, func(seed int64) httpFuzzCase { return genHTTPCase(seed, l.MaxSSEEventSize, l.Reinit) }, func(fc httpFuzzCase) {
-		r := c.RunHTTPClient(fakeservers.HTTPOptions{Case: "fuzz", Fuzz: &fc.Plan}, target.Invocation{})
+		r := c.RunHTTPClient(httpfake.Options{Case: "fuzz", Fuzz: &fc.Plan}, target.Invocation{})
 		wantHTTPOutcome(c, r, fc)
 	})
 })
@@ -55,8 +55,8 @@ func wantHTTPOutcome(c *run.C, r *run.HTTPClientRun, fc httpFuzzCase) {
 			c.RequireRule("RM-05", len(ids) == 2 && ids[0] == ids[1], fmt.Sprintf("tool %s sent twice with one id (once, and one retry)", tool), "ids %v", ids)
 		}
 		if p.Ping && !p.Expire {
-			c.RequireRule("PG-02", pingAnswered(r, tool), fmt.Sprintf("the ping %s on tool %s's stream is answered with an empty result", fakeservers.PingID(tool), tool),
-				"no POST carried a result {} with id %q", fakeservers.PingID(tool))
+			c.RequireRule("PG-02", pingAnswered(r, tool), fmt.Sprintf("the ping %s on tool %s's stream is answered with an empty result", httpfake.PingID(tool), tool),
+				"no POST carried a result {} with id %q", httpfake.PingID(tool))
 		}
 	}
 }
@@ -64,7 +64,7 @@ func wantHTTPOutcome(c *run.C, r *run.HTTPClientRun, fc httpFuzzCase) {
 // pingAnswered reports whether the client POSTed a result {} for the ping
 // sent on tool's stream.
 func pingAnswered(r *run.HTTPClientRun, tool string) bool {
-	key := jsonrpc.StringID(fakeservers.PingID(tool)).Key()
+	key := jsonrpc.StringID(httpfake.PingID(tool)).Key()
 	for _, q := range r.Requests {
 		for _, m := range q.Messages {
 			if m.Method == "" && m.ID.Key() == key && m.Error == nil && string(m.Result) == "{}" {

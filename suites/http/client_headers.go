@@ -8,7 +8,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/mcpconform/mcpconform/fakeservers"
+	"github.com/mcpconform/mcpconform/fakeservers/httpfake"
 	"github.com/mcpconform/mcpconform/harness/check"
 	"github.com/mcpconform/mcpconform/harness/mcp"
 	"github.com/mcpconform/mcpconform/harness/mutant"
@@ -34,7 +34,7 @@ var _ = clientCheck(check.Descriptor{
 	KilledBy:    []mutant.Name{mutant.NoAuthOnGetDelete},
 }, func(c *run.C) {
 	tok, val := token(), "probe-value"
-	r := c.RunHTTPClient(fakeservers.HTTPOptions{Case: "headers"}, target.Invocation{AuthToken: tok, Headers: map[string]string{customHeader: val}})
+	r := c.RunHTTPClient(httpfake.Options{Case: "headers"}, target.Invocation{AuthToken: tok, Headers: map[string]string{customHeader: val}})
 	wantAllCallsOK(c, r, 1)
 	wantReached(c, r)
 	sawAuth, sawCustom := false, false
@@ -83,14 +83,14 @@ var _ = clientCheck(check.Descriptor{
 }, func(c *run.C) {
 	// A harmless custom header beside the forged ones shows whether the
 	// adapter passes MCPCONFORM_HEADERS to its client at all.
-	r := c.RunHTTPClient(fakeservers.HTTPOptions{Case: "headers"},
+	r := c.RunHTTPClient(httpfake.Options{Case: "headers"},
 		target.Invocation{Headers: map[string]string{"Accept": "text/plain", mcp.HeaderSessionID: "mcpconform-forged", customHeader: "probe"}})
 	if _, refused := r.Failed(); refused != nil && len(r.Requests) == 0 {
 		// Refusing the forged headers keeps them untouched too, if the
 		// refusal is theirs: the same client with the harmless header only
 		// must connect and send it.
-		ok := c.RunHTTPClient(fakeservers.HTTPOptions{Case: "headers"}, target.Invocation{Headers: map[string]string{customHeader: "probe"}})
-		if !slices.ContainsFunc(ok.Requests, func(q fakeservers.HTTPRequest) bool { return q.Header.Get(customHeader) == "probe" }) {
+		ok := c.RunHTTPClient(httpfake.Options{Case: "headers"}, target.Invocation{Headers: map[string]string{customHeader: "probe"}})
+		if !slices.ContainsFunc(ok.Requests, func(q httpfake.Request) bool { return q.Header.Get(customHeader) == "probe" }) {
 			c.Unimplemented(fmt.Sprintf("the client sent nothing with the forged headers and does not send %s alone either: the adapter must send %s on every request", customHeader, target.EnvHeaders))
 		}
 		return
@@ -120,7 +120,7 @@ var _ = clientCheck(check.Descriptor{
 	KilledBy:    []mutant.Name{mutant.HeadersCrossOrigin},
 }, func(c *run.C) {
 	tok := token()
-	r := c.RunHTTPClient(fakeservers.HTTPOptions{Case: "redirect"}, target.Invocation{AuthToken: tok, Headers: map[string]string{customHeader: "probe"}})
+	r := c.RunHTTPClient(httpfake.Options{Case: "redirect"}, target.Invocation{AuthToken: tok, Headers: map[string]string{customHeader: "probe"}})
 	wantReached(c, r)
 	first, sent, followed := r.Requests[0].Host, false, false
 	for _, q := range r.Requests {
@@ -148,7 +148,7 @@ var _ = clientCheck(check.Descriptor{
 	KilledBy:    []mutant.Name{mutant.BatchPOSTs},
 }, func(c *run.C) {
 	c.Unordered()
-	r := c.RunHTTPClient(fakeservers.HTTPOptions{Case: "well-behaved", Tools: 4}, target.Invocation{Parallel: true})
+	r := c.RunHTTPClient(httpfake.Options{Case: "well-behaved", Tools: 4}, target.Invocation{Parallel: true})
 	wantReached(c, r)
 	for _, q := range r.ByMethod("POST") {
 		body := strings.TrimSpace(q.Body)
@@ -164,7 +164,7 @@ var _ = clientCheck(check.Descriptor{
 	Rules:       []string{"HT-11"},
 	KilledBy:    []mutant.Name{mutant.AcceptJSONOnly},
 }, func(c *run.C) {
-	r := c.RunHTTPClient(fakeservers.HTTPOptions{Case: "well-behaved"}, target.Invocation{})
+	r := c.RunHTTPClient(httpfake.Options{Case: "well-behaved"}, target.Invocation{})
 	wantReached(c, r)
 	for _, q := range r.ByMethod("POST") {
 		a := q.Header.Get("Accept")
@@ -180,7 +180,7 @@ var _ = clientCheck(check.Descriptor{
 	Rules:       []string{"HT-70", "LC-14"},
 	KilledBy:    []mutant.Name{mutant.NoProtocolVersionHeader},
 }, func(c *run.C) {
-	r := c.RunHTTPClient(fakeservers.HTTPOptions{Case: "well-behaved"}, target.Invocation{})
+	r := c.RunHTTPClient(httpfake.Options{Case: "well-behaved"}, target.Invocation{})
 	wantAllCallsOK(c, r, 1)
 	negotiated := ""
 	for _, q := range initializeRequests(r) {
@@ -222,7 +222,7 @@ var _ = clientCheck(check.Descriptor{
 	Eras:        []check.Era{check.Legacy, check.Modern},
 	KilledBy:    []mutant.Name{mutant.DiscoverNoFallback},
 }, func(c *run.C) {
-	r := c.RunHTTPClient(fakeservers.HTTPOptions{Case: "well-behaved"}, target.Invocation{})
+	r := c.RunHTTPClient(httpfake.Options{Case: "well-behaved"}, target.Invocation{})
 	wantReached(c, r)
 	c.Require(r.Count("initialize") > 0, "initialize after the probe (or without one: a legacy-era client)", "probes: %d; initialize never sent", r.Count("server/discover"))
 	wantAllCallsOK(c, r, 1)
@@ -235,7 +235,7 @@ var _ = clientCheck(check.Descriptor{
 	Rules:       []string{"HT-54"},
 	KilledBy:    []mutant.Name{mutant.SessionIDOnlyOnPOST},
 }, func(c *run.C) {
-	r := c.RunHTTPClient(fakeservers.HTTPOptions{Case: "headers"}, target.Invocation{})
+	r := c.RunHTTPClient(httpfake.Options{Case: "headers"}, target.Invocation{})
 	wantAllCallsOK(c, r, 1)
 	issued := ""
 	for _, q := range r.Requests {

@@ -5,7 +5,7 @@ import (
 	"slices"
 	"time"
 
-	"github.com/mcpconform/mcpconform/fakeservers"
+	"github.com/mcpconform/mcpconform/fakeservers/httpfake"
 	"github.com/mcpconform/mcpconform/harness/check"
 	"github.com/mcpconform/mcpconform/harness/mutant"
 	"github.com/mcpconform/mcpconform/harness/target"
@@ -17,7 +17,7 @@ import (
 // expiredOnce runs a client whose session expires after its handshake and
 // tool list, so its first call meets 404.
 func expiredOnce(c *run.C) *run.HTTPClientRun {
-	return c.RunHTTPClient(fakeservers.HTTPOptions{Case: "expire-after", ExpireAfter: 2}, target.Invocation{})
+	return c.RunHTTPClient(httpfake.Options{Case: "expire-after", ExpireAfter: 2}, target.Invocation{})
 }
 
 var _ = clientCheck(check.Descriptor{
@@ -60,7 +60,7 @@ func inflightExpiry(c *run.C) (*run.HTTPClientRun, int) {
 	requireRecovery(c)
 	n := min(declared(c).MaxConcurrent, 3)
 	c.Unordered()
-	r := c.RunHTTPClient(fakeservers.HTTPOptions{Case: "expire-inflight", Tools: n, Delay: 2 * time.Second}, target.Invocation{Parallel: true})
+	r := c.RunHTTPClient(httpfake.Options{Case: "expire-inflight", Tools: n, Delay: 2 * time.Second}, target.Invocation{Parallel: true})
 	wantExpiry(c, r)
 	wantAllCallsOK(c, r, n)
 	if n > 1 {
@@ -103,7 +103,7 @@ var _ = clientCheck(check.Descriptor{
 	KilledBy:    []mutant.Name{mutant.RetryTwice},
 }, func(c *run.C) {
 	requireRecovery(c)
-	r := c.RunHTTPClient(fakeservers.HTTPOptions{Case: "expire-again"}, target.Invocation{})
+	r := c.RunHTTPClient(httpfake.Options{Case: "expire-again"}, target.Invocation{})
 	wantExpiry(c, r)
 	wantCallFailed(c, r, "the session expires again")
 	calls := len(callIDs(r, "echo"))
@@ -127,7 +127,7 @@ var _ = clientCheck(check.Descriptor{
 	requireRecovery(c)
 	l := declared(c)
 	c.Unordered()
-	r := c.RunHTTPClient(fakeservers.HTTPOptions{Case: "expire-old-pending", Delay: l.Recovery + 2*time.Second}, target.Invocation{Parallel: true})
+	r := c.RunHTTPClient(httpfake.Options{Case: "expire-old-pending", Delay: l.Recovery + 2*time.Second}, target.Invocation{Parallel: true})
 	wantExpiry(c, r)
 	if !oldPendingAtExpiry(r) {
 		c.Unimplemented("the old call was not in progress when the other call met the expired session, so no recovery had to wait for it; " + run.ParallelAsked)
@@ -147,7 +147,7 @@ var _ = clientCheck(check.Descriptor{
 // oldPendingAtExpiry reports whether the "old" call's POST was in progress
 // when another request met 404 (was answered with it).
 func oldPendingAtExpiry(r *run.HTTPClientRun) bool {
-	var old *fakeservers.HTTPRequest
+	var old *httpfake.Request
 	for i, q := range r.Requests {
 		for _, m := range q.Messages {
 			if m.Method == "tools/call" && toolName(m) == "old" && old == nil {
@@ -174,7 +174,7 @@ var _ = clientCheck(check.Descriptor{
 	KilledBy:    []mutant.Name{mutant.StatelessIgnored},
 }, func(c *run.C) {
 	l := declared(c)
-	fake := fakeservers.HTTPOptions{Case: "stateless", Stateless: true}
+	fake := httpfake.Options{Case: "stateless", Stateless: true}
 	wantStateless(c, c.RunHTTPClient(fake, target.Invocation{}), l.AllowStateless, l.Declared[target.LimitAllowStateless])
 	// The other setting too, when the adapter honours the override.
 	other := map[bool]int{true: 1, false: 0}[!l.AllowStateless]
@@ -213,10 +213,10 @@ var _ = clientCheck(check.Descriptor{
 	Level:       check.SHOULD,
 	KilledBy:    []mutant.Name{mutant.NoDeleteOnClose},
 }, func(c *run.C) {
-	r := c.RunHTTPClient(fakeservers.HTTPOptions{Case: "well-behaved"}, target.Invocation{})
+	r := c.RunHTTPClient(httpfake.Options{Case: "well-behaved"}, target.Invocation{})
 	wantAllCallsOK(c, r, 1)
 	deletes := r.ByMethod("DELETE")
-	withID := slices.ContainsFunc(deletes, func(q fakeservers.HTTPRequest) bool { return q.SessionID != "" })
+	withID := slices.ContainsFunc(deletes, func(q httpfake.Request) bool { return q.SessionID != "" })
 	c.Require(withID, "a DELETE with the session id (HT-58)", "%d DELETE(s), none with the session id", len(deletes))
 	c.RequireHardened(len(deletes) == 1, "exactly one DELETE (RM-13)", "%d DELETE(s)", len(deletes))
 })
@@ -241,7 +241,7 @@ var _ = clientCheck(check.Descriptor{
 	// cancellation.
 	requireRecovery(c)
 	d := declared(c).Recovery / 2
-	r := c.RunHTTPClient(fakeservers.HTTPOptions{Case: "recovery-hangs", Tools: 2, Delay: d},
+	r := c.RunHTTPClient(httpfake.Options{Case: "recovery-hangs", Tools: 2, Delay: d},
 		target.Invocation{CallTimeout: d * 4 / 5})
 	if r.Count("notifications/cancelled") == 0 {
 		c.Unimplemented(fmt.Sprintf("no notifications/cancelled was POSTed (calls: %s), so there was no control POST to retry; the adapter must give its client the call timeout %s, and the client cancel what times out (LC-31)",

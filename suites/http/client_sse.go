@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/mcpconform/mcpconform/fakeservers"
+	"github.com/mcpconform/mcpconform/fakeservers/httpfake"
 	"github.com/mcpconform/mcpconform/harness/check"
 	"github.com/mcpconform/mcpconform/harness/mcp"
 	"github.com/mcpconform/mcpconform/harness/mutant"
@@ -15,7 +15,7 @@ import (
 // SSE event size, resumption and retry: RM-09, HT-29b, HT-45.
 
 func sseRun(c *run.C, fakeCase string, size int) *run.HTTPClientRun {
-	return c.RunHTTPClient(fakeservers.HTTPOptions{Case: fakeCase, SSEEventSize: size}, target.Invocation{})
+	return c.RunHTTPClient(httpfake.Options{Case: fakeCase, SSEEventSize: size}, target.Invocation{})
 }
 
 // wantSSEBoundary judges the call of an SSE-size run at the declared
@@ -80,7 +80,7 @@ var _ = clientCheck(check.Descriptor{
 	KilledBy:    []mutant.Name{mutant.NoSSELimit, mutant.NoSSECap},
 }, func(c *run.C) {
 	size := declared(c).MaxSSEEventSize * 3 / 2
-	r := c.RunHTTPClient(fakeservers.HTTPOptions{Case: "sse-huge", SSEEventSize: size}, target.Invocation{})
+	r := c.RunHTTPClient(httpfake.Options{Case: "sse-huge", SSEEventSize: size}, target.Invocation{})
 	wantSSEBoundary(c, r, size, false)
 })
 
@@ -103,7 +103,7 @@ var _ = clientCheck(check.Descriptor{
 	Level:       check.SHOULD,
 	KilledBy:    []mutant.Name{mutant.NoLastEventID},
 }, func(c *run.C) {
-	r := c.RunHTTPClient(fakeservers.HTTPOptions{Case: "resume", RetryMS: 100}, target.Invocation{})
+	r := c.RunHTTPClient(httpfake.Options{Case: "resume", RetryMS: 100}, target.Invocation{})
 	wantAllCallsOK(c, r, 1)
 })
 
@@ -119,7 +119,7 @@ var _ = clientCheck(check.Descriptor{
 	KilledBy:    []mutant.Name{mutant.IgnoreRetryField},
 	Waits:       []check.Wait{{What: "the reconnect, which the retry field of the server's priming event delays", Setting: check.Scripted, Duration: retryDelay}},
 }, func(c *run.C) {
-	r := c.RunHTTPClient(fakeservers.HTTPOptions{Case: "resume", RetryMS: int(retryDelay.Milliseconds())}, target.Invocation{})
+	r := c.RunHTTPClient(httpfake.Options{Case: "resume", RetryMS: int(retryDelay.Milliseconds())}, target.Invocation{})
 	var drop, resume time.Time
 	for _, q := range r.Requests {
 		for _, m := range q.Messages {

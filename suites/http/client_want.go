@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/mcpconform/mcpconform/fakeservers"
+	"github.com/mcpconform/mcpconform/fakeservers/httpfake"
 	"github.com/mcpconform/mcpconform/harness/httpclient"
 	"github.com/mcpconform/mcpconform/harness/jsonrpc"
 	"github.com/mcpconform/mcpconform/harness/target"
@@ -129,8 +129,8 @@ func toolName(m *jsonrpc.Message) string {
 }
 
 // initializeRequests returns the POSTs carrying initialize.
-func initializeRequests(r *run.HTTPClientRun) []fakeservers.HTTPRequest {
-	var out []fakeservers.HTTPRequest
+func initializeRequests(r *run.HTTPClientRun) []httpfake.Request {
+	var out []httpfake.Request
 	for _, q := range r.Requests {
 		for _, m := range q.Messages {
 			if m.Method == "initialize" {

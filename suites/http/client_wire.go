@@ -3,7 +3,7 @@ package http
 import (
 	"encoding/json"
 
-	"github.com/mcpconform/mcpconform/fakeservers"
+	"github.com/mcpconform/mcpconform/fakeservers/httpfake"
 	"github.com/mcpconform/mcpconform/harness/mcp"
 	"github.com/mcpconform/mcpconform/harness/mutant"
 	"github.com/mcpconform/mcpconform/harness/target"
@@ -15,7 +15,7 @@ import (
 // negotiated version: JR-01, JR-03, JR-13, LC-03.
 
 var _ = clientCheck(run.ClientWireCheck("http", mutant.InitializeWithoutCapabilities), func(c *run.C) {
-	r := c.RunHTTPClient(fakeservers.HTTPOptions{Case: "well-behaved"}, target.Invocation{})
+	r := c.RunHTTPClient(httpfake.Options{Case: "well-behaved"}, target.Invocation{})
 	wantReached(c, r)
 	var msgs []run.WireMessage
 	var proposed, negotiated string

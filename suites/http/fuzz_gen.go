@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"math/rand"
 
-	"github.com/mcpconform/mcpconform/fakeservers"
+	"github.com/mcpconform/mcpconform/fakeservers/httpfake"
 	"github.com/mcpconform/mcpconform/suites/run"
 )
 
@@ -34,7 +34,7 @@ type httpFuzzCase struct {
 	Focus  string
 	Limit  int // the max_sse_event_size in force
 	Reinit bool
-	Plan   fakeservers.HTTPFuzzScript
+	Plan   httpfake.FuzzScript
 	Want   []httpCallWant
 }
 
@@ -59,7 +59,7 @@ func (fc httpFuzzCase) expired() bool {
 // is accepted and one past it fails the call (RM-09, which ends only that
 // stream); a call that met the 404 succeeds on the new session when the
 // client recovers (RM-05), and fails when it declares it does not.
-func expectHTTP(plan fakeservers.HTTPFuzzScript, limit int, reinit bool) []httpCallWant {
+func expectHTTP(plan httpfake.FuzzScript, limit int, reinit bool) []httpCallWant {
 	out := make([]httpCallWant, len(plan.Calls))
 	for i, p := range plan.Calls {
 		w := httpCallWant{OK: true, Rule: "RM-09"}
@@ -79,7 +79,7 @@ func expectHTTP(plan fakeservers.HTTPFuzzScript, limit int, reinit bool) []httpC
 func genHTTPCase(seed int64, limit int, reinit bool) httpFuzzCase {
 	r := rand.New(rand.NewSource(seed))
 	focus := httpFocuses[run.FuzzPick(seed, len(httpFocuses))]
-	calls := make([]fakeservers.HTTPFuzzCall, 1+r.Intn(3))
+	calls := make([]httpfake.FuzzCall, 1+r.Intn(3))
 	near := []int{limit - 1, limit, limit + 1}
 	sized := limit > 2*minFuzzEvent
 	for i := range calls {
@@ -108,6 +108,6 @@ func genHTTPCase(seed int64, limit int, reinit bool) httpFuzzCase {
 	case "ping":
 		calls[at].Ping = true
 	}
-	plan := fakeservers.HTTPFuzzScript{Calls: calls}
+	plan := httpfake.FuzzScript{Calls: calls}
 	return httpFuzzCase{Seed: seed, Focus: focus, Limit: limit, Reinit: reinit, Plan: plan, Want: expectHTTP(plan, limit, reinit)}
 }

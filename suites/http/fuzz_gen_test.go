@@ -4,11 +4,11 @@ import (
 	"reflect"
 	"testing"
 
-	"github.com/mcpconform/mcpconform/fakeservers"
+	"github.com/mcpconform/mcpconform/fakeservers/httpfake"
 )
 
 func TestExpectHTTP(t *testing.T) {
-	plan := fakeservers.HTTPFuzzScript{Calls: []fakeservers.HTTPFuzzCall{
+	plan := httpfake.FuzzScript{Calls: []httpfake.FuzzCall{
 		{EventSize: 1000}, {EventSize: 1001}, {}, {Expire: true, EventSize: 1000}, {Expire: true, EventSize: 1001}, {Ping: true},
 	}}
 	want := []httpCallWant{{true, "RM-09"}, {false, "RM-09"}, {true, "RM-09"}, {true, "RM-05"}, {false, "RM-05"}, {true, "RM-09"}}
@@ -28,7 +28,7 @@ func TestHTTPCasesDeterministicAndFocused(t *testing.T) {
 		if !reflect.DeepEqual(fc, genHTTPCase(seed, limit, true)) {
 			t.Fatalf("seed %d built two different cases", seed)
 		}
-		has := func(f func(fakeservers.HTTPFuzzCall) bool) bool {
+		has := func(f func(httpfake.FuzzCall) bool) bool {
 			for _, p := range fc.Plan.Calls {
 				if f(p) {
 					return true
@@ -37,11 +37,11 @@ func TestHTTPCasesDeterministicAndFocused(t *testing.T) {
 			return false
 		}
 		ok := map[string]bool{
-			"sse-exact": has(func(p fakeservers.HTTPFuzzCall) bool { return p.EventSize == limit }),
-			"sse-over":  has(func(p fakeservers.HTTPFuzzCall) bool { return p.EventSize == limit+1 }),
-			"sse-under": has(func(p fakeservers.HTTPFuzzCall) bool { return p.EventSize == limit-1 }),
-			"expire":    has(func(p fakeservers.HTTPFuzzCall) bool { return p.Expire }),
-			"ping":      has(func(p fakeservers.HTTPFuzzCall) bool { return p.Ping }),
+			"sse-exact": has(func(p httpfake.FuzzCall) bool { return p.EventSize == limit }),
+			"sse-over":  has(func(p httpfake.FuzzCall) bool { return p.EventSize == limit+1 }),
+			"sse-under": has(func(p httpfake.FuzzCall) bool { return p.EventSize == limit-1 }),
+			"expire":    has(func(p httpfake.FuzzCall) bool { return p.Expire }),
+			"ping":      has(func(p httpfake.FuzzCall) bool { return p.Ping }),
 		}[fc.Focus]
 		if !ok {
 			t.Errorf("seed %d: focus %s not in its plan %+v", seed, fc.Focus, fc.Plan)

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/mcpconform/mcpconform/fakeservers"
+	"github.com/mcpconform/mcpconform/fakeservers/stdiofake"
 	"github.com/mcpconform/mcpconform/harness/reaper"
 	"github.com/mcpconform/mcpconform/harness/selfexec"
 	"github.com/mcpconform/mcpconform/harness/stdio"
@@ -20,7 +20,7 @@ import (
 // adapter printed and did, and what the fake server recorded.
 type ClientRun struct {
 	*target.Run
-	Record *fakeservers.Record
+	Record *stdiofake.Record
 	// Survivors are server processes (the fake and its descendants, in
 	// the adapter's group or out of it) still alive after the adapter
 	// exited and target.LeftGrace passed. The harness has killed them
@@ -29,7 +29,7 @@ type ClientRun struct {
 }
 
 // FakeCommand is the argv of a fake stdio server.
-func FakeCommand(o fakeservers.Options) []string {
+func FakeCommand(o stdiofake.Options) []string {
 	return selfexec.Command("fakeserver", o.Args()...)
 }
 
@@ -37,7 +37,7 @@ func FakeCommand(o fakeservers.Options) []string {
 // fake's record goes to the check's temporary directory; the transcript is
 // taken from it. inv may set CallTimeout, Parallel and Limits; the rest is
 // filled in.
-func (c *C) RunStdioClient(fake fakeservers.Options, inv target.Invocation) *ClientRun {
+func (c *C) RunStdioClient(fake stdiofake.Options, inv target.Invocation) *ClientRun {
 	r := c.runStdio(fake, inv)
 	c.judgeRun(r.Run, inv)
 	return r
@@ -47,7 +47,7 @@ func (c *C) RunStdioClient(fake fakeservers.Options, inv target.Invocation) *Cli
 // time out (the fake never answers it): an adapter still running at the
 // deadline never applied its call timeout, so the check cannot see what
 // follows a timeout and is UNIMPLEMENTED rather than failed.
-func (c *C) RunStdioClientToTimeout(fake fakeservers.Options, inv target.Invocation) *ClientRun {
+func (c *C) RunStdioClientToTimeout(fake stdiofake.Options, inv target.Invocation) *ClientRun {
 	r := c.runStdio(fake, inv)
 	if r.Killed && r.ExitCode != target.ExitUnsupported && r.Breach() == "" {
 		c.Unimplemented(fmt.Sprintf("the call never timed out: the adapter was still running after %s; it must give its client the per-request timeout %s=%d",
@@ -57,7 +57,7 @@ func (c *C) RunStdioClientToTimeout(fake fakeservers.Options, inv target.Invocat
 	return r
 }
 
-func (c *C) runStdio(fake fakeservers.Options, inv target.Invocation) *ClientRun {
+func (c *C) runStdio(fake stdiofake.Options, inv target.Invocation) *ClientRun {
 	fake.Record = filepath.Join(c.dir, fmt.Sprintf("record-%d.jsonl", time.Now().UnixNano()))
 	inv.Case = c.D.ID
 	inv.Transport = "stdio"
@@ -74,7 +74,7 @@ func (c *C) runStdio(fake fakeservers.Options, inv target.Invocation) *ClientRun
 	if err != nil {
 		c.harnessError(err)
 	}
-	rec, err := fakeservers.ReadRecord(fake.Record)
+	rec, err := stdiofake.ReadRecord(fake.Record)
 	if err != nil {
 		c.harnessError(err)
 	}
@@ -90,7 +90,7 @@ func (c *C) runStdio(fake fakeservers.Options, inv target.Invocation) *ClientRun
 	}
 	// Every fake is gone now, so its record is complete: read it again
 	// rather than race a fake still recording what it read before the end.
-	if rec, err = fakeservers.ReadRecord(fake.Record); err != nil {
+	if rec, err = stdiofake.ReadRecord(fake.Record); err != nil {
 		c.harnessError(err)
 	}
 	out := &ClientRun{Run: r, Record: rec, Survivors: survivors}
@@ -141,17 +141,17 @@ func (c *C) harnessError(err error) { c.Errorf("%v", err) }
 
 // recordTranscript turns a fake's record into the wire transcript: both
 // directions, and notes for the teardown steps the fake saw.
-func recordTranscript(rec *fakeservers.Record) []transcript.Entry {
+func recordTranscript(rec *stdiofake.Record) []transcript.Entry {
 	var out []transcript.Entry
 	for _, e := range rec.Events {
 		switch e.Type {
-		case fakeservers.EventRecv:
+		case stdiofake.EventRecv:
 			out = append(out, transcript.Entry{Dir: transcript.ClientToServer, Line: e.Line})
-		case fakeservers.EventSend:
+		case stdiofake.EventSend:
 			out = append(out, transcript.Entry{Dir: transcript.ServerToClient, Line: e.Line})
-		case fakeservers.EventStdinEOF:
+		case stdiofake.EventStdinEOF:
 			out = append(out, transcript.Entry{Dir: transcript.Note, Line: "server stdin closed"})
-		case fakeservers.EventSigterm:
+		case stdiofake.EventSigterm:
 			out = append(out, transcript.Entry{Dir: transcript.Note, Line: "server got SIGTERM"})
 		}
 	}
@@ -160,9 +160,9 @@ func recordTranscript(rec *fakeservers.Record) []transcript.Entry {
 
 // reapSurvivors waits briefly for the recorded server processes to die (on
 // their exit events), then kills and returns those still alive.
-func reapSurvivors(rec *fakeservers.Record) []int {
+func reapSurvivors(rec *stdiofake.Record) []int {
 	reaper.WaitExit(append(rec.PIDs(), rec.Children()...), 500*time.Millisecond)
-	return fakeservers.KillLeftovers(rec)
+	return stdiofake.KillLeftovers(rec)
 }
 
 // Limits are the client's declared limits, or the seed defaults where it

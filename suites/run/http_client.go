@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/mcpconform/mcpconform/fakeservers"
+	"github.com/mcpconform/mcpconform/fakeservers/httpfake"
 	"github.com/mcpconform/mcpconform/harness/mcp"
 	"github.com/mcpconform/mcpconform/harness/target"
 	"github.com/mcpconform/mcpconform/harness/transcript"
@@ -14,16 +14,16 @@ import (
 // printed and what the fake HTTP server recorded.
 type HTTPClientRun struct {
 	*target.Run
-	Requests      []fakeservers.HTTPRequest
+	Requests      []httpfake.Request
 	MaxConcurrent int
 }
 
 // RunHTTPClient starts a fake HTTP server in this process, runs the
 // client's adapter against it, and returns both sides' records. inv may set
 // CallTimeout, Parallel, Limits, AuthToken and Headers.
-func (c *C) RunHTTPClient(fake fakeservers.HTTPOptions, inv target.Invocation) *HTTPClientRun {
+func (c *C) RunHTTPClient(fake httpfake.Options, inv target.Invocation) *HTTPClientRun {
 	c.requireTransport(transportHTTP)
-	f, err := fakeservers.StartHTTP(fake)
+	f, err := httpfake.Start(fake)
 	if err != nil {
 		c.harnessError(err)
 	}
@@ -52,7 +52,7 @@ func (c *C) RunHTTPClient(fake fakeservers.HTTPOptions, inv target.Invocation) *
 
 // httpTranscript renders the requests the fake saw: each POST body, and a
 // note for every other method.
-func httpTranscript(reqs []fakeservers.HTTPRequest) []transcript.Entry {
+func httpTranscript(reqs []httpfake.Request) []transcript.Entry {
 	var out []transcript.Entry
 	for _, r := range reqs {
 		if r.Method == "POST" {
@@ -93,8 +93,8 @@ func (r *HTTPClientRun) Count(method string) int {
 }
 
 // ByMethod returns the requests whose HTTP method is m.
-func (r *HTTPClientRun) ByMethod(m string) []fakeservers.HTTPRequest {
-	var out []fakeservers.HTTPRequest
+func (r *HTTPClientRun) ByMethod(m string) []httpfake.Request {
+	var out []httpfake.Request
 	for _, q := range r.Requests {
 		if strings.EqualFold(q.Method, m) {
 			out = append(out, q)

@@ -12,7 +12,8 @@ import (
 	"sync"
 	"sync/atomic"
 
-	"github.com/mcpconform/mcpconform/fakeservers"
+	"github.com/mcpconform/mcpconform/fakeservers/httpfake"
+	"github.com/mcpconform/mcpconform/fakeservers/stdiofake"
 	"github.com/mcpconform/mcpconform/harness/jsonrpc"
 	"github.com/mcpconform/mcpconform/harness/target"
 )
@@ -104,7 +105,7 @@ func (p *transportProbe) do(ctx context.Context, cfg Config, transport string) {
 	inv := target.Invocation{Case: "mcpconform.config-probe", Transport: transport, CallTimeout: cfg.Patience, Deadline: cfg.CheckDeadline}
 	adapter := target.Adapter{Command: cfg.ClientAdapter}
 	if transport == transportHTTP {
-		f, err := fakeservers.StartHTTP(fakeservers.HTTPOptions{Case: "well-behaved"})
+		f, err := httpfake.Start(httpfake.Options{Case: "well-behaved"})
 		if err != nil {
 			p.err = err
 			return
@@ -112,7 +113,7 @@ func (p *transportProbe) do(ctx context.Context, cfg Config, transport string) {
 		defer f.Close()
 		inv.ServerURL = f.URL()
 		if p.run, p.err = adapter.Run(ctx, inv); p.err == nil {
-			p.called = slices.ContainsFunc(f.Requests(), func(q fakeservers.HTTPRequest) bool {
+			p.called = slices.ContainsFunc(f.Requests(), func(q httpfake.Request) bool {
 				return slices.ContainsFunc(q.Messages, func(m *jsonrpc.Message) bool { return m.Method == "tools/call" })
 			})
 			for _, q := range f.Requests() {
@@ -131,12 +132,12 @@ func (p *transportProbe) do(ctx context.Context, cfg Config, transport string) {
 		return
 	}
 	defer os.RemoveAll(dir)
-	fake := fakeservers.Options{Case: "well-behaved", Record: filepath.Join(dir, "record.jsonl")}
+	fake := stdiofake.Options{Case: "well-behaved", Record: filepath.Join(dir, "record.jsonl")}
 	inv.ServerCommand = FakeCommand(fake)
 	if p.run, p.err = adapter.Run(ctx, inv); p.err != nil {
 		return
 	}
-	rec, err := fakeservers.ReadRecord(fake.Record)
+	rec, err := stdiofake.ReadRecord(fake.Record)
 	if err != nil {
 		p.err = err
 		return

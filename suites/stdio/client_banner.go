@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/mcpconform/mcpconform/fakeservers"
+	"github.com/mcpconform/mcpconform/fakeservers/stdiofake"
 	"github.com/mcpconform/mcpconform/harness/check"
 	"github.com/mcpconform/mcpconform/harness/mutant"
 	"github.com/mcpconform/mcpconform/harness/target"
@@ -32,7 +32,7 @@ var _ = clientCheck(check.Descriptor{
 	if n == 0 {
 		c.Unimplemented("the client declares a text line budget of 0, so no banner may be skipped")
 	}
-	r := c.RunStdioClient(fakeservers.Options{Case: "banner-before-init", Lines: int(n), Marker: newMarker("banner")}, target.Invocation{})
+	r := c.RunStdioClient(stdiofake.Options{Case: "banner-before-init", Lines: int(n), Marker: newMarker("banner")}, target.Invocation{})
 	wantAllCallsOK(c, r, 1)
 })
 
@@ -49,7 +49,7 @@ var _ = clientCheck(check.Descriptor{
 	if l.StdoutTextLines < gaps*perGap || !bannerFits(l, gaps*perGap) {
 		c.Unimplemented(fmt.Sprintf("the client's text budgets (%d lines, %d bytes) are too small for %d banner lines", l.StdoutTextLines, l.StdoutTextBytes, gaps))
 	}
-	r := c.RunStdioClient(fakeservers.Options{Case: "banner-between", Tools: tools, Lines: perGap, Marker: newMarker("between")}, target.Invocation{})
+	r := c.RunStdioClient(stdiofake.Options{Case: "banner-between", Tools: tools, Lines: perGap, Marker: newMarker("between")}, target.Invocation{})
 	wantAllCallsOK(c, r, tools)
 	for i, call := range r.Calls {
 		want := fmt.Sprintf("t%d", i+1)
@@ -68,7 +68,7 @@ var _ = clientCheck(check.Descriptor{
 	if l.StdoutTextLines == 0 || !bannerFits(l, l.StdoutTextLines) {
 		c.Unimplemented(fmt.Sprintf("the client's line budget %d cannot be met within its byte budget %d", l.StdoutTextLines, l.StdoutTextBytes))
 	}
-	r := c.RunStdioClient(fakeservers.Options{Case: "banner-lines", Lines: int(l.StdoutTextLines), Marker: newMarker("lines")}, target.Invocation{})
+	r := c.RunStdioClient(stdiofake.Options{Case: "banner-lines", Lines: int(l.StdoutTextLines), Marker: newMarker("lines")}, target.Invocation{})
 	ok, observed := run.CallsOK(r.Output, 1)
 	c.Boundary(l.Declared[target.LimitStdoutTextLines], target.LimitStdoutTextLines, ok,
 		fmt.Sprintf("the call succeeds after %d text lines", l.StdoutTextLines), "%s after %d text lines", observed, l.StdoutTextLines)
@@ -85,7 +85,7 @@ var _ = clientCheck(check.Descriptor{
 	if !bannerFits(l, l.StdoutTextLines+1) {
 		c.Unimplemented(fmt.Sprintf("the client's line budget %d cannot be passed within its byte budget %d", l.StdoutTextLines, l.StdoutTextBytes))
 	}
-	r := c.RunStdioClient(fakeservers.Options{Case: "banner-lines", Lines: int(l.StdoutTextLines) + 1, Marker: newMarker("lines")}, target.Invocation{})
+	r := c.RunStdioClient(stdiofake.Options{Case: "banner-lines", Lines: int(l.StdoutTextLines) + 1, Marker: newMarker("lines")}, target.Invocation{})
 	wantFailedAtBoundary(c, r, l.Declared[target.LimitStdoutTextLines], target.LimitStdoutTextLines, fmt.Sprintf("line %d is past the budget", l.StdoutTextLines+1))
 })
 
@@ -100,8 +100,8 @@ func wantFailedAtBoundary(c *run.C, r *run.ClientRun, declared bool, key, why st
 
 // bytesScenario asks the fake for exactly n text bytes spread over at most
 // half the line budget, so only the byte budget can be what is spent.
-func bytesScenario(l run.Limits, n int64) fakeservers.Options {
-	return fakeservers.Options{Case: "banner-bytes", Bytes: n, Lines: int(max(1, l.StdoutTextLines/2)), Marker: newMarker("bytes")}
+func bytesScenario(l run.Limits, n int64) stdiofake.Options {
+	return stdiofake.Options{Case: "banner-bytes", Bytes: n, Lines: int(max(1, l.StdoutTextLines/2)), Marker: newMarker("bytes")}
 }
 
 var _ = clientCheck(check.Descriptor{
@@ -144,7 +144,7 @@ var _ = clientCheck(check.Descriptor{
 	KilledBy:    []mutant.Name{mutant.ZeroBudgetMeansDefault},
 }, func(c *run.C) {
 	for _, key := range []string{target.LimitStdoutTextLines, target.LimitStdoutTextBytes} {
-		r := c.RunStdioClient(fakeservers.Options{Case: "banner-lines", Lines: 1, Marker: newMarker("zero")},
+		r := c.RunStdioClient(stdiofake.Options{Case: "banner-lines", Lines: 1, Marker: newMarker("zero")},
 			target.Invocation{Limits: map[string]any{key: 0}})
 		if v, ok := r.Int(key); !ok || v != 0 {
 			c.Unimplemented(fmt.Sprintf("the adapter does not honour %s {%q: 0} (its config line must echo %s: 0)", target.EnvLimits, key, key))
@@ -160,7 +160,7 @@ func skipReportRun(c *run.C) (*run.ClientRun, string) {
 		c.Unimplemented("the client's text budget is below 5 lines")
 	}
 	marker := newMarker("quoted")
-	r := c.RunStdioClient(fakeservers.Options{Case: "banner-before-init", Lines: 5, Marker: marker}, target.Invocation{})
+	r := c.RunStdioClient(stdiofake.Options{Case: "banner-before-init", Lines: 5, Marker: marker}, target.Invocation{})
 	wantAllCallsOK(c, r, 1)
 	return r, marker
 }

@@ -3,7 +3,7 @@ package stdio
 import (
 	"fmt"
 
-	"github.com/mcpconform/mcpconform/fakeservers"
+	"github.com/mcpconform/mcpconform/fakeservers/stdiofake"
 	"github.com/mcpconform/mcpconform/harness/check"
 	"github.com/mcpconform/mcpconform/harness/mutant"
 	"github.com/mcpconform/mcpconform/harness/target"
@@ -17,7 +17,7 @@ func damagedCheck(d check.Descriptor, fakeCase string, shapes []string) bool {
 	d.Requirement = "A possibly damaged line that does not parse, or JSON that is neither an object nor a batch, ends the session at once with a protocol failure; it is never skipped."
 	return clientCheck(d, func(c *run.C) {
 		for _, shape := range shapes {
-			r := c.RunStdioClient(fakeservers.Options{Case: fakeCase, Shape: shape}, target.Invocation{})
+			r := c.RunStdioClient(stdiofake.Options{Case: fakeCase, Shape: shape}, target.Invocation{})
 			wantCallFailedWithin(c, r, c.Config().Prompt, fmt.Sprintf("the server wrote a %s line of shape %s", fakeCase, shape))
 		}
 	})
@@ -49,4 +49,4 @@ var _ = damagedCheck(check.Descriptor{
 	Title:    "JSON that is neither an object nor a batch (42, \"x\", null, true, []) ends the session at once",
 	Rules:    []string{"NG-02"},
 	KilledBy: []mutant.Name{mutant.SkipNonObject},
-}, "non-object", fakeservers.NonObjectValues())
+}, "non-object", stdiofake.NonObjectValues())

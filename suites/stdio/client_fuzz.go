@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"path/filepath"
 
-	"github.com/mcpconform/mcpconform/fakeservers"
+	"github.com/mcpconform/mcpconform/fakeservers/stdiofake"
 	"github.com/mcpconform/mcpconform/harness/check"
 	"github.com/mcpconform/mcpconform/harness/mutant"
 	"github.com/mcpconform/mcpconform/harness/target"
@@ -27,10 +27,10 @@ var _ = clientCheck(check.Descriptor{
 	l := c.ClientLimits()
 	run.Fuzz(c, func(seed int64) stdioFuzzCase { return genStdioCase(seed, l) }, func(fc stdioFuzzCase) {
 		path := filepath.Join(c.TempDir(), fmt.Sprintf("fuzz-%d.json", fc.Seed))
-		if err := fakeservers.WriteScript(path, fc.Script); err != nil {
+		if err := stdiofake.WriteScript(path, fc.Script); err != nil {
 			c.Errorf("fuzz case seed %d: %v", fc.Seed, err)
 		}
-		r := c.RunStdioClient(fakeservers.Options{Case: "script", File: path}, target.Invocation{})
+		r := c.RunStdioClient(stdiofake.Options{Case: "script", File: path}, target.Invocation{})
 		wantStdioOutcome(c, r, fc)
 	})
 })
@@ -70,7 +70,7 @@ func wantStdioOutcome(c *run.C, r *run.ClientRun, fc stdioFuzzCase) {
 // okRule is the rule a call that should succeed breaks when it fails: a
 // stderr flood before it must not block or end it (NG-05); skipped text
 // must lose no reply (NG-12).
-func okRule(call fakeservers.ScriptCall) string {
+func okRule(call stdiofake.ScriptCall) string {
 	if call.Stderr > 0 {
 		return "NG-05"
 	}

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/mcpconform/mcpconform/fakeservers"
+	"github.com/mcpconform/mcpconform/fakeservers/stdiofake"
 	"github.com/mcpconform/mcpconform/harness/check"
 	"github.com/mcpconform/mcpconform/harness/jsonrpc"
 	"github.com/mcpconform/mcpconform/harness/mutant"
@@ -23,7 +23,7 @@ var slowStartWait = check.Wait{What: "the late initialize reply, until the clien
 // startup timeout.
 func slowStart(c *run.C) (*run.ClientRun, time.Duration) {
 	startup := c.ClientLimits().Startup
-	r := c.RunStdioClient(fakeservers.Options{Case: "slow-start", Delay: startup + 2*time.Second}, target.Invocation{})
+	r := c.RunStdioClient(stdiofake.Options{Case: "slow-start", Delay: startup + 2*time.Second}, target.Invocation{})
 	return r, startup
 }
 
@@ -91,7 +91,7 @@ var _ = clientCheck(check.Descriptor{
 	Eras:        []check.Era{check.Legacy, check.Modern},
 	KilledBy:    []mutant.Name{mutant.DiscoverNoFallback},
 }, func(c *run.C) {
-	r := c.RunStdioClient(fakeservers.Options{Case: "well-behaved"}, target.Invocation{})
+	r := c.RunStdioClient(stdiofake.Options{Case: "well-behaved"}, target.Invocation{})
 	wantHandshakeStarted(c, r)
 	probed := len(r.Record.Requests("server/discover")) > 0
 	c.Require(len(r.Record.Requests("initialize")) > 0, "initialize after the probe (or without one: a legacy-era client)", "probed with server/discover: %v; initialize never sent", probed)
@@ -105,7 +105,7 @@ var _ = clientCheck(check.Descriptor{
 	Rules:       []string{"ST-16", "LC-30"},
 	KilledBy:    []mutant.Name{mutant.IgnoreExit},
 }, func(c *run.C) {
-	r := c.RunStdioClient(fakeservers.Options{Case: "early-exit"}, target.Invocation{})
+	r := c.RunStdioClient(stdiofake.Options{Case: "early-exit"}, target.Invocation{})
 	callID(c, r.Record) // the fake exits on the call: without one it never did
 	failed, after, observed := callFailure(c, r)
 	patience, prompt := c.Config().Patience, c.Config().Prompt
@@ -120,7 +120,7 @@ var _ = clientCheck(check.Descriptor{
 	Rules:       []string{"ST-04", "ST-02", "JR-01"},
 	KilledBy:    []mutant.Name{mutant.StdinBlankLines},
 }, func(c *run.C) {
-	r := c.RunStdioClient(fakeservers.Options{Case: "well-behaved"}, target.Invocation{})
+	r := c.RunStdioClient(stdiofake.Options{Case: "well-behaved"}, target.Invocation{})
 	wantReached(c, r)
 	for i, line := range r.Record.Lines() {
 		_, err := jsonrpc.Decode([]byte(line))
@@ -136,7 +136,7 @@ var _ = clientCheck(check.Descriptor{
 	Rules:       []string{"NG-12"},
 	KilledBy:    []mutant.Name{mutant.IDTypeConfusion},
 }, func(c *run.C) {
-	r := c.RunStdioClient(fakeservers.Options{Case: "id-swap"}, target.Invocation{})
+	r := c.RunStdioClient(stdiofake.Options{Case: "id-swap"}, target.Invocation{})
 	wantAllCallsOK(c, r, 1)
 })
 
@@ -149,7 +149,7 @@ var _ = clientCheck(check.Descriptor{
 }, func(c *run.C) {
 	const tools = 4
 	c.Unordered()
-	r := c.RunStdioClient(fakeservers.Options{Case: "reverse-order", Tools: tools}, target.Invocation{Parallel: true})
+	r := c.RunStdioClient(stdiofake.Options{Case: "reverse-order", Tools: tools}, target.Invocation{Parallel: true})
 	if n := callsBeforeFirstAnswer(r.Record); n < tools {
 		c.Unimplemented(fmt.Sprintf("only %d of the %d calls were pending together, so the fake could not answer them out of order; %s", n, tools, run.ParallelAsked))
 	}
@@ -163,7 +163,7 @@ var _ = clientCheck(check.Descriptor{
 
 // callsBeforeFirstAnswer counts the tools/call requests the fake received
 // before it wrote its first answer to one.
-func callsBeforeFirstAnswer(rec *fakeservers.Record) int {
+func callsBeforeFirstAnswer(rec *stdiofake.Record) int {
 	n, calls := 0, map[string]bool{}
 	for _, e := range rec.Events {
 		m, err := jsonrpc.Decode([]byte(e.Line))
@@ -171,10 +171,10 @@ func callsBeforeFirstAnswer(rec *fakeservers.Record) int {
 			continue
 		}
 		switch {
-		case e.Type == fakeservers.EventRecv && m.Method == "tools/call":
+		case e.Type == stdiofake.EventRecv && m.Method == "tools/call":
 			n++
 			calls[m.ID.Key()] = true
-		case e.Type == fakeservers.EventSend && m.Method == "" && calls[m.ID.Key()]:
+		case e.Type == stdiofake.EventSend && m.Method == "" && calls[m.ID.Key()]:
 			return n
 		}
 	}

@@ -9,7 +9,7 @@ import (
 	"github.com/leanovate/gopter/gen"
 	"github.com/leanovate/gopter/prop"
 
-	"github.com/mcpconform/mcpconform/fakeservers"
+	"github.com/mcpconform/mcpconform/fakeservers/stdiofake"
 	"github.com/mcpconform/mcpconform/harness/check"
 	"github.com/mcpconform/mcpconform/harness/jsonrpc"
 	"github.com/mcpconform/mcpconform/harness/mutant"
@@ -66,7 +66,7 @@ func fatalLine() gopter.Gen {
 
 // propertyCheck runs body over generated scripts until one fails or the
 // run's sample count passes.
-func propertyCheck(c *run.C, g gopter.Gen, judge func(s fakeservers.Script) (bool, string)) {
+func propertyCheck(c *run.C, g gopter.Gen, judge func(s stdiofake.Script) (bool, string)) {
 	seed := c.Config().Seed
 	c.SetSeed(seed)
 	params := gopter.DefaultTestParametersWithSeed(seed)
@@ -74,7 +74,7 @@ func propertyCheck(c *run.C, g gopter.Gen, judge func(s fakeservers.Script) (boo
 	params.MaxSize = 24
 	params.MaxShrinkCount = 0
 	var firstFailure string
-	result := prop.ForAll(func(s fakeservers.Script) bool {
+	result := prop.ForAll(func(s stdiofake.Script) bool {
 		ok, msg := judge(s)
 		if !ok && firstFailure == "" {
 			firstFailure = msg
@@ -92,13 +92,13 @@ func propertyCheck(c *run.C, g gopter.Gen, judge func(s fakeservers.Script) (boo
 
 // runScript runs the client against the script fake and judges the run
 // with want, returning whether it held.
-func runScript(c *run.C, s fakeservers.Script, want func(r *run.ClientRun)) (bool, string) {
+func runScript(c *run.C, s stdiofake.Script, want func(r *run.ClientRun)) (bool, string) {
 	path := filepath.Join(c.TempDir(), fmt.Sprintf("script-%d.json", len(s.Calls)))
-	if err := fakeservers.WriteScript(path, s); err != nil {
+	if err := stdiofake.WriteScript(path, s); err != nil {
 		return false, "harness error: " + err.Error()
 	}
 	failed, msg := c.Try(func() {
-		want(c.RunStdioClient(fakeservers.Options{Case: "script", File: path}, target.Invocation{}))
+		want(c.RunStdioClient(stdiofake.Options{Case: "script", File: path}, target.Invocation{}))
 	})
 	return !failed, msg
 }
@@ -121,21 +121,21 @@ var _ = clientCheck(check.Descriptor{
 			minBefore = 1 // at least one text line right before a reply
 		}
 		return gopter.CombineGens(gen.SliceOfN(2, textLine()), gen.IntRange(minBefore, 2), gen.SliceOfN(2, textLine()), gen.IntRange(0, 2)).
-			Map(func(v []any) fakeservers.ScriptCall {
+			Map(func(v []any) stdiofake.ScriptCall {
 				before, after := v[0].([]string), v[2].([]string)
-				return fakeservers.ScriptCall{Before: before[:v[1].(int)], Reply: true, After: after[:v[3].(int)]}
+				return stdiofake.ScriptCall{Before: before[:v[1].(int)], Reply: true, After: after[:v[3].(int)]}
 			})
 	}
-	g := gopter.CombineGens(call(true), call(false), call(false), gen.IntRange(1, 3)).Map(func(v []any) fakeservers.Script {
+	g := gopter.CombineGens(call(true), call(false), call(false), gen.IntRange(1, 3)).Map(func(v []any) stdiofake.Script {
 		n := v[3].(int)
-		s := fakeservers.Script{}
+		s := stdiofake.Script{}
 		for i := 0; i < n; i++ {
 			s.Tools = append(s.Tools, fmt.Sprintf("t%d", i+1))
-			s.Calls = append(s.Calls, v[i].(fakeservers.ScriptCall))
+			s.Calls = append(s.Calls, v[i].(stdiofake.ScriptCall))
 		}
 		return s
 	})
-	propertyCheck(c, g, func(s fakeservers.Script) (bool, string) {
+	propertyCheck(c, g, func(s stdiofake.Script) (bool, string) {
 		want := expectStdio(s, l).OK
 		return runScript(c, s, func(r *run.ClientRun) {
 			if want == len(s.Tools) {
@@ -165,11 +165,11 @@ var _ = clientCheck(check.Descriptor{
 	if c.ClientLimits().StdoutTextLines < 2 {
 		c.Unimplemented("the client's text budget is below the 2 lines a generated case may need")
 	}
-	g := gopter.CombineGens(gen.SliceOfN(2, textLine()), gen.IntRange(0, 2), fatalLine()).Map(func(v []any) fakeservers.Script {
+	g := gopter.CombineGens(gen.SliceOfN(2, textLine()), gen.IntRange(0, 2), fatalLine()).Map(func(v []any) stdiofake.Script {
 		before := append(v[0].([]string)[:v[1].(int)], v[2].(string))
-		return fakeservers.Script{Tools: []string{"t1"}, Calls: []fakeservers.ScriptCall{{Before: before}}}
+		return stdiofake.Script{Tools: []string{"t1"}, Calls: []stdiofake.ScriptCall{{Before: before}}}
 	})
-	propertyCheck(c, g, func(s fakeservers.Script) (bool, string) {
+	propertyCheck(c, g, func(s stdiofake.Script) (bool, string) {
 		return runScript(c, s, func(r *run.ClientRun) {
 			wantCallFailedWithin(c, r, c.Config().Prompt, "the server wrote a damaged line")
 		})

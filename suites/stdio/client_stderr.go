@@ -1,7 +1,7 @@
 package stdio
 
 import (
-	"github.com/mcpconform/mcpconform/fakeservers"
+	"github.com/mcpconform/mcpconform/fakeservers/stdiofake"
 	"github.com/mcpconform/mcpconform/harness/check"
 	"github.com/mcpconform/mcpconform/harness/mutant"
 	"github.com/mcpconform/mcpconform/harness/target"
@@ -23,7 +23,7 @@ func floodCheck(id, when, title string) bool {
 		KilledBy:    []mutant.Name{mutant.NoStderrDrain, mutant.StderrVolumeFatal, mutant.StderrInherited},
 	}, func(c *run.C) {
 		secret := newMarker("secret")
-		r := c.RunStdioClient(fakeservers.Options{Case: "stderr-flood", Bytes: floodBytes, When: when, Marker: secret}, target.Invocation{})
+		r := c.RunStdioClient(stdiofake.Options{Case: "stderr-flood", Bytes: floodBytes, When: when, Marker: secret}, target.Invocation{})
 		wantAllCallsOK(c, r, 1)
 		wantNotLeaked(c, r, secret, "the stderr secret")
 	})
@@ -43,7 +43,7 @@ var _ = clientCheck(check.Descriptor{
 	KilledBy:    []mutant.Name{mutant.LeakStderr, mutant.StderrInherited},
 }, func(c *run.C) {
 	secret := newMarker("secret")
-	r := c.RunStdioClient(fakeservers.Options{Case: "stderr-secret-exit", Marker: secret}, target.Invocation{})
+	r := c.RunStdioClient(stdiofake.Options{Case: "stderr-secret-exit", Marker: secret}, target.Invocation{})
 	c.Require(len(r.Calls) == 1 && !r.Calls[0].OK(), "the call fails: the server exited without answering",
 		"calls: %s", describeCalls(r.Calls))
 	wantNotLeaked(c, r, secret, "the stderr secret")

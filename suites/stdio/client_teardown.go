@@ -6,7 +6,7 @@ import (
 	"path/filepath"
 	"time"
 
-	"github.com/mcpconform/mcpconform/fakeservers"
+	"github.com/mcpconform/mcpconform/fakeservers/stdiofake"
 	"github.com/mcpconform/mcpconform/harness/check"
 	"github.com/mcpconform/mcpconform/harness/mutant"
 	"github.com/mcpconform/mcpconform/harness/target"
@@ -39,7 +39,7 @@ func graceSlack(grace time.Duration) time.Duration { return grace / 4 }
 
 // timedOutCall runs a call against a fake that never answers it.
 func timedOutCall(c *run.C, fakeCase string) *run.ClientRun {
-	r := c.RunStdioClientToTimeout(fakeservers.Options{Case: fakeCase}, target.Invocation{CallTimeout: cancelTimeout})
+	r := c.RunStdioClientToTimeout(stdiofake.Options{Case: fakeCase}, target.Invocation{CallTimeout: cancelTimeout})
 	wantTimedOut(c, r)
 	return r
 }
@@ -72,7 +72,7 @@ var _ = clientCheck(check.Descriptor{
 	// has arrived (or Prompt has passed), so the client's close comes after
 	// a cancel it sends from a goroutine: the record holds the cancel, or
 	// its absence, whatever the scheduling.
-	fake := fakeservers.Options{Case: "cancel-then-echo", Delay: c.Config().Prompt}
+	fake := stdiofake.Options{Case: "cancel-then-echo", Delay: c.Config().Prompt}
 	r := c.RunStdioClientToTimeout(fake, target.Invocation{CallTimeout: cancelTimeout})
 	wantTimedOut(c, r)
 	cancelTime(c, r)
@@ -90,7 +90,7 @@ var _ = clientCheck(check.Descriptor{
 	grace := l.CancelGrace
 	r := timedOutCall(c, "never-answers")
 	cancelled := cancelTime(c, r)
-	eof, ok := eventTime(r.Record, fakeservers.EventStdinEOF)
+	eof, ok := eventTime(r.Record, stdiofake.EventStdinEOF)
 	c.Require(ok, "stdin closes after the grace", "the server's stdin never closed")
 	gap := eof.Sub(cancelled)
 	c.Boundary(l.Declared[target.LimitCancelGraceMS], target.LimitCancelGraceMS, gap >= grace-graceSlack(grace),
@@ -107,8 +107,8 @@ var _ = clientCheck(check.Descriptor{
 	Waits:       []check.Wait{callTimeoutWait, cancelGraceWait, sigtermWait},
 }, func(c *run.C) {
 	r := timedOutCall(c, "never-answers-ignore-eof")
-	eof, okEOF := eventTime(r.Record, fakeservers.EventStdinEOF)
-	term, okTerm := eventTime(r.Record, fakeservers.EventSigterm)
+	eof, okEOF := eventTime(r.Record, stdiofake.EventStdinEOF)
+	term, okTerm := eventTime(r.Record, stdiofake.EventSigterm)
 	c.Require(okEOF && okTerm, "stdin closed, then SIGTERM", "stdin closed: %v, SIGTERM: %v", okEOF, okTerm)
 	c.Require(!term.Before(eof), "SIGTERM after stdin closed", "SIGTERM came %s before stdin closed", eof.Sub(term).Round(time.Millisecond))
 	wantNoSurvivors(c, r)
@@ -135,10 +135,10 @@ var _ = clientCheck(check.Descriptor{
 	Level:       check.SHOULD,
 	KilledBy:    []mutant.Name{mutant.SigtermBeforeEOF},
 }, func(c *run.C) {
-	r := c.RunStdioClient(fakeservers.Options{Case: "well-behaved"}, target.Invocation{})
+	r := c.RunStdioClient(stdiofake.Options{Case: "well-behaved"}, target.Invocation{})
 	wantAllCallsOK(c, r, 1)
-	_, eof := eventTime(r.Record, fakeservers.EventStdinEOF)
-	_, term := eventTime(r.Record, fakeservers.EventSigterm)
+	_, eof := eventTime(r.Record, stdiofake.EventStdinEOF)
+	_, term := eventTime(r.Record, stdiofake.EventSigterm)
 	c.Require(eof && !term, "stdin closes and the server exits with no SIGTERM", "stdin closed: %v, SIGTERM sent: %v", eof, term)
 	wantNoSurvivors(c, r)
 })
@@ -151,10 +151,10 @@ var _ = clientCheck(check.Descriptor{
 	KilledBy:    []mutant.Name{mutant.NoSigterm, mutant.NoSigkill},
 	Waits:       []check.Wait{escalationWait},
 }, func(c *run.C) {
-	r := c.RunStdioClient(fakeservers.Options{Case: "close-stubborn"}, target.Invocation{})
+	r := c.RunStdioClient(stdiofake.Options{Case: "close-stubborn"}, target.Invocation{})
 	wantAllCallsOK(c, r, 1)
-	eof, okEOF := eventTime(r.Record, fakeservers.EventStdinEOF)
-	term, okTerm := eventTime(r.Record, fakeservers.EventSigterm)
+	eof, okEOF := eventTime(r.Record, stdiofake.EventStdinEOF)
+	term, okTerm := eventTime(r.Record, stdiofake.EventSigterm)
 	c.Require(okEOF && okTerm && !term.Before(eof), "stdin closed, then SIGTERM", "stdin closed: %v, SIGTERM: %v", okEOF, okTerm)
 	wantNoSurvivors(c, r)
 })
@@ -178,11 +178,11 @@ var _ = clientCheck(check.Descriptor{
 		Setting: check.Scripted, Duration: markerDelay + markerSlack}},
 }, func(c *run.C) {
 	marker := filepath.Join(c.TempDir(), "grandchild-alive")
-	r := c.RunStdioClient(fakeservers.Options{Case: "grandchild", File: marker, Delay: markerDelay}, target.Invocation{})
+	r := c.RunStdioClient(stdiofake.Options{Case: "grandchild", File: marker, Delay: markerDelay}, target.Invocation{})
 	wantAllCallsOK(c, r, 1)
 	c.Require(len(r.Record.Children()) > 0, "the fake started its grandchild", "no grandchild was recorded")
 	wantNoSurvivors(c, r)
-	child, _ := r.Record.First(fakeservers.EventChild)
+	child, _ := r.Record.First(stdiofake.EventChild)
 	if wait := time.Until(time.Unix(0, child.T).Add(markerDelay + markerSlack)); wait > 0 {
 		time.Sleep(wait) // the marker is due only after its delay
 	}

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/mcpconform/mcpconform/fakeservers"
+	"github.com/mcpconform/mcpconform/fakeservers/stdiofake"
 	"github.com/mcpconform/mcpconform/harness/jsonrpc"
 	"github.com/mcpconform/mcpconform/harness/target"
 	"github.com/mcpconform/mcpconform/suites/run"
@@ -101,7 +101,7 @@ func wantNotLeaked(c *run.C, r *run.ClientRun, secret, what string) {
 
 // callID returns the id of the first tools/call in the record; without one
 // the adapter made no call and the check has nothing to judge.
-func callID(c *run.C, rec *fakeservers.Record) jsonrpc.ID {
+func callID(c *run.C, rec *stdiofake.Record) jsonrpc.ID {
 	reqs := rec.Requests("tools/call")
 	if len(reqs) == 0 {
 		c.Errorf("the server received no tools/call: the adapter must call every tool the server lists")
@@ -110,9 +110,9 @@ func callID(c *run.C, rec *fakeservers.Record) jsonrpc.ID {
 }
 
 // cancelledFor returns the first notifications/cancelled for id.
-func cancelledFor(rec *fakeservers.Record, id jsonrpc.ID) (fakeservers.Event, bool) {
+func cancelledFor(rec *stdiofake.Record, id jsonrpc.ID) (stdiofake.Event, bool) {
 	for _, e := range rec.Events {
-		if e.Type != fakeservers.EventRecv {
+		if e.Type != stdiofake.EventRecv {
 			continue
 		}
 		m, err := jsonrpc.Decode([]byte(e.Line))
@@ -126,10 +126,10 @@ func cancelledFor(rec *fakeservers.Record, id jsonrpc.ID) (fakeservers.Event, bo
 			return e, true
 		}
 	}
-	return fakeservers.Event{}, false
+	return stdiofake.Event{}, false
 }
 
-func eventTime(rec *fakeservers.Record, typ string) (time.Time, bool) {
+func eventTime(rec *stdiofake.Record, typ string) (time.Time, bool) {
 	e, ok := rec.First(typ)
 	return time.Unix(0, e.T), ok
 }

@@ -1,5 +1,5 @@
 // Package stdio holds the checks of the stdio transport. Client-role checks
-// run the client's adapter against the fake servers in package fakeservers and
+// run the client's adapter against the fake servers in package stdiofake and
 // judge from what the adapter printed and what the fake recorded; they enforce
 // the seed rules NG-01 … NG-12 and the spec's stdio and lifecycle rules.
 //

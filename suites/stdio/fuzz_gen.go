@@ -9,7 +9,7 @@ import (
 
 	"github.com/leanovate/gopter"
 
-	"github.com/mcpconform/mcpconform/fakeservers"
+	"github.com/mcpconform/mcpconform/fakeservers/stdiofake"
 	"github.com/mcpconform/mcpconform/harness/jsonrpc"
 	"github.com/mcpconform/mcpconform/suites/run"
 )
@@ -35,7 +35,7 @@ type stdioOutcome struct {
 // stderr never does (NG-05). The call whose output ends the session fails,
 // and every later one; a line after a reply ends the session for the next
 // call.
-func expectStdio(s fakeservers.Script, l run.Limits) stdioOutcome {
+func expectStdio(s stdiofake.Script, l run.Limits) stdioOutcome {
 	var lines, bytes int64
 	ends := func(out []string) string {
 		for _, t := range out {
@@ -90,7 +90,7 @@ var stdioFocuses = []string{focusMix, focusBanner, focusLinesExact, focusLinesOv
 type stdioFuzzCase struct {
 	Seed   int64
 	Focus  string
-	Script fakeservers.Script
+	Script stdiofake.Script
 	Want   stdioOutcome
 }
 
@@ -99,7 +99,7 @@ type stdioFuzzCase struct {
 func (fc stdioFuzzCase) Describe() string {
 	s := fc.Script
 	s.Banner = abridge(s.Banner)
-	s.Calls = append([]fakeservers.ScriptCall(nil), s.Calls...)
+	s.Calls = append([]stdiofake.ScriptCall(nil), s.Calls...)
 	for i := range s.Calls {
 		s.Calls[i].Before, s.Calls[i].After = abridge(s.Calls[i].Before), abridge(s.Calls[i].After)
 	}
@@ -133,7 +133,7 @@ func genStdioCase(seed int64, l run.Limits) stdioFuzzCase {
 	g := newFuzzGen(seed)
 	focus := stdioFocuses[run.FuzzPick(seed, len(stdioFocuses))]
 	calls := 1 + g.r.Intn(3)
-	s := fakeservers.Script{Calls: make([]fakeservers.ScriptCall, calls)}
+	s := stdiofake.Script{Calls: make([]stdiofake.ScriptCall, calls)}
 	for i := range calls {
 		s.Tools = append(s.Tools, fmt.Sprintf("t%d", i+1))
 		s.Calls[i].Reply = true
@@ -198,7 +198,7 @@ type slot struct {
 	after bool
 }
 
-func slots(s *fakeservers.Script) []slot {
+func slots(s *stdiofake.Script) []slot {
 	out := []slot{{call: -1}}
 	for i := range s.Calls {
 		out = append(out, slot{call: i})
@@ -210,7 +210,7 @@ func slots(s *fakeservers.Script) []slot {
 }
 
 // scatter puts the lines, in order, into random slots in order.
-func (g *fuzzGen) scatter(s *fakeservers.Script, lines []string) {
+func (g *fuzzGen) scatter(s *stdiofake.Script, lines []string) {
 	ss := slots(s)
 	picks := make([]int, len(lines))
 	for i := range picks {
@@ -222,7 +222,7 @@ func (g *fuzzGen) scatter(s *fakeservers.Script, lines []string) {
 	}
 }
 
-func put(s *fakeservers.Script, at slot, line string) {
+func put(s *stdiofake.Script, at slot, line string) {
 	switch {
 	case at.call < 0:
 		s.Banner = append(s.Banner, line)
@@ -234,7 +234,7 @@ func put(s *fakeservers.Script, at slot, line string) {
 }
 
 // fatal makes a random call end with the line instead of its reply.
-func (g *fuzzGen) fatal(s *fakeservers.Script, line string) {
+func (g *fuzzGen) fatal(s *stdiofake.Script, line string) {
 	i := g.r.Intn(len(s.Calls))
 	s.Calls[i].Before = append(s.Calls[i].Before, line)
 	s.Calls[i].Reply = false
@@ -252,7 +252,7 @@ func (g *fuzzGen) few(l run.Limits) []string {
 
 // focus fills the script for a focus; false when the budgets leave no room
 // for it (the case falls back to a mix).
-func (g *fuzzGen) focus(s *fakeservers.Script, focus string, l run.Limits) bool {
+func (g *fuzzGen) focus(s *stdiofake.Script, focus string, l run.Limits) bool {
 	switch focus {
 	case focusMix:
 		g.mix(s, l)
@@ -312,7 +312,7 @@ func (g *fuzzGen) focus(s *fakeservers.Script, focus string, l run.Limits) bool 
 
 // mix is text of any shape and size (budgets or not), floods below the
 // pipe sizes, and in a third of the cases one fatal line.
-func (g *fuzzGen) mix(s *fakeservers.Script, l run.Limits) {
+func (g *fuzzGen) mix(s *stdiofake.Script, l run.Limits) {
 	lines := make([]string, g.r.Intn(int(min(l.StdoutTextLines, 6))+1))
 	for i := range lines {
 		lines[i] = g.sample(textLine(), anyLine)

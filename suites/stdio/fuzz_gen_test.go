@@ -4,7 +4,7 @@ import (
 	"reflect"
 	"testing"
 
-	"github.com/mcpconform/mcpconform/fakeservers"
+	"github.com/mcpconform/mcpconform/fakeservers/stdiofake"
 	"github.com/mcpconform/mcpconform/suites/run"
 )
 
@@ -14,19 +14,19 @@ func TestExpectStdio(t *testing.T) {
 	text := "log: hello"
 	for _, tc := range []struct {
 		name string
-		s    fakeservers.Script
+		s    stdiofake.Script
 		want stdioOutcome
 	}{
-		{"clean", fakeservers.Script{Calls: []fakeservers.ScriptCall{{Reply: true}, {Reply: true}}}, stdioOutcome{Handshake: true, OK: 2}},
-		{"banner over the line budget", fakeservers.Script{Banner: repeat(text, 21), Calls: []fakeservers.ScriptCall{{Reply: true}}}, stdioOutcome{Rule: "NG-03"}},
-		{"exactly the line budget", fakeservers.Script{Banner: repeat(text, 10), Calls: []fakeservers.ScriptCall{{Before: repeat(text, 10), Reply: true}}}, stdioOutcome{Handshake: true, OK: 1}},
-		{"one line past it, after a reply", fakeservers.Script{Calls: []fakeservers.ScriptCall{{Before: repeat(text, 20), Reply: true, After: []string{text}}, {Reply: true}}}, stdioOutcome{Handshake: true, OK: 1, Rule: "NG-03"}},
-		{"exactly the byte budget", fakeservers.Script{Calls: []fakeservers.ScriptCall{{Before: []string{fixedText(4096)}, Reply: true}}}, stdioOutcome{Handshake: true, OK: 1}},
-		{"one byte past it", fakeservers.Script{Calls: []fakeservers.ScriptCall{{Before: []string{fixedText(4097)}, Reply: true}}}, stdioOutcome{Handshake: true, Rule: "NG-03"}},
-		{"damaged", fakeservers.Script{Calls: []fakeservers.ScriptCall{{Reply: true}, {Before: []string{text, `{"id":1,"res`}}}}, stdioOutcome{Handshake: true, OK: 1, Rule: "NG-02"}},
-		{"non-object", fakeservers.Script{Calls: []fakeservers.ScriptCall{{Before: []string{"42"}}}}, stdioOutcome{Handshake: true, Rule: "NG-02"}},
-		{"stderr never ends it", fakeservers.Script{Calls: []fakeservers.ScriptCall{{Stderr: 1 << 20, Reply: true}}}, stdioOutcome{Handshake: true, OK: 1}},
-		{"a budget of 0", fakeservers.Script{Calls: []fakeservers.ScriptCall{{Before: []string{text}, Reply: true}}}, stdioOutcome{Handshake: true, Rule: "NG-03"}},
+		{"clean", stdiofake.Script{Calls: []stdiofake.ScriptCall{{Reply: true}, {Reply: true}}}, stdioOutcome{Handshake: true, OK: 2}},
+		{"banner over the line budget", stdiofake.Script{Banner: repeat(text, 21), Calls: []stdiofake.ScriptCall{{Reply: true}}}, stdioOutcome{Rule: "NG-03"}},
+		{"exactly the line budget", stdiofake.Script{Banner: repeat(text, 10), Calls: []stdiofake.ScriptCall{{Before: repeat(text, 10), Reply: true}}}, stdioOutcome{Handshake: true, OK: 1}},
+		{"one line past it, after a reply", stdiofake.Script{Calls: []stdiofake.ScriptCall{{Before: repeat(text, 20), Reply: true, After: []string{text}}, {Reply: true}}}, stdioOutcome{Handshake: true, OK: 1, Rule: "NG-03"}},
+		{"exactly the byte budget", stdiofake.Script{Calls: []stdiofake.ScriptCall{{Before: []string{fixedText(4096)}, Reply: true}}}, stdioOutcome{Handshake: true, OK: 1}},
+		{"one byte past it", stdiofake.Script{Calls: []stdiofake.ScriptCall{{Before: []string{fixedText(4097)}, Reply: true}}}, stdioOutcome{Handshake: true, Rule: "NG-03"}},
+		{"damaged", stdiofake.Script{Calls: []stdiofake.ScriptCall{{Reply: true}, {Before: []string{text, `{"id":1,"res`}}}}, stdioOutcome{Handshake: true, OK: 1, Rule: "NG-02"}},
+		{"non-object", stdiofake.Script{Calls: []stdiofake.ScriptCall{{Before: []string{"42"}}}}, stdioOutcome{Handshake: true, Rule: "NG-02"}},
+		{"stderr never ends it", stdiofake.Script{Calls: []stdiofake.ScriptCall{{Stderr: 1 << 20, Reply: true}}}, stdioOutcome{Handshake: true, OK: 1}},
+		{"a budget of 0", stdiofake.Script{Calls: []stdiofake.ScriptCall{{Before: []string{text}, Reply: true}}}, stdioOutcome{Handshake: true, Rule: "NG-03"}},
 	} {
 		l := testLimits
 		if tc.name == "a budget of 0" {
@@ -92,7 +92,7 @@ func TestStdioCasesDeterministicAndFocused(t *testing.T) {
 	}
 }
 
-func textSpent(s fakeservers.Script) (lines, bytes int64) {
+func textSpent(s stdiofake.Script) (lines, bytes int64) {
 	add := func(out []string) {
 		for _, l := range out {
 			lines, bytes = lines+1, bytes+int64(len(l))+1

@@ -1,0 +1,125 @@
+package fakeservers
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+
+	"github.com/mcpconform/mcpconform/harness/jsonrpc"
+)
+
+// Protocol versions the fake speaks: the legacy era. It answers
+// server/discover (the 2026-07-28 probe) with -32601, as a legacy server does.
+var legacyVersions = []string{"2025-03-26", "2025-06-18", "2025-11-25"}
+
+// latestLegacyVersion is what initialize answers when the proposed version is
+// not one the fake speaks.
+const latestLegacyVersion = "2025-11-25"
+
+// InitializeResult is the result of a fake's initialize response.
+type InitializeResult struct {
+	ProtocolVersion string         `json:"protocolVersion"`
+	Capabilities    map[string]any `json:"capabilities"`
+	ServerInfo      Implementation `json:"serverInfo"`
+}
+
+// Implementation names the fake in its initialize result.
+type Implementation struct {
+	Name    string `json:"name"`
+	Version string `json:"version"`
+}
+
+// InitializeReply is the success response to initialize request m: the
+// proposed version when the fake speaks it, 2025-11-25 otherwise.
+func InitializeReply(m *jsonrpc.Message) *jsonrpc.Message {
+	var params struct {
+		ProtocolVersion string `json:"protocolVersion"`
+	}
+	_ = json.Unmarshal(m.Params, &params) // a malformed proposal gets the fallback version
+	version := latestLegacyVersion
+	if slices.Contains(legacyVersions, params.ProtocolVersion) {
+		version = params.ProtocolVersion
+	}
+	return ResultMessage(m.ID, InitializeResult{
+		ProtocolVersion: version,
+		Capabilities:    map[string]any{"tools": struct{}{}},
+		ServerInfo:      Implementation{Name: "mcpconform-fake", Version: "1"},
+	})
+}
+
+// Tool is one tool of a fake's tools/list result.
+type Tool struct {
+	Name        string         `json:"name"`
+	Description string         `json:"description"`
+	InputSchema map[string]any `json:"inputSchema"`
+}
+
+// ToolList is the tools/list result offering names ("echo" when empty).
+func ToolList(names []string) any {
+	if len(names) == 0 {
+		names = []string{"echo"}
+	}
+	tools := make([]Tool, len(names))
+	for i, n := range names {
+		tools[i] = Tool{Name: n, Description: "mcpconform fake tool " + n, InputSchema: map[string]any{"type": "object"}}
+	}
+	return struct {
+		Tools []Tool `json:"tools"`
+	}{tools}
+}
+
+// ToolCall is one tools/call request.
+type ToolCall struct {
+	Req   *jsonrpc.Message
+	Name  string
+	Index int // arrival order among the fake's tools/call requests, from 0
+}
+
+// ParseCall reads tools/call request m, the index-th to arrive; an error
+// (for an -32602 answer) when it names no tool.
+func ParseCall(m *jsonrpc.Message, index int) (ToolCall, error) {
+	var params struct {
+		Name string `json:"name"`
+	}
+	if err := json.Unmarshal(m.Params, &params); err != nil || params.Name == "" {
+		return ToolCall{}, errors.New(`tools/call needs params {"name": string}`)
+	}
+	return ToolCall{Req: m, Name: params.Name, Index: index}, nil
+}
+
+// TextContent is one text content block of a tool result.
+type TextContent struct {
+	Type string `json:"type"`
+	Text string `json:"text"`
+}
+
+// CallResult is the result of a fake's tools/call success response.
+type CallResult struct {
+	Content []TextContent `json:"content"`
+}
+
+// OK is the call's success response: text "ok <tool name>".
+func (c ToolCall) OK() *jsonrpc.Message {
+	return ResultMessage(c.Req.ID, CallResult{Content: []TextContent{{Type: "text", Text: "ok " + c.Name}}})
+}
+
+// ResultMessage builds a success response. Only fixed Go types are encoded
+// here, so an encoding failure is a bug in this package.
+func ResultMessage(id jsonrpc.ID, result any) *jsonrpc.Message {
+	m, err := jsonrpc.NewResult(id, result)
+	if err != nil {
+		panic(fmt.Sprintf("fakeservers: encode result: %v", err))
+	}
+	return m
+}
+
+// Encode returns m as one line of JSON. The fakes encode only messages they
+// built from fixed Go types, so a failure is a bug in this package.
+func Encode(m *jsonrpc.Message) []byte {
+	b, err := jsonrpc.Encode(m)
+	if err != nil {
+		panic(fmt.Sprintf("fakeservers: encode %s: %v", m.Kind(), err))
+	}
+	return b
+}
