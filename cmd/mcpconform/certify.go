@@ -292,7 +292,7 @@ func certifyWith(o *runOptions, roles []check.Role, stdout, stderr io.Writer) in
 	defer stop()
 	stopSignals := onSignal(stderr, p.budget, nil)
 	defer stopSignals()
-	cfg := run.Config{ClientAdapter: t.adapter, ServerURL: t.url, ServerCommand: t.server, Implementation: t.implementation, Fixtures: p.fixtures, Unsafe: p.unsafe, Seed: o.seed, Strict: o.strict, Profile: p.profile,
+	cfg := run.Options{ClientAdapter: t.adapter, ServerURL: t.url, ServerCommand: t.server, Implementation: t.implementation, Fixtures: p.fixtures, Unsafe: p.unsafe, Seed: o.seed, Strict: o.strict, Profile: p.profile,
 		Baseline: p.baseline, SnapshotDir: o.snapshots, UpdateSnapshots: o.updateSnapshots, CheckDeadline: o.timeout, Patience: o.patience, ProbeTimeout: o.probeTimeout,
 		QuietWindow: o.quietWindow, ToolBudget: o.toolBudget, Fuzz: o.fuzz, FuzzCases: o.fuzzCases, Secrets: secrets, ServerCheckDeadline: o.checkTimeout}
 	run.Configure(cfg)
@@ -400,7 +400,7 @@ func startTargets(o *runOptions, roles []check.Role) (targets, func(), error) {
 // preflight probes the user's server for its eras and the client adapter
 // for its transports; a target that is no MCP implementation stops the
 // run here. An interrupted run skips what is left.
-func preflight(cfg run.Config, t targets) error {
+func preflight(cfg run.Options, t targets) error {
 	if t.userServer {
 		if err := probeTarget(cfg); err != nil && !run.Interrupted() {
 			return err
@@ -503,7 +503,7 @@ func finishRun(o *runOptions, p *prepared, roles []check.Role, t targets, f fini
 // probeTarget runs the era probe of each server transport the run names
 // (its result is kept for the checks) and returns the one error of a
 // target that is no MCP server at all, so the run stops before its checks.
-func probeTarget(cfg run.Config) error {
+func probeTarget(cfg run.Options) error {
 	var transports []check.Transport
 	if len(cfg.ServerCommand) > 0 {
 		transports = append(transports, check.Stdio)

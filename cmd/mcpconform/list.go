@@ -72,7 +72,7 @@ func list(args []string, stdout, stderr io.Writer) int {
 		return exitFor(fmt.Errorf("list: unexpected argument %q", fs.Arg(0)), stderr)
 	}
 	all := check.All()
-	defaults, referenceLine := run.Config{}.WithDefaults(), run.ReferenceConfigLine()
+	defaults, referenceLine := run.Options{}.WithDefaults(), run.ReferenceConfigLine()
 	switch *format {
 	case "json":
 		entries := make([]listEntry, 0, len(all))

@@ -15,7 +15,7 @@ import (
 // says where a default client run goes; a client-limit wait names a limit
 // of the adapter contract and lasts the reference's value of it.
 func TestListJSONGivesClientWaitsTheReferenceDurations(t *testing.T) {
-	ref := run.ReferenceSettings("")
+	ref := run.ReferenceConfig("")
 	limits := map[string]time.Duration{
 		target.LimitCancelGraceMS:     ref.Stdio.CancelGrace,
 		target.LimitStartupMS:         ref.Stdio.StartupTimeout,

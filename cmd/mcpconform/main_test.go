@@ -128,7 +128,7 @@ func TestListJSONNamesEveryCheckWithItsKiller(t *testing.T) {
 	}
 	// The waits a run against a server spends, with their default
 	// durations, and those a run of the reference client spends.
-	ref := run.ReferenceSettings("")
+	ref := run.ReferenceConfig("")
 	for key, want := range map[string]waitEntry{
 		"http.server.get.no-responses tool-budget":            {Setting: "tool-budget", Always: false, DurationMS: run.DefaultToolBudget.Milliseconds()},
 		"http.server.get.no-responses quiet-window":           {Setting: "quiet-window", Always: true, DurationMS: run.DefaultQuietWindow.Milliseconds()},

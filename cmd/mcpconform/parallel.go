@@ -148,7 +148,7 @@ func certifyParallel(o *runOptions, p *prepared, roles []check.Role, stdout, std
 	defer stopSignals()
 	// A target that is no MCP implementation stops the run here, once,
 	// before any worker starts.
-	cfg := run.Config{ClientAdapter: t.adapter, ServerURL: t.url, ServerCommand: t.server, Implementation: t.implementation, Fixtures: p.fixtures, Unsafe: p.unsafe, Seed: o.seed,
+	cfg := run.Options{ClientAdapter: t.adapter, ServerURL: t.url, ServerCommand: t.server, Implementation: t.implementation, Fixtures: p.fixtures, Unsafe: p.unsafe, Seed: o.seed,
 		Profile: p.profile, CheckDeadline: o.timeout, Patience: o.patience, ProbeTimeout: o.probeTimeout, Fuzz: o.fuzz, FuzzCases: o.fuzzCases, Secrets: p.secrets}
 	run.Configure(cfg)
 	if err := preflight(cfg, t); err != nil {

@@ -123,7 +123,7 @@ var _ = clientCheck(check.Descriptor{
 	// never given up runs on until the client closes, a call timeout later.
 	l := declared(c)
 	control := l.Control
-	callTimeout := control + c.Config().Prompt
+	callTimeout := control + c.Options().Prompt
 	r := c.RunHTTPClient(httpfake.Options{Case: "control-hang", Tools: 2}, target.Invocation{CallTimeout: callTimeout})
 	var cancels []httpfake.Request
 	for _, q := range r.Requests {
@@ -139,7 +139,7 @@ var _ = clientCheck(check.Descriptor{
 	}
 	first := cancels[0]
 	took := first.End.Sub(first.Start)
-	bound := control + c.Config().Prompt/4
+	bound := control + c.Options().Prompt/4
 	c.Boundary(l.Declared[target.LimitControlRequestMS], target.LimitControlRequestMS, first.Aborted && took <= bound,
 		fmt.Sprintf("the cancellation POST is abandoned within %s (control_request_timeout %s)", bound, control),
 		"the cancellation POST ran %s (abandoned by the client: %v)", took.Round(time.Millisecond), first.Aborted)

@@ -21,7 +21,7 @@ import (
 
 // linger is how long a check keeps reading an SSE stream after the
 // response arrived, to see whether the server ends it.
-func linger(c *run.C) time.Duration { return c.Config().Prompt }
+func linger(c *run.C) time.Duration { return c.Options().Prompt }
 
 // settle is how long a check keeps reading the GET stream after the
 // responses of its POSTs arrived: a quiet window. A message the server puts
@@ -136,7 +136,7 @@ var _ = serverCheck(check.Descriptor{
 	for k, v := range s.headers() {
 		req.Header.Set(k, v)
 	}
-	resp, err := (&nethttp.Client{Transport: p.rt, Timeout: c.Config().Patience}).Do(req)
+	resp, err := (&nethttp.Client{Transport: p.rt, Timeout: c.Options().Patience}).Do(req)
 	c.Require(err == nil, "the server answers GET", "%v", transcript.RedactError(err))
 	resp.Body.Close()
 	ct := resp.Header.Get("Content-Type")
@@ -166,14 +166,14 @@ func callEveryTool(c *run.C, p *probe, s session) []*reply {
 		c.Require(resp != nil && resp.Error == nil, "tools/list succeeds", "%s", r.describe())
 		return resp.Result
 	})
-	fixtures := c.Config().Fixtures
+	fixtures := c.Options().Fixtures
 	slow := run.SlowTools(fixtures)
 	var out []*reply
 	var cut, opened []string
 	for _, raw := range raws {
 		var t tool
 		_ = json.Unmarshal(raw, &t)
-		if slices.Contains(c.Config().Unsafe, t.Name) {
+		if slices.Contains(c.Options().Unsafe, t.Name) {
 			continue // the fixtures file says calling it writes, deletes or reaches out
 		}
 		args := map[string]any{}

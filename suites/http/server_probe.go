@@ -44,12 +44,12 @@ type probe struct {
 }
 
 func newProbe(c *run.C) *probe {
-	url := c.Config().ServerURL
+	url := c.Options().ServerURL
 	if url == "" {
 		c.Skip(run.NoServerURL)
 	}
 	rt := &transcript.HTTPRecorder{Log: c.Log()}
-	p := &probe{c: c, url: url, rt: rt, client: &nethttp.Client{Transport: rt, Timeout: c.Config().CheckDeadline}}
+	p := &probe{c: c, url: url, rt: rt, client: &nethttp.Client{Transport: rt, Timeout: c.Options().CheckDeadline}}
 	c.Cleanup(p.endSessions)
 	return p
 }
@@ -121,7 +121,7 @@ func (p *probe) request(body []byte, h headers) *nethttp.Request {
 }
 
 func (p *probe) do(req *nethttp.Request, wait jsonrpc.ID, linger time.Duration) *reply {
-	r, err := p.exchange(req, reading{wait: wait, linger: linger, deadline: time.Now().Add(p.c.Config().Patience)})
+	r, err := p.exchange(req, reading{wait: wait, linger: linger, deadline: time.Now().Add(p.c.Options().Patience)})
 	if err != nil {
 		p.c.Failf("the server answers "+req.Method, "%v", transcript.RedactError(err))
 	}

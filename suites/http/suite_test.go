@@ -30,7 +30,7 @@ func TestReferenceImplementations(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer stop()
-	run.Configure(run.Config{Seed: 20261130, ServerURL: url, Fuzz: true, FuzzCases: 5})
+	run.Configure(run.Options{Seed: 20261130, ServerURL: url, Fuzz: true, FuzzCases: 5})
 	gomega.RegisterFailHandler(ginkgo.Fail)
 	suiteConfig, reporterConfig := ginkgo.GinkgoConfiguration()
 	suiteConfig.LabelFilter = "transport:http"

@@ -68,7 +68,7 @@ var _ = ginkgo.Describe("", func() {
 
 // declaredWaits is the time the check's declared waits take at least, its
 // client-limit waits lasting the limits of the config line client.
-func declaredWaits(cfg Config, d check.Descriptor, client target.Output) time.Duration {
+func declaredWaits(cfg Options, d check.Descriptor, client target.Output) time.Duration {
 	var sum time.Duration
 	for _, w := range d.Waits {
 		sum += cfg.WaitDuration(w, client)
@@ -80,7 +80,7 @@ func declaredWaits(cfg Config, d check.Descriptor, client target.Output) time.Du
 type C struct {
 	D        check.Descriptor
 	Ctx      context.Context
-	cfg      Config
+	cfg      Options
 	dir      string
 	seed     int64
 	entries  []transcript.Entry
@@ -124,8 +124,8 @@ func (c *C) Cleanup(f func()) { c.cleanups = append(c.cleanups, f) }
 // requests are concurrent), so it has no snapshot.
 func (c *C) Unordered() { c.unordered = true }
 
-// Config returns the run configuration.
-func (c *C) Config() Config { return c.cfg }
+// Options returns the run configuration.
+func (c *C) Options() Options { return c.cfg }
 
 // TempDir returns a directory removed when the check ends.
 func (c *C) TempDir() string { return c.dir }
@@ -303,7 +303,7 @@ func observed(o check.Outcome) bool {
 // profile: a failure of a hardened rule (the check's source, or a
 // RequireHardened assertion) is HARDENED under the spec profile; a failure
 // below MUST is WARN unless --strict.
-func grade(d check.Descriptor, v verdict, cfg Config) check.Outcome {
+func grade(d check.Descriptor, v verdict, cfg Options) check.Outcome {
 	if v.outcome != check.Fail {
 		return v.outcome
 	}

@@ -20,10 +20,11 @@ import (
 	"github.com/mcpconform/mcpconform/harness/transcript"
 )
 
-// Config is one run's configuration.
-type Config struct {
+// Options are one run's configuration. The zero value of every field means
+// its default (WithDefaults).
+type Options struct {
 	// ClientAdapter is the adapter command of the client under test; empty
-	// means the reference adapter with ReferenceSettings.
+	// means the reference adapter with ReferenceConfig.
 	ClientAdapter []string
 	// ServerURL is the streamable HTTP endpoint of the server under test.
 	ServerURL string
@@ -105,9 +106,9 @@ const (
 	DefaultToolBudget          = time.Second
 )
 
-// ReferenceSettings are the reference adapter's settings when it is the
+// ReferenceConfig are the reference adapter's settings when it is the
 // client under test: the seed's rules with small limits, so a run is quick.
-func ReferenceSettings(m mutant.Name) adapter.Config {
+func ReferenceConfig(m mutant.Name) adapter.Config {
 	c := stdio.DefaultConfig()
 	c.MaxStdoutTextLines = 20
 	c.MaxStdoutTextBytes = 4096
@@ -125,16 +126,16 @@ func ReferenceSettings(m mutant.Name) adapter.Config {
 // ReferenceAdapter is the argv of the reference adapter (or one of its
 // mutants) as a child of this executable.
 func ReferenceAdapter(m mutant.Name) []string {
-	return selfexec.Command("adapter", ReferenceSettings(m).Flags()...)
+	return selfexec.Command("adapter", ReferenceConfig(m).Flags()...)
 }
 
 var (
 	cfgMu sync.Mutex
-	cfg   Config
+	cfg   Options
 )
 
 // Configure sets the run configuration; call it before RunSpecs.
-func Configure(c Config) {
+func Configure(c Options) {
 	resetRun()
 	c = c.WithDefaults()
 	cfgMu.Lock()
@@ -146,7 +147,7 @@ func Configure(c Config) {
 }
 
 // WithDefaults returns c with its zero fields set to their defaults.
-func (c Config) WithDefaults() Config {
+func (c Options) WithDefaults() Options {
 	if len(c.ClientAdapter) == 0 {
 		c.ClientAdapter = ReferenceAdapter("")
 	}
@@ -190,12 +191,12 @@ func (c Config) WithDefaults() Config {
 // configuration, every time it elapses. A client-limit wait lasts the limit
 // the client declares in its config line client, or the seed default where
 // it declares none.
-func (c Config) WaitDuration(w check.Wait, client target.Output) time.Duration {
+func (c Options) WaitDuration(w check.Wait, client target.Output) time.Duration {
 	return w.Total(c.waitOnce(w, client))
 }
 
 // waitOnce is how long wait w lasts each time it elapses.
-func (c Config) waitOnce(w check.Wait, client target.Output) time.Duration {
+func (c Options) waitOnce(w check.Wait, client target.Output) time.Duration {
 	switch w.Setting {
 	case check.QuietWindow:
 		return c.QuietWindow
@@ -222,10 +223,10 @@ func seedConfigLine() target.Output {
 }
 
 // ReferenceConfigLine is the config line of the reference client with
-// ReferenceSettings: the limits its client-limit waits last when it is the
+// ReferenceConfig: the limits its client-limit waits last when it is the
 // client under test.
 func ReferenceConfigLine() target.Output {
-	return target.Output{Config: ReferenceSettings("").ConfigLine()}
+	return target.Output{Config: ReferenceConfig("").ConfigLine()}
 }
 
 // SlowTools are the tools a check that calls every tool cancels as soon as
@@ -240,7 +241,7 @@ func SlowTools(fixtures map[string]Fixture) []string {
 }
 
 // Current returns the run configuration.
-func Current() Config {
+func Current() Options {
 	cfgMu.Lock()
 	defer cfgMu.Unlock()
 	return cfg

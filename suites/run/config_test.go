@@ -11,7 +11,7 @@ import (
 )
 
 func TestWaitDurationTakesTheClientsLimit(t *testing.T) {
-	cfg := Config{}.WithDefaults()
+	cfg := Options{}.WithDefaults()
 	startup := check.Wait{What: "w", Setting: check.ClientLimit, Limit: target.LimitStartupMS}
 	declared := target.Output{Config: map[string]json.RawMessage{target.LimitStartupMS: json.RawMessage("700")}}
 	twice := startup
@@ -25,7 +25,7 @@ func TestWaitDurationTakesTheClientsLimit(t *testing.T) {
 		{"declared limit", startup, declared, 700 * time.Millisecond},
 		{"declared limit, twice", twice, declared, 1400 * time.Millisecond},
 		{"undeclared limit: the seed default", startup, target.Output{}, stdio.DefaultStartupTimeout},
-		{"the reference", startup, ReferenceConfigLine(), ReferenceSettings("").Stdio.StartupTimeout},
+		{"the reference", startup, ReferenceConfigLine(), ReferenceConfig("").Stdio.StartupTimeout},
 		{"scripted", check.Wait{What: "w", Setting: check.Scripted, Duration: 300 * time.Millisecond, Times: 3}, declared, 900 * time.Millisecond},
 		{"prompt", check.Wait{What: "w", Setting: check.Prompt}, declared, DefaultPrompt},
 		{"quiet window", check.Wait{What: "w", Setting: check.QuietWindow}, declared, DefaultQuietWindow},
@@ -43,7 +43,7 @@ func TestWaitDurationTakesTheClientsLimit(t *testing.T) {
 func TestSpecOrderTakesTheProbedLimits(t *testing.T) {
 	t.Cleanup(resetDeclared)
 	resetDeclared()
-	cfg := Config{}.WithDefaults()
+	cfg := Options{}.WithDefaults()
 	startup := check.Descriptor{Waits: []check.Wait{{What: "w", Setting: check.ClientLimit, Limit: target.LimitStartupMS}}}
 	scripted := check.Descriptor{Waits: []check.Wait{{What: "w", Setting: check.Scripted, Duration: 2 * time.Second}}}
 	longer := func() bool {
@@ -51,7 +51,7 @@ func TestSpecOrderTakesTheProbedLimits(t *testing.T) {
 		return declaredWaits(cfg, startup, line) > declaredWaits(cfg, scripted, line)
 	}
 	if longer() {
-		t.Errorf("before the pre-flight, the reference's startup timeout (%s) outweighs a 2s scripted wait", ReferenceSettings("").Stdio.StartupTimeout)
+		t.Errorf("before the pre-flight, the reference's startup timeout (%s) outweighs a 2s scripted wait", ReferenceConfig("").Stdio.StartupTimeout)
 	}
 	p := probeOf(transportStdio)
 	p.once.Do(func() {

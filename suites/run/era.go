@@ -45,7 +45,7 @@ func (e ServerEras) Applies(eras []check.Era) bool {
 // EraProber probes the server of the run's configuration over transport t
 // (stdio or http). The server suite registers one (SetEraProber); without
 // it every server is judged as a legacy one.
-type EraProber func(cfg Config, t check.Transport) ServerEras
+type EraProber func(cfg Options, t check.Transport) ServerEras
 
 var (
 	eraMu     sync.Mutex
@@ -80,7 +80,7 @@ func (c *C) ServerEras(t check.Transport) ServerEras { return probeEras(c.cfg, t
 // the CLI finds a target that is no MCP server before the checks run.
 func ProbeServer(t check.Transport) ServerEras { return probeEras(Current(), t) }
 
-func probeEras(cfg Config, t check.Transport) ServerEras {
+func probeEras(cfg Options, t check.Transport) ServerEras {
 	eraMu.Lock()
 	prober := eraProber
 	if eraSeen == nil {

@@ -84,7 +84,7 @@ func (c *C) requireTransport(transport string) {
 }
 
 // ensure runs the probe unless it has run.
-func (p *transportProbe) ensure(ctx context.Context, cfg Config, transport string) {
+func (p *transportProbe) ensure(ctx context.Context, cfg Options, transport string) {
 	p.once.Do(func() {
 		p.do(ctx, cfg, transport)
 		p.done.Store(true)
@@ -101,7 +101,7 @@ func knownConfigLine(transport string) target.Output {
 	return ReferenceConfigLine()
 }
 
-func (p *transportProbe) do(ctx context.Context, cfg Config, transport string) {
+func (p *transportProbe) do(ctx context.Context, cfg Options, transport string) {
 	inv := target.Invocation{Case: "mcpconform.config-probe", Transport: transport, CallTimeout: cfg.Patience, Deadline: cfg.CheckDeadline}
 	adapter := target.Adapter{Command: cfg.ClientAdapter}
 	if transport == transportHTTP {
@@ -190,7 +190,7 @@ func ImplementationInfo(raw json.RawMessage, field string) string {
 // breach says how the probe's run breaks the adapter contract, or "". A
 // run that reports a failed connect or list step keeps the contract: the
 // client failed, and the checks judge that.
-func (p *transportProbe) breach(cfg Config) string {
+func (p *transportProbe) breach(cfg Options) string {
 	r := p.run
 	if r.Killed {
 		return fmt.Sprintf("was still running after %s (--timeout) and was killed; it must close its client and exit", cfg.CheckDeadline)

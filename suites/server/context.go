@@ -266,7 +266,7 @@ func reverseCheck(id, role, capability, method string, rules []string, killer mu
 			f := fixture(c, p, role)
 			id := p.id()
 			p.message(id, "tools/call", callParams(f, nil))
-			resp := p.wait(responseTo(id), c.Config().Patience)
+			resp := p.wait(responseTo(id), c.Options().Patience)
 			for _, m := range p.unread {
 				if m.Kind() == jsonrpc.KindRequest && m.Method == method {
 					// Answer it, so the server is not left waiting.
@@ -276,7 +276,7 @@ func reverseCheck(id, role, capability, method string, rules []string, killer mu
 			}
 			// LC-11 forbids the request; that the call then ends is the
 			// seed's context discipline (CX-05 … CX-08).
-			c.RequireHardened(resp != nil, "the tool call ends (with an error or an isError result)", "no response within %s", c.Config().Patience)
+			c.RequireHardened(resp != nil, "the tool call ends (with an error or an isError result)", "no response within %s", c.Options().Patience)
 		})
 	})
 }
@@ -309,14 +309,14 @@ var _ = serverCheck(check.Descriptor{
 		f := fixture(c, p, "sampling")
 		id := p.id()
 		p.message(id, "tools/call", callParams(f, nil))
-		asked := p.wait(func(m *jsonrpc.Message) bool { return m.Method == "sampling/createMessage" }, c.Config().Patience)
+		asked := p.wait(func(m *jsonrpc.Message) bool { return m.Method == "sampling/createMessage" }, c.Options().Patience)
 		if asked == nil {
-			c.Unimplemented(fmt.Sprintf("the sampling tool %q sent no sampling/createMessage within %s (%s): map a tool that samples in the fixtures file", f.Tool, c.Config().Patience, p.transport))
+			c.Unimplemented(fmt.Sprintf("the sampling tool %q sent no sampling/createMessage within %s (%s): map a tool that samples in the fixtures file", f.Tool, c.Options().Patience, p.transport))
 		}
 		// Never answer it: the tool call must still end. LC-30 asks for a
 		// timeout but names no length, so the check gives it the whole
 		// check deadline (--timeout) before it calls the wait endless.
-		bound := c.Config().CheckDeadline
+		bound := c.Options().CheckDeadline
 		resp := p.wait(responseTo(id), bound)
 		c.Require(resp != nil, fmt.Sprintf("the tool call ends within %s (--timeout) although its sampling request is never answered (%s)", bound, p.transport),
 			"no response: the server is still waiting")

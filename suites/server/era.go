@@ -25,7 +25,7 @@ import (
 
 func init() { run.SetEraProber(probeEras) }
 
-func probeEras(cfg run.Config, t check.Transport) run.ServerEras {
+func probeEras(cfg run.Options, t check.Transport) run.ServerEras {
 	var e run.ServerEras
 	discover := probeOnce(cfg, t, mcp.MethodDiscover, modernParams(mcp.ModernVersion, nil), mcp.ModernVersion)
 	switch m := discover.reply; {
@@ -72,7 +72,7 @@ func probeEras(cfg run.Config, t check.Transport) run.ServerEras {
 
 // notAServer is the one message of a run that stops before its checks: the
 // target answered neither probe, and showed nothing of an MCP server.
-func notAServer(cfg run.Config, t check.Transport, discover, init answer) string {
+func notAServer(cfg run.Options, t check.Transport, discover, init answer) string {
 	if t == check.HTTP {
 		return fmt.Sprintf("nothing answers at %s (%s); is the server running and listening there? start it, or fix the host, port or path of --url",
 			transcript.RedactURL(cfg.ServerURL), init.both)
@@ -158,7 +158,7 @@ type answer struct {
 // of it within the run's ProbeTimeout. It ends at once when the server
 // answers (any HTTP reply, a JSON-RPC response), exits, writes a line that
 // is not JSON-RPC, or sends the request back.
-func probeOnce(cfg run.Config, t check.Transport, method string, params any, version string) answer {
+func probeOnce(cfg run.Options, t check.Transport, method string, params any, version string) answer {
 	d := cfg.ProbeTimeout
 	cn, err := dial(cfg, t, nil)
 	if err != nil {

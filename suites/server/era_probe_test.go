@@ -49,7 +49,7 @@ func TestHTTPProbeJudgesAtOnce(t *testing.T) {
 			ts := httptest.NewServer(nethttp.HandlerFunc(func(w nethttp.ResponseWriter, r *nethttp.Request) { tc.serve(w, r) }))
 			defer ts.Close()
 			start := time.Now()
-			a := probeOnce(run.Config{ServerURL: ts.URL, ProbeTimeout: timeout}, check.HTTP, mcp.MethodDiscover, modernParams(mcp.ModernVersion, nil), mcp.ModernVersion)
+			a := probeOnce(run.Options{ServerURL: ts.URL, ProbeTimeout: timeout}, check.HTTP, mcp.MethodDiscover, modernParams(mcp.ModernVersion, nil), mcp.ModernVersion)
 			if took := time.Since(start); took > timeout/5 {
 				t.Errorf("the probe took %s of its %s timeout", took.Round(time.Millisecond), timeout)
 			}
@@ -81,7 +81,7 @@ func TestHTTPEraOfALegacyServer(t *testing.T) {
 	defer ts.Close()
 	const timeout = 5 * time.Second
 	start := time.Now()
-	e := probeEras(run.Config{ServerURL: ts.URL, ProbeTimeout: timeout}, check.HTTP)
+	e := probeEras(run.Options{ServerURL: ts.URL, ProbeTimeout: timeout}, check.HTTP)
 	if took := time.Since(start); took > timeout/5 {
 		t.Errorf("the era probe took %s of its %s timeout", took.Round(time.Millisecond), timeout)
 	}

@@ -49,7 +49,7 @@ func fixtures(c *run.C, p *peer, role string) []run.Fixture {
 // the official fixtures the server offers; none is not a failure. offered
 // lists the server's tools when they were asked for.
 func offeredFixtures(c *run.C, p *peer, role string) (found []run.Fixture, offered []string) {
-	if f, ok := c.Config().Fixtures[role]; ok {
+	if f, ok := c.Options().Fixtures[role]; ok {
 		return []run.Fixture{f}, nil
 	}
 	offered = p.toolNames()

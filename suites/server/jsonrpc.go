@@ -23,7 +23,7 @@ var _ = serverCheck(check.Descriptor{
 	eachTransport(c, func(p *peer) {
 		p.initialize(v1125, nil)
 		p.raw([]byte(`{"jsonrpc":"2.0","id":5,"method":"ping"`))
-		m := p.wait(func(m *jsonrpc.Message) bool { return m.Kind() == jsonrpc.KindError }, p.within(c.Config().Prompt))
+		m := p.wait(func(m *jsonrpc.Message) bool { return m.Kind() == jsonrpc.KindError }, p.within(c.Options().Prompt))
 		if m == nil && p.refusedOverHTTP() {
 			return // HT-16: an HTTP error status; the JSON-RPC body is optional
 		}
@@ -44,7 +44,7 @@ var _ = serverCheck(check.Descriptor{
 	eachTransport(c, func(p *peer) {
 		p.initialize(v1125, nil)
 		p.raw([]byte(`{"jsonrpc":"2.0","id":6,"method":42}`))
-		m := p.wait(func(m *jsonrpc.Message) bool { return m.Kind() == jsonrpc.KindError }, p.within(c.Config().Prompt))
+		m := p.wait(func(m *jsonrpc.Message) bool { return m.Kind() == jsonrpc.KindError }, p.within(c.Options().Prompt))
 		if m == nil && p.refusedOverHTTP() {
 			return // HT-16: an HTTP error status; the JSON-RPC body is optional
 		}
@@ -102,7 +102,7 @@ var _ = serverCheck(check.Descriptor{
 			p.message(id, "ping", nil)
 			// The ping is the one request in flight, so the first
 			// response is its answer: judged at once, its id's type too.
-			m := p.wait(anyResponse, c.Config().Patience)
+			m := p.wait(anyResponse, c.Options().Patience)
 			c.Require(m != nil && m.ID.Key() == id.Key(), fmt.Sprintf("a response with id %s (%s)", id, p.transport), "%s", describe(m))
 		}
 	})
@@ -154,7 +154,7 @@ var _ = serverCheck(check.Descriptor{
 			if unknown == nil && p.refusedOverHTTP() {
 				unknown = &jsonrpc.Message{ID: id, Error: &jsonrpc.Error{}}
 			}
-			c.Require(unknown != nil, fmt.Sprintf("a response to mcpconform/no-such-method under the reused id %s within %s (%s)", id, c.Config().Patience, p.transport),
+			c.Require(unknown != nil, fmt.Sprintf("a response to mcpconform/no-such-method under the reused id %s within %s (%s)", id, c.Options().Patience, p.transport),
 				"none: the server dropped the request")
 			c.Require(unknown.Error != nil, fmt.Sprintf("an unknown method under the reused id %s gets its own answer, an error (%s)", id, p.transport),
 				"a result %s, as if it were the earlier ping", unknown.Result)
@@ -177,7 +177,7 @@ var _ = serverCheck(check.Descriptor{
 func (p *peer) reused(id jsonrpc.ID, method string, params any) *jsonrpc.Message {
 	p.message(id, method, params)
 	m := p.wait(responseTo(id), p.patience())
-	p.c.Require(m != nil, fmt.Sprintf("a response to %s under the reused id %s within %s (%s)", method, id, p.c.Config().Patience, p.transport),
+	p.c.Require(m != nil, fmt.Sprintf("a response to %s under the reused id %s within %s (%s)", method, id, p.c.Options().Patience, p.transport),
 		"%s: the server dropped the request", p.silence(p.patience()))
 	return m
 }

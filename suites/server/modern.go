@@ -124,7 +124,7 @@ var _ = serverCheck(check.Descriptor{
 // the mirrored headers ("" leaves one out). It returns the HTTP status and
 // the answer (nil if none came).
 func postLying(c *run.C, method string, params map[string]any, version string, override map[string]string) (int, *jsonrpc.Message) {
-	cfg := c.Config()
+	cfg := c.Options()
 	if cfg.ServerURL == "" {
 		c.Skip(run.NoServerURL)
 	}

@@ -49,7 +49,7 @@ func eachTransport(c *run.C, body func(p *peer)) { onTransports(c, true, body) }
 // transport over which the server does not serve the check's era is left
 // out; when that leaves none, the check is N/A.
 func onTransports(c *run.C, withHTTP bool, body func(p *peer)) {
-	cfg := c.Config()
+	cfg := c.Options()
 	if len(cfg.ServerCommand) == 0 && (cfg.ServerURL == "" || !withHTTP) {
 		c.Skip(run.NoServerCommand)
 	}
@@ -77,7 +77,7 @@ func onTransports(c *run.C, withHTTP bool, body func(p *peer)) {
 
 // dial opens a fresh connection to the server under test over t: a new
 // process for stdio, a new client for HTTP; log records it (nil: nothing).
-func dial(cfg run.Config, t check.Transport, log *transcript.Log) (conn, error) {
+func dial(cfg run.Options, t check.Transport, log *transcript.Log) (conn, error) {
 	if t == check.Stdio {
 		s, err := target.StartStdioServer(cfg.ServerCommand, target.StdioOptions{Log: log})
 		if err != nil {
@@ -91,7 +91,7 @@ func dial(cfg run.Config, t check.Transport, log *transcript.Log) (conn, error) 
 // reopen returns a peer on a fresh connection to the same server over the
 // same transport, past the handshake.
 func (p *peer) reopen() *peer {
-	cn, err := dial(p.c.Config(), check.Transport(p.transport), p.c.Log())
+	cn, err := dial(p.c.Options(), check.Transport(p.transport), p.c.Log())
 	p.c.Require(err == nil, "the server starts again ("+p.transport+")", "%v", err)
 	q := &peer{c: p.c, conn: cn, transport: p.transport}
 	p.c.Cleanup(cn.close)
@@ -201,7 +201,7 @@ func (p *peer) requestWithID(id jsonrpc.ID, method string, params any) *jsonrpc.
 // patience is how long to wait for the response to the request just sent:
 // the run's Patience, but no time at all once an HTTP reply is complete
 // without it (nothing else can bring it).
-func (p *peer) patience() time.Duration { return p.within(p.c.Config().Patience) }
+func (p *peer) patience() time.Duration { return p.within(p.c.Options().Patience) }
 
 // within is d, or no time at all once the latest HTTP reply is complete: a
 // JSON body or none, whatever its status, brings every message it will.

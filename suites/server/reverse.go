@@ -86,7 +86,7 @@ func reverseFailureCheck(d check.Descriptor, rc reverseCase) bool {
 		eachTransport(c, func(p *peer) {
 			p.initialize(v1125, rc.caps)
 			f := fixture(c, p, rc.role)
-			patience := c.Config().Patience
+			patience := c.Options().Patience
 			for _, a := range rc.answers {
 				resp, asked := p.callAnswering(f, rc.method, a, patience)
 				if asked == 0 && resp != nil {

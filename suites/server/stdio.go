@@ -27,7 +27,7 @@ func (p *peer) open() {
 
 // stdioServer starts a fresh stdio server for the check.
 func stdioServer(c *run.C) (*target.StdioServer, *peer) {
-	argv := c.Config().ServerCommand
+	argv := c.Options().ServerCommand
 	if len(argv) == 0 {
 		c.Skip(run.NoServerCommand)
 	}
@@ -49,7 +49,7 @@ var _ = stdioServerCheck(check.Descriptor{
 	p.open()
 	p.request("tools/list", modernParams(mcp.ModernVersion, nil)) // _meta is ignored by a legacy server
 	_ = s.CloseStdin()
-	s.WaitExit(c.Config().Prompt)
+	s.WaitExit(c.Options().Prompt)
 	bad := s.NonMessages()
 	c.Require(len(bad) == 0, "only JSON-RPC messages on stdout", "stdout carried %v", bad)
 })
@@ -66,7 +66,7 @@ var _ = stdioServerCheck(check.Descriptor{
 	s, p := stdioServer(c)
 	p.open()
 	_ = s.CloseStdin()
-	c.Require(s.WaitExit(c.Config().Prompt), "exit within "+c.Config().Prompt.String()+" of stdin EOF", "the server was still running")
+	c.Require(s.WaitExit(c.Options().Prompt), "exit within "+c.Options().Prompt.String()+" of stdin EOF", "the server was still running")
 })
 
 var _ = stdioServerCheck(check.Descriptor{
@@ -80,7 +80,7 @@ var _ = stdioServerCheck(check.Descriptor{
 	s, p := stdioServer(c)
 	p.open()
 	_ = s.Signal(15)
-	c.Require(s.WaitExit(c.Config().Prompt), "exit within "+c.Config().Prompt.String()+" of SIGTERM", "the server was still running")
-	left := s.WaitGroupGone(c.Config().Prompt)
+	c.Require(s.WaitExit(c.Options().Prompt), "exit within "+c.Options().Prompt.String()+" of SIGTERM", "the server was still running")
+	left := s.WaitGroupGone(c.Options().Prompt)
 	c.Require(len(left) == 0, "no process of the server's group survives", "%d process(es) of its group still alive: %v", len(left), left)
 })

@@ -28,7 +28,7 @@ func TestReferenceServer(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer stop()
-	run.Configure(run.Config{Seed: 20261130, ServerURL: url, ServerCommand: run.ReferenceServerCommand("")})
+	run.Configure(run.Options{Seed: 20261130, ServerURL: url, ServerCommand: run.ReferenceServerCommand("")})
 	gomega.RegisterFailHandler(ginkgo.Fail)
 	suiteConfig, reporterConfig := ginkgo.GinkgoConfiguration()
 	suiteConfig.LabelFilter = "role:server && (!transport:http || id:http.server.wire.schema-valid)"

@@ -48,7 +48,7 @@ var _ = httpServerCheck(wireSchemaCheck(check.HTTP), func(c *run.C) { wireSchema
 // by the schema of the version each negotiated. The conversations are the
 // check's transcript.
 func wireSchemaValid(c *run.C, t check.Transport) {
-	cfg := c.Config()
+	cfg := c.Options()
 	switch {
 	case t == check.Stdio && len(cfg.ServerCommand) == 0:
 		c.Skip(run.NoServerCommand)
@@ -174,12 +174,12 @@ func callable(c *run.C, tools []json.RawMessage) (run.Fixture, bool) {
 			Required []string `json:"required"`
 		} `json:"inputSchema"`
 	}
-	fixtures := c.Config().Fixtures
+	fixtures := c.Options().Fixtures
 	slow := run.SlowTools(fixtures)
 	var listed []tool
 	for _, raw := range tools {
 		var t tool
-		if json.Unmarshal(raw, &t) == nil && t.Name != "" && !slices.Contains(slow, t.Name) && !slices.Contains(c.Config().Unsafe, t.Name) {
+		if json.Unmarshal(raw, &t) == nil && t.Name != "" && !slices.Contains(slow, t.Name) && !slices.Contains(c.Options().Unsafe, t.Name) {
 			listed = append(listed, t)
 		}
 	}

@@ -93,9 +93,9 @@ var _ = clientCheck(check.Descriptor{
 // limit: judged against the declared limit, or the seed default (Boundary).
 func wantFailedAtBoundary(c *run.C, r *run.ClientRun, declared bool, key, why string) {
 	failed, after, observed := callFailure(c, r)
-	bound := c.Config().Prompt
+	bound := c.Options().Prompt
 	c.Boundary(declared, key, failed && after <= bound,
-		fmt.Sprintf("the call fails within %s (%s), long before its %s timeout", bound, why, c.Config().Patience), "%s (%s)", observed, why)
+		fmt.Sprintf("the call fails within %s (%s), long before its %s timeout", bound, why, c.Options().Patience), "%s (%s)", observed, why)
 }
 
 // bytesScenario asks the fake for exactly n text bytes spread over at most
@@ -149,7 +149,7 @@ var _ = clientCheck(check.Descriptor{
 		if v, ok := r.Int(key); !ok || v != 0 {
 			c.Unimplemented(fmt.Sprintf("the adapter does not honour %s {%q: 0} (its config line must echo %s: 0)", target.EnvLimits, key, key))
 		}
-		wantCallFailedWithin(c, r, c.Config().Prompt, key+" is 0")
+		wantCallFailedWithin(c, r, c.Options().Prompt, key+" is 0")
 	}
 })
 

@@ -18,7 +18,7 @@ func damagedCheck(d check.Descriptor, fakeCase string, shapes []string) bool {
 	return clientCheck(d, func(c *run.C) {
 		for _, shape := range shapes {
 			r := c.RunStdioClient(stdiofake.Options{Case: fakeCase, Shape: shape}, target.Invocation{})
-			wantCallFailedWithin(c, r, c.Config().Prompt, fmt.Sprintf("the server wrote a %s line of shape %s", fakeCase, shape))
+			wantCallFailedWithin(c, r, c.Options().Prompt, fmt.Sprintf("the server wrote a %s line of shape %s", fakeCase, shape))
 		}
 	})
 }

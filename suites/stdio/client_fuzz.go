@@ -43,7 +43,7 @@ func wantStdioOutcome(c *run.C, r *run.ClientRun, fc stdioFuzzCase) {
 	if len(r.Calls) == 0 {
 		wantReached(c, r) // an adapter that reports calls reached the server
 	}
-	want, prompt := fc.Want, c.Config().Prompt
+	want, prompt := fc.Want, c.Options().Prompt
 	why := "the text lines stay within the budgets, so every one is skipped, stderr neither blocks nor ends the session, and every reply reaches its call"
 	if want.Rule != "" {
 		why = fmt.Sprintf("the session ends after %d successful call(s): the line there breaks %s", want.OK, want.Rule)
@@ -61,7 +61,7 @@ func wantStdioOutcome(c *run.C, r *run.ClientRun, fc stdioFuzzCase) {
 		}
 		c.RequireRule(want.Rule, !call.OK(), fmt.Sprintf("calls after t%d fail: %s", want.OK, why), "calls: %s", describeCalls(r.Calls))
 		if i == want.OK {
-			c.RequireRule(want.Rule, ms(call.ElapsedMS) <= prompt, fmt.Sprintf("the pending call fails within %s, long before its %s timeout", prompt, c.Config().Patience),
+			c.RequireRule(want.Rule, ms(call.ElapsedMS) <= prompt, fmt.Sprintf("the pending call fails within %s, long before its %s timeout", prompt, c.Options().Patience),
 				"tool %q failed after %d ms", call.Tool, call.ElapsedMS)
 		}
 	}

@@ -38,7 +38,7 @@ var _ = clientCheck(check.Descriptor{
 	r, startup := slowStart(c)
 	wantHandshakeStarted(c, r)
 	failed, after, observed := startFailure(c, r)
-	bound := startup + c.Config().Prompt
+	bound := startup + c.Options().Prompt
 	c.Boundary(c.ClientLimits().Declared[target.LimitStartupMS], target.LimitStartupMS, failed && after <= bound,
 		fmt.Sprintf("the start fails within %s (startup timeout %s)", bound, startup), "%s", observed)
 })
@@ -108,7 +108,7 @@ var _ = clientCheck(check.Descriptor{
 	r := c.RunStdioClient(stdiofake.Options{Case: "early-exit"}, target.Invocation{})
 	callID(c, r.Record) // the fake exits on the call: without one it never did
 	failed, after, observed := callFailure(c, r)
-	patience, prompt := c.Config().Patience, c.Config().Prompt
+	patience, prompt := c.Options().Patience, c.Options().Prompt
 	c.Require(failed && after <= patience+prompt, fmt.Sprintf("the call fails, by its %s timeout at the latest (LC-30)", patience), "%s", observed)
 	c.RequireHardened(after <= prompt, fmt.Sprintf("the call fails within %s of the exit, not at its timeout", prompt), "%s", observed)
 })

@@ -67,10 +67,10 @@ func fatalLine() gopter.Gen {
 // propertyCheck runs body over generated scripts until one fails or the
 // run's sample count passes.
 func propertyCheck(c *run.C, g gopter.Gen, judge func(s stdiofake.Script) (bool, string)) {
-	seed := c.Config().Seed
+	seed := c.Options().Seed
 	c.SetSeed(seed)
 	params := gopter.DefaultTestParametersWithSeed(seed)
-	params.MinSuccessfulTests = c.Config().PropertySamples
+	params.MinSuccessfulTests = c.Options().PropertySamples
 	params.MaxSize = 24
 	params.MaxShrinkCount = 0
 	var firstFailure string
@@ -171,7 +171,7 @@ var _ = clientCheck(check.Descriptor{
 	})
 	propertyCheck(c, g, func(s stdiofake.Script) (bool, string) {
 		return runScript(c, s, func(r *run.ClientRun) {
-			wantCallFailedWithin(c, r, c.Config().Prompt, "the server wrote a damaged line")
+			wantCallFailedWithin(c, r, c.Options().Prompt, "the server wrote a damaged line")
 		})
 	})
 })

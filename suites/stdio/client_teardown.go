@@ -72,7 +72,7 @@ var _ = clientCheck(check.Descriptor{
 	// has arrived (or Prompt has passed), so the client's close comes after
 	// a cancel it sends from a goroutine: the record holds the cancel, or
 	// its absence, whatever the scheduling.
-	fake := stdiofake.Options{Case: "cancel-then-echo", Delay: c.Config().Prompt}
+	fake := stdiofake.Options{Case: "cancel-then-echo", Delay: c.Options().Prompt}
 	r := c.RunStdioClientToTimeout(fake, target.Invocation{CallTimeout: cancelTimeout})
 	wantTimedOut(c, r)
 	cancelTime(c, r)

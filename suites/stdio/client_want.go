@@ -21,7 +21,7 @@ func wantAllCallsOK(c *run.C, r *run.ClientRun, n int) { c.WantAllCallsOK(r.Outp
 // within bound (long before the call's own timeout).
 func wantCallFailedWithin(c *run.C, r *run.ClientRun, bound time.Duration, why string) {
 	failed, after, observed := callFailure(c, r)
-	c.Require(failed && after <= bound, fmt.Sprintf("the call fails within %s (%s), long before its %s timeout", bound, why, c.Config().Patience), "%s", observed)
+	c.Require(failed && after <= bound, fmt.Sprintf("the call fails within %s (%s), long before its %s timeout", bound, why, c.Options().Patience), "%s", observed)
 }
 
 // callFailure says whether the run's first call (or, without one, the
@@ -34,7 +34,7 @@ func callFailure(c *run.C, r *run.ClientRun) (failed bool, after time.Duration, 
 		if r.Connect != nil && r.Connect.Outcome == target.OutcomeError {
 			return true, ms(r.Connect.ElapsedMS), fmt.Sprintf("the handshake failed after %d ms", r.Connect.ElapsedMS)
 		}
-		return true, max(0, r.Duration-c.Config().Prompt), fmt.Sprintf("no call result; the adapter ran %s", r.Duration.Round(time.Millisecond))
+		return true, max(0, r.Duration-c.Options().Prompt), fmt.Sprintf("no call result; the adapter ran %s", r.Duration.Round(time.Millisecond))
 	}
 	call := r.Calls[0]
 	if call.OK() {

@@ -23,7 +23,7 @@ func TestMain(m *testing.M) {
 // TestReferenceClient runs every stdio client check against the reference
 // client: each must pass (none may be UNIMPLEMENTED for the reference).
 func TestReferenceClient(t *testing.T) {
-	run.Configure(run.Config{Seed: 20261130, Fuzz: true, FuzzCases: 9})
+	run.Configure(run.Options{Seed: 20261130, Fuzz: true, FuzzCases: 9})
 	gomega.RegisterFailHandler(ginkgo.Fail)
 	suiteConfig, reporterConfig := ginkgo.GinkgoConfiguration()
 	suiteConfig.LabelFilter = "role:client && transport:stdio"
