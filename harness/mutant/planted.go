@@ -21,7 +21,7 @@ var planted = []Mutant{
 	{PlantedLeak, "server", "keeps 8 MiB, every page written, per call of the tool test_simple_text, forever"},
 }
 
-func init() { catalogue = append(catalogue, planted...) }
+func init() { registerProtocol(planted...) }
 
 // Planted returns the planted bugs, sorted by name: the fuzzer's kill matrix.
 func Planted() []Mutant { return ofPlanted(All(), true) }

@@ -33,6 +33,6 @@ var modernTransport = []Mutant{
 }
 
 func init() {
-	catalogue = append(catalogue, modernProtocol...)
+	registerProtocol(modernProtocol...)
 	catalogue = append(catalogue, modernTransport...)
 }

@@ -1,7 +1,5 @@
 package mutant
 
-import "slices"
-
 // Mutants of the reference MCP server (package mcp), its stdio server
 // transport and the serve command (mcpconform serve --mutant NAME, either
 // transport). Each breaks the one rule its description names.
@@ -80,13 +78,25 @@ var serverProtocol = []Mutant{
 	{ReusedIDDropped, "server", "silently drops a request that reuses the id of a finished one: it gets no response (JR-07)"},
 }
 
-func init() { catalogue = append(catalogue, serverProtocol...) }
+func init() { registerProtocol(serverProtocol...) }
+
+// protocol are the mutants of the reference MCP server, its stdio transport
+// and the serve command: what registerProtocol added.
+var protocol []Mutant
+
+// registerProtocol adds mutants of the reference MCP server (package
+// mcpserver), its stdio transport or the serve command to the catalogue: a
+// file that declares one calls it from its init.
+func registerProtocol(ms ...Mutant) {
+	catalogue = append(catalogue, ms...)
+	protocol = append(protocol, ms...)
+}
 
 // OfServerProtocol reports whether n mutates (or varies) the reference MCP
 // server, its stdio transport or the serve command; the other server
 // mutants and variants change the streamable HTTP server transport.
 func OfServerProtocol(n Name) bool {
-	for _, m := range slices.Concat(serverProtocol, modernProtocol, wireProtocol, planted) {
+	for _, m := range protocol {
 		if m.Name == n {
 			return true
 		}

@@ -19,6 +19,6 @@ var wireClient = []Mutant{
 }
 
 func init() {
-	catalogue = append(catalogue, wireProtocol...)
+	registerProtocol(wireProtocol...)
 	catalogue = append(catalogue, wireClient...)
 }
