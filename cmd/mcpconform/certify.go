@@ -146,8 +146,8 @@ func parseRunFlags(name string, args []string, stdout io.Writer) (*runOptions, e
 	if o.timeout <= 0 || o.runTimeout < 0 {
 		return nil, fmt.Errorf("%s: --timeout must be positive and --run-timeout not negative, got %s and %s", name, o.timeout, o.runTimeout)
 	}
-	if o.patience <= 0 {
-		return nil, fmt.Errorf("%s: --patience must be positive, got %s", name, o.patience)
+	if o.patience < run.MinPatience {
+		return nil, fmt.Errorf("%s: --patience %s is too short: checks tell a call that failed at once (within %s) from one that failed at its timeout, so use %s or more", name, o.patience, run.DefaultPrompt, run.MinPatience)
 	}
 	if name != "server" && o.fuzzCases < 1 {
 		return nil, fmt.Errorf("%s: --fuzz-cases must be 1 or more, got %d", name, o.fuzzCases)

@@ -179,9 +179,11 @@ const (
 const selftestServerDeadline = 5 * time.Second
 
 // selftestPatience is the self-test's --patience: the reference answers
-// within milliseconds, and a mutant that never answers is told in two
-// seconds, not the default's five.
-const selftestPatience = 2 * time.Second
+// within milliseconds, and a mutant that never answers is told in four
+// seconds, not the default's five. It is the least that stays twice the
+// prompt (run.MinPatience), so a check still tells a call failed at once
+// from one failed at its timeout.
+const selftestPatience = 2 * run.DefaultPrompt
 
 // checksOf returns the IDs of the checks of role on transport ("any": all
 // of the role's).

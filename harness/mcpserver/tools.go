@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"strings"
 
 	"github.com/mcpconform/mcpconform/harness/jsonrpc"
 	"github.com/mcpconform/mcpconform/harness/mcp"
@@ -36,6 +37,9 @@ func (s *Server) listTools(_ *RequestContext, params json.RawMessage) (any, *jso
 	}
 	if s.opts.Mutant == mutant.ToolWithoutInputSchema {
 		all[0].InputSchema = nil
+	}
+	if s.opts.Mutant == mutant.ToolNameWithSpace {
+		all[0].Name = strings.ReplaceAll(all[0].Name, "_", " ")
 	}
 	items, next, rpcErr := page(s, "tools", all, params)
 	if rpcErr != nil {

@@ -34,5 +34,5 @@ var modernTransport = []Mutant{
 
 func init() {
 	registerProtocol(modernProtocol...)
-	catalogue = append(catalogue, modernTransport...)
+	register(modernTransport...)
 }

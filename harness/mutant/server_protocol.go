@@ -84,11 +84,15 @@ func init() { registerProtocol(serverProtocol...) }
 // and the serve command: what registerProtocol added.
 var protocol []Mutant
 
+// register adds mutants of a reference client or a transport to the
+// catalogue: a file that declares one calls it from its init.
+func register(ms ...Mutant) { catalogue = append(catalogue, ms...) }
+
 // registerProtocol adds mutants of the reference MCP server (package
 // mcpserver), its stdio transport or the serve command to the catalogue: a
 // file that declares one calls it from its init.
 func registerProtocol(ms ...Mutant) {
-	catalogue = append(catalogue, ms...)
+	register(ms...)
 	protocol = append(protocol, ms...)
 }
 

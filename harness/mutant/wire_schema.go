@@ -20,5 +20,5 @@ var wireClient = []Mutant{
 
 func init() {
 	registerProtocol(wireProtocol...)
-	catalogue = append(catalogue, wireClient...)
+	register(wireClient...)
 }

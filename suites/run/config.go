@@ -95,8 +95,12 @@ type Fixture struct {
 
 // Defaults for a Config's zero fields.
 const (
-	DefaultPatience            = 5 * time.Second
-	DefaultPrompt              = 2 * time.Second
+	DefaultPatience = 5 * time.Second
+	DefaultPrompt   = 2 * time.Second
+	// MinPatience is the least Patience: checks tell a call failed at once
+	// (within Prompt) from one failed at its timeout (Patience), so the
+	// two stay apart by a Prompt at least.
+	MinPatience                = 2 * DefaultPrompt
 	DefaultCheckDeadline       = 30 * time.Second
 	DefaultServerCheckDeadline = 2 * time.Minute
 	DefaultProbeTimeout        = 5 * time.Second
