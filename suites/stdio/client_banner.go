@@ -14,8 +14,9 @@ import (
 // Banners and log lines on stdout: NG-01, NG-03, NG-04, NG-12 (ST-03 is the
 // server's rule these servers break).
 
-// bannerLineBytes is the size of one banner-lines text line: the line
-// checks stay clear of the byte budget when lines×size fits in it.
+// bannerFits reports whether lines banner lines, each at most 100 bytes
+// (the fake's longest), stay within the client's byte budget, so that a
+// check of the line budget is not ended by the byte budget first.
 func bannerFits(l run.Limits, lines int64) bool {
 	const maxBannerLine = 100
 	return l.StdoutTextBytes == 0 || lines*maxBannerLine <= l.StdoutTextBytes
