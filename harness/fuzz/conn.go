@@ -15,7 +15,7 @@ import (
 	"github.com/mcpconform/mcpconform/harness/jsonrpc"
 	"github.com/mcpconform/mcpconform/harness/mcp"
 	"github.com/mcpconform/mcpconform/harness/sse"
-	"github.com/mcpconform/mcpconform/harness/target"
+	"github.com/mcpconform/mcpconform/harness/stdiotarget"
 	"github.com/mcpconform/mcpconform/harness/transcript"
 )
 
@@ -61,7 +61,7 @@ func (t Target) open(log *transcript.Log) (conn, error) {
 	if t.URL != "" {
 		return newHTTPConn(t.URL, log), nil
 	}
-	s, err := target.StartStdioServer(t.Command, target.StdioOptions{Log: log})
+	s, err := stdiotarget.Start(t.Command, stdiotarget.Options{Log: log})
 	if err != nil {
 		return nil, err
 	}
@@ -69,7 +69,7 @@ func (t Target) open(log *transcript.Log) (conn, error) {
 }
 
 type stdioConn struct {
-	s   *target.StdioServer
+	s   *stdiotarget.Server
 	mem *groupRSS
 }
 

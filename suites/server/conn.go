@@ -12,7 +12,7 @@ import (
 	"github.com/mcpconform/mcpconform/harness/jsonrpc"
 	"github.com/mcpconform/mcpconform/harness/mcp"
 	"github.com/mcpconform/mcpconform/harness/sse"
-	"github.com/mcpconform/mcpconform/harness/target"
+	"github.com/mcpconform/mcpconform/harness/stdiotarget"
 	"github.com/mcpconform/mcpconform/harness/transcript"
 )
 
@@ -32,7 +32,7 @@ type conn interface {
 }
 
 // stdioConn is a conn to a fresh server process.
-type stdioConn struct{ s *target.StdioServer }
+type stdioConn struct{ s *stdiotarget.Server }
 
 func (c stdioConn) send(raw []byte) error             { return c.s.Send(raw) }
 func (c stdioConn) messages() <-chan *jsonrpc.Message { return c.s.Messages() }

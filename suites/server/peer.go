@@ -8,7 +8,7 @@ import (
 
 	"github.com/mcpconform/mcpconform/harness/check"
 	"github.com/mcpconform/mcpconform/harness/jsonrpc"
-	"github.com/mcpconform/mcpconform/harness/target"
+	"github.com/mcpconform/mcpconform/harness/stdiotarget"
 	"github.com/mcpconform/mcpconform/harness/transcript"
 	"github.com/mcpconform/mcpconform/suites/run"
 )
@@ -79,7 +79,7 @@ func onTransports(c *run.C, withHTTP bool, body func(p *peer)) {
 // process for stdio, a new client for HTTP; log records it (nil: nothing).
 func dial(cfg run.Options, t check.Transport, log *transcript.Log) (conn, error) {
 	if t == check.Stdio {
-		s, err := target.StartStdioServer(cfg.ServerCommand, target.StdioOptions{Log: log})
+		s, err := stdiotarget.Start(cfg.ServerCommand, stdiotarget.Options{Log: log})
 		if err != nil {
 			return nil, err
 		}

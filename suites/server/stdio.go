@@ -4,7 +4,7 @@ import (
 	"github.com/mcpconform/mcpconform/harness/check"
 	"github.com/mcpconform/mcpconform/harness/mcp"
 	"github.com/mcpconform/mcpconform/harness/mutant"
-	"github.com/mcpconform/mcpconform/harness/target"
+	"github.com/mcpconform/mcpconform/harness/stdiotarget"
 	"github.com/mcpconform/mcpconform/suites/run"
 )
 
@@ -26,12 +26,12 @@ func (p *peer) open() {
 }
 
 // stdioServer starts a fresh stdio server for the check.
-func stdioServer(c *run.C) (*target.StdioServer, *peer) {
+func stdioServer(c *run.C) (*stdiotarget.Server, *peer) {
 	argv := c.Options().ServerCommand
 	if len(argv) == 0 {
 		c.Skip(run.NoServerCommand)
 	}
-	s, err := target.StartStdioServer(argv, target.StdioOptions{Log: c.Log()})
+	s, err := stdiotarget.Start(argv, stdiotarget.Options{Log: c.Log()})
 	c.Require(err == nil, "the server starts", "%v", err)
 	c.Cleanup(s.Kill)
 	return s, &peer{c: c, conn: stdioConn{s}, transport: "stdio"}

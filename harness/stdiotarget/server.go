@@ -1,4 +1,10 @@
-package target
+// Package stdiotarget runs a stdio server under test: its process in its
+// own process group with every descendant marked for the reaper, the
+// JSON-RPC messages it writes to stdout and what else it writes there, its
+// stderr drained and counted but never kept. The server checks reach it
+// through this package; a client under test is reached through package
+// target's adapter contract.
+package stdiotarget
 
 import (
 	"bufio"
@@ -19,11 +25,11 @@ import (
 // maxServerLine bounds one stdout line of a server under test.
 const maxServerLine = 16 << 20
 
-// StdioServer is a stdio server under test: its process (in its own
+// Server is a stdio server under test: its process (in its own
 // process group), the JSON-RPC messages it writes to stdout, and what else
 // it writes there. stderr is drained and counted, never kept (it may hold
 // secrets).
-type StdioServer struct {
+type Server struct {
 	cmd     *exec.Cmd
 	stdin   io.WriteCloser
 	pgid    int
@@ -44,9 +50,9 @@ type StdioServer struct {
 	ended bool
 }
 
-// StdioOptions are how a StdioServer is started; the zero value adds
+// Options are how a Server is started; the zero value adds
 // nothing to the environment and records nothing.
-type StdioOptions struct {
+type Options struct {
 	// Env is added to the harness's environment.
 	Env []string
 	// Log, when set, records every line written to the server's stdin
@@ -55,8 +61,8 @@ type StdioOptions struct {
 	Log *transcript.Log
 }
 
-// StartStdioServer launches argv as opts say.
-func StartStdioServer(argv []string, opts StdioOptions) (*StdioServer, error) {
+// Start launches argv as opts say.
+func Start(argv []string, opts Options) (*Server, error) {
 	if len(argv) == 0 {
 		return nil, errors.New("server command: empty; pass it after --, e.g. mcpconform server -- ./my-server")
 	}
@@ -83,7 +89,7 @@ func StartStdioServer(argv []string, opts StdioOptions) (*StdioServer, error) {
 		return nil, fmt.Errorf("server command %q: %w; check the path after --", argv[0], err)
 	}
 	reaper.Track(cmd.Process.Pid)
-	s := &StdioServer{cmd: cmd, stdin: stdin, pgid: cmd.Process.Pid, owner: owner, started: time.Now(), log: opts.Log,
+	s := &Server{cmd: cmd, stdin: stdin, pgid: cmd.Process.Pid, owner: owner, started: time.Now(), log: opts.Log,
 		messages: make(chan *jsonrpc.Message, 1024), exited: make(chan struct{})}
 	var drained sync.WaitGroup
 	drained.Add(2)
@@ -108,7 +114,7 @@ func StartStdioServer(argv []string, opts StdioOptions) (*StdioServer, error) {
 	return s, nil
 }
 
-func (s *StdioServer) readStdout(r io.Reader) {
+func (s *Server) readStdout(r io.Reader) {
 	defer close(s.messages)
 	br := bufio.NewReaderSize(r, 64<<10)
 	for {
@@ -140,7 +146,7 @@ func readLine(br *bufio.Reader) ([]byte, error) {
 	}
 }
 
-func (s *StdioServer) classify(line []byte) {
+func (s *Server) classify(line []byte) {
 	if s.log != nil {
 		s.log.Add(transcript.ServerToClient, string(line))
 	}
@@ -165,7 +171,7 @@ func (s *StdioServer) classify(line []byte) {
 	}
 }
 
-func (s *StdioServer) note(what string) {
+func (s *Server) note(what string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if len(s.nonMessages) < 100 {
@@ -173,7 +179,7 @@ func (s *StdioServer) note(what string) {
 	}
 }
 
-func (s *StdioServer) drainStderr(r io.Reader) {
+func (s *Server) drainStderr(r io.Reader) {
 	buf := make([]byte, 32<<10)
 	for {
 		n, err := r.Read(buf)
@@ -187,7 +193,7 @@ func (s *StdioServer) drainStderr(r io.Reader) {
 }
 
 // Send writes one line (raw, plus a newline) to the server's stdin.
-func (s *StdioServer) Send(raw []byte) error {
+func (s *Server) Send(raw []byte) error {
 	if s.log != nil {
 		s.log.Add(transcript.ClientToServer, string(raw))
 	}
@@ -208,7 +214,7 @@ const exitGrace = 500 * time.Millisecond
 // up to wait for the reap: "the server exited (exit status 3) 12ms after it
 // started, having written 40 bytes to stderr". It is "" while the server
 // runs, and once the harness closed its stdin, signalled or killed it.
-func (s *StdioServer) ExitReport(wait time.Duration) string {
+func (s *Server) ExitReport(wait time.Duration) string {
 	s.WaitExit(wait)
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -227,7 +233,7 @@ func roughly(d time.Duration) string {
 	return d.Round(time.Millisecond).String()
 }
 
-func (s *StdioServer) markEnded() {
+func (s *Server) markEnded() {
 	s.mu.Lock()
 	s.ended = true
 	s.mu.Unlock()
@@ -235,37 +241,37 @@ func (s *StdioServer) markEnded() {
 
 // Messages delivers the JSON-RPC messages the server writes, in order; it
 // is closed when stdout ends.
-func (s *StdioServer) Messages() <-chan *jsonrpc.Message { return s.messages }
+func (s *Server) Messages() <-chan *jsonrpc.Message { return s.messages }
 
 // NonMessages describes the stdout lines that were not JSON-RPC messages
 // (class and length only).
-func (s *StdioServer) NonMessages() []string {
+func (s *Server) NonMessages() []string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return append([]string(nil), s.nonMessages...)
 }
 
 // StderrBytes is how much the server wrote to stderr.
-func (s *StdioServer) StderrBytes() int64 {
+func (s *Server) StderrBytes() int64 {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.stderrBytes
 }
 
 // CloseStdin closes the server's stdin (the graceful end of a stdio session).
-func (s *StdioServer) CloseStdin() error {
+func (s *Server) CloseStdin() error {
 	s.markEnded()
 	return s.stdin.Close()
 }
 
 // Signal sends sig to the server process itself.
-func (s *StdioServer) Signal(sig syscall.Signal) error {
+func (s *Server) Signal(sig syscall.Signal) error {
 	s.markEnded()
 	return syscall.Kill(s.pgid, sig)
 }
 
 // WaitExit waits up to d for the process to exit and reports whether it did.
-func (s *StdioServer) WaitExit(d time.Duration) bool {
+func (s *Server) WaitExit(d time.Duration) bool {
 	t := time.NewTimer(d)
 	defer t.Stop()
 	select {
@@ -277,10 +283,10 @@ func (s *StdioServer) WaitExit(d time.Duration) bool {
 }
 
 // Pid is the server process's id, which is also its process group's.
-func (s *StdioServer) Pid() int { return s.pgid }
+func (s *Server) Pid() int { return s.pgid }
 
 // Exited reports whether the server process has ended and been reaped.
-func (s *StdioServer) Exited() bool {
+func (s *Server) Exited() bool {
 	select {
 	case <-s.exited:
 		return true
@@ -291,7 +297,7 @@ func (s *StdioServer) Exited() bool {
 
 // WaitGroupGone waits until no live process is left in the server's
 // process group or d passes, on exit events; it returns those still alive.
-func (s *StdioServer) WaitGroupGone(d time.Duration) []reaper.Proc {
+func (s *Server) WaitGroupGone(d time.Duration) []reaper.Proc {
 	return reaper.WaitGone("", s.pgid, d)
 }
 
@@ -299,7 +305,7 @@ func (s *StdioServer) WaitGroupGone(d time.Duration) []reaper.Proc {
 // left it (the reaper's mark, or adopted as an orphan), and waits for the
 // reap: boundedly, since a descendant that cleared its environment and
 // left the group may still hold stdout open.
-func (s *StdioServer) Kill() {
+func (s *Server) Kill() {
 	s.markEnded()
 	_ = s.stdin.Close()
 	_ = syscall.Kill(-s.pgid, syscall.SIGKILL)
@@ -311,4 +317,4 @@ func (s *StdioServer) Kill() {
 
 // Descendants lists the live processes started by the server, in its
 // group or out of it, other than the server process itself.
-func (s *StdioServer) Descendants() []reaper.Proc { return reaper.Owned(s.owner, s.pgid) }
+func (s *Server) Descendants() []reaper.Proc { return reaper.Owned(s.owner, s.pgid) }

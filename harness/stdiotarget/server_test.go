@@ -1,4 +1,4 @@
-package target
+package stdiotarget
 
 import (
 	"strings"
@@ -14,8 +14,8 @@ import (
 func TestStdioServerReportsItsExit(t *testing.T) {
 	const secret = "mcpconform-secret-9c1"
 	var log transcript.Log
-	s, err := StartStdioServer([]string{"sh", "-c", "read line; echo '{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}}'; echo " + secret + " >&2; exit 3"},
-		StdioOptions{Log: &log})
+	s, err := Start([]string{"sh", "-c", "read line; echo '{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}}'; echo " + secret + " >&2; exit 3"},
+		Options{Log: &log})
 	if err != nil {
 		t.Fatal(err)
 	}
