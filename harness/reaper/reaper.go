@@ -127,11 +127,37 @@ func Owned(owner string, except ...int) []Proc { return Left(owner, 0, except...
 // pgid (0: none), except except: what a process left behind.
 func Left(owner string, pgid int, except ...int) []Proc {
 	var out []Proc
-	for _, p := range scan() {
+	for _, p := range candidates() {
 		if p.zombie || contains(except, p.pid) || !(pgid > 0 && p.pgrp == pgid || p.marked(owner)) {
 			continue
 		}
 		out = append(out, Proc{p.pid, p.comm})
+	}
+	return out
+}
+
+// candidates are the processes that may be this process's to find: with
+// the subreaper on, only its descendants, since every orphan of its tree is
+// adopted by it (or by a subreaper below it), so the environment of no
+// other process needs reading; without it, every process.
+func candidates() []proc {
+	all := scan()
+	if !enabled.Load() {
+		return all
+	}
+	children := map[int][]int{}
+	byPID := make(map[int]proc, len(all))
+	for _, p := range all {
+		children[p.ppid] = append(children[p.ppid], p.pid)
+		byPID[p.pid] = p
+	}
+	var out []proc
+	queue := children[os.Getpid()]
+	for len(queue) > 0 {
+		pid := queue[0]
+		queue = queue[1:]
+		out = append(out, byPID[pid])
+		queue = append(queue, children[pid]...)
 	}
 	return out
 }
@@ -149,7 +175,7 @@ func Reap(owner string, d time.Duration, except ...int) []Proc {
 	for {
 		found := false
 		var signalled []int
-		for _, p := range scan() {
+		for _, p := range candidates() {
 			if contains(except, p.pid) || p.pid == os.Getpid() {
 				continue
 			}
