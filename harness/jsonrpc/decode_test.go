@@ -163,7 +163,7 @@ func TestDecodeBatchNamesTheElement(t *testing.T) {
 }
 
 // TestDecodeKeepsNoReference: a decoded message survives its bytes being
-// overwritten, as a reader that reuses its buffer (SSEReader.NextBytes)
+// overwritten, as a reader that reuses its buffer (sse.Reader.NextBytes)
 // overwrites them.
 func TestDecodeKeepsNoReference(t *testing.T) {
 	var inputs []string
