@@ -11,5 +11,5 @@ go get github.com/AdamKorcz/go-118-fuzz-build/testing
 # compile_native_go_fuzzer <package> <FuzzName> <binary name>
 compile_native_go_fuzzer github.com/mcpconform/mcpconform/harness/jsonrpc FuzzClassifyLine fuzz_classify_line
 compile_native_go_fuzzer github.com/mcpconform/mcpconform/harness/jsonrpc FuzzDecode fuzz_decode
-compile_native_go_fuzzer github.com/mcpconform/mcpconform/harness/streamable FuzzSSEReader fuzz_sse_reader
+compile_native_go_fuzzer github.com/mcpconform/mcpconform/harness/sse FuzzSSEReader fuzz_sse_reader
 compile_native_go_fuzzer github.com/mcpconform/mcpconform/harness/transcript FuzzNormalise fuzz_normalise

@@ -11,9 +11,10 @@ import (
 	"github.com/mcpconform/mcpconform/harness/usage"
 )
 
-// Options select and parameterise one fake server. The same values travel as
-// command-line flags (Args, ParseArgs) when the fake runs as a subprocess:
-// `mcpconform fakeserver --case ID --record FILE …`.
+// Options select and parameterise one fake server. A zero field means the
+// case's default, or nothing (no record, no marker). The same values travel
+// as command-line flags (Args, ParseArgs) when the fake runs as a
+// subprocess: `mcpconform fakeserver --case ID --record FILE …`.
 type Options struct {
 	Case   string // a case ID from Cases
 	Record string // the record file (JSON lines); empty: record nothing

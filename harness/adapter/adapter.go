@@ -30,7 +30,7 @@ func init() { selfexec.Register("adapter", Main) }
 // Config is the reference adapter's command-line settings: the client's
 // limits and the mutant to run. Zero values are literal, as in its two
 // transports' configs; start from their defaults (stdio.DefaultConfig,
-// httpclient.DefaultClientConfig), as run.ReferenceConfig does.
+// httpclient.DefaultConfig), as run.ReferenceConfig does.
 type Config struct {
 	Stdio  stdio.Config
 	HTTP   httpclient.Config

@@ -68,7 +68,7 @@ func TestParseFlagsRejectsUnknownMutantsAndArguments(t *testing.T) {
 	}
 }
 
-// nonDefaultFlags are Settings.Flags for a non-default config.
+// nonDefaultFlags are Config.Flags for a non-default config.
 func nonDefaultFlags() []string {
 	c := stdio.DefaultConfig()
 	c.CancelGrace = 123 * time.Millisecond

@@ -47,7 +47,7 @@ type Options struct {
 	ProgressEvery time.Duration
 }
 
-// Defaults of a Config.
+// Defaults of an Options.
 const (
 	DefaultMaxSteps     = 200
 	DefaultShrinkBudget = 40 * time.Second

@@ -125,7 +125,7 @@ var ruleOf = map[mutant.Name]observation{
 func TestEachServerMutantBreaksItsRule(t *testing.T) {
 	for _, m := range mutant.ForRole("server") {
 		if mutant.OfServerProtocol(m.Name) {
-			continue // the reference MCP server's mutants; package mcp tests them
+			continue // the reference MCP server's mutants; package mcpserver tests them
 		}
 		t.Run(string(m.Name), func(t *testing.T) {
 			observe, ok := ruleOf[m.Name]

@@ -44,7 +44,7 @@ type startedAter interface{ StartedAt() time.Time }
 // means its default.
 type Options struct {
 	// Name and Version are the clientInfo sent with initialize; defaults
-	// DefaultClientName and DefaultClientVersion.
+	// DefaultName and DefaultVersion.
 	Name, Version string
 	// ProtocolVersions lists the versions the client speaks, preferred first;
 	// it proposes the first. Default mcp.LegacyProtocolVersions.

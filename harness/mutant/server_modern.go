@@ -1,7 +1,7 @@
 package mutant
 
 // Mutants of the reference server's 2026-07-28 era: the MCP server (package
-// mcp) and the streamable HTTP server transport's modern path.
+// mcpserver) and the streamable HTTP server transport's modern path.
 const (
 	DiscoverNoSupportedVersions     Name = "discover-no-supported-versions"
 	ResultTypeMissing               Name = "result-type-missing"

@@ -1,6 +1,6 @@
 package mutant
 
-// Mutants of the reference MCP server (package mcp), its stdio server
+// Mutants of the reference MCP server (package mcpserver), its stdio server
 // transport and the serve command (mcpconform serve --mutant NAME, either
 // transport). Each breaks the one rule its description names.
 const (

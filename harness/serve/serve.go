@@ -1,5 +1,5 @@
 // Package serve runs mcpconform's reference server (`mcpconform serve`): the
-// reference MCP server of package mcp behind the reference streamable HTTP
+// reference MCP server of package mcpserver behind the reference streamable HTTP
 // server transport, on a loopback address only (HT-05), or on stdin and
 // stdout behind the reference stdio server transport.
 package serve
@@ -38,7 +38,7 @@ type Options struct {
 	// Stateless serves without sessions.
 	Stateless bool
 	// PageSize, ReverseTimeout and SlowBound configure the MCP server; see
-	// mcpserver.ServerOptions.
+	// mcpserver.Options.
 	PageSize       int
 	ReverseTimeout time.Duration
 	SlowBound      time.Duration
@@ -81,7 +81,7 @@ func Start(o Options) (url string, stop func() error, err error) {
 }
 
 // handler puts the MCP server behind the HTTP transport, which hands it its
-// *httpserver.ServerSession as an mcpserver.SessionInfo. The client's replies to
+// *httpserver.Session as an mcpserver.SessionInfo. The client's replies to
 // the server's requests reach Handle as POSTed responses.
 func handler(m *mcpserver.Server) httpserver.Handler {
 	return httpserver.HandlerFunc(func(ctx context.Context, s *httpserver.Session, req *jsonrpc.Message, out func(*jsonrpc.Message) error) *jsonrpc.Message {

@@ -35,7 +35,7 @@ type Options struct {
 	Handler Handler
 	// MaxLineBytes bounds one stdin line; a longer one is discarded and
 	// answered with -32600, so memory stays bounded whatever the client
-	// writes. Default DefaultServerMaxLineBytes.
+	// writes. Default DefaultMaxLineBytes.
 	MaxLineBytes int
 	// Mutant selects a mutant of the reference server; empty is the
 	// reference.

@@ -1,6 +1,9 @@
-// Package http holds the checks of the streamable HTTP transport. Server-role
-// checks speak raw HTTP to the endpoint under test (a fresh session per check,
-// ended with DELETE) and enforce the HT- rules of the requirements digest.
+// Package http holds the checks of the streamable HTTP transport.
+// Client-role checks run the client's adapter against an HTTP fake of
+// package httpfake and judge what it POSTed and what the adapter printed
+// (RM-01 … RM-13 and the client's HT- rules). Server-role checks speak raw
+// HTTP to the endpoint under test (a fresh session per check, ended with
+// DELETE) and enforce the server's HT- rules of the requirements digest.
 //
 // Specs live in ordinary files so the CLI can import them; suite_test.go runs
 // them against the reference implementations under `go test`.

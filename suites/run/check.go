@@ -334,7 +334,7 @@ func (c *C) requireServerEra() {
 
 // runBody runs the body and turns its verdict (or its panic) into an outcome.
 // runBounded runs a check's body. A server check has a deadline of its
-// own (Config.ServerCheckDeadline; a client check's adapter runs have
+// own (Options.ServerCheckDeadline; a client check's adapter runs have
 // theirs): past it, its context is cancelled and every process it started
 // is killed, and a body that still has not returned after ShutdownGrace is
 // abandoned (finished false: its cleanups would race it). Either way the

@@ -93,7 +93,7 @@ type Fixture struct {
 	Arguments map[string]any `yaml:"arguments"`
 }
 
-// Defaults for a Config's zero fields.
+// Defaults for an Options' zero fields.
 const (
 	DefaultPatience = 5 * time.Second
 	DefaultPrompt   = 2 * time.Second

@@ -17,7 +17,7 @@ type FuzzCase interface {
 	Describe() string
 }
 
-// Fuzz runs the run's fuzz cases (Config.FuzzCases of them): case i has
+// Fuzz runs the run's fuzz cases (Options.FuzzCases of them): case i has
 // seed Seed+i, gen builds it from that seed alone, and judge runs and
 // judges it with the check's Require and RequireHardened. The first case
 // that fails (or that the harness cannot judge) ends the check with its seed (so --seed S --fuzz-cases 1
