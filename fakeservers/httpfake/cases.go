@@ -1,7 +1,8 @@
 package httpfake
 
 import (
-	"sort"
+	"maps"
+	"slices"
 	"strconv"
 
 	"github.com/mcpconform/mcpconform/fakeservers"
@@ -141,12 +142,7 @@ var cases = map[string]fakeCase{
 
 // CaseIDs lists the registered HTTP case IDs in order.
 func CaseIDs() []string {
-	ids := make([]string, 0, len(cases))
-	for id := range cases {
-		ids = append(ids, id)
-	}
-	sort.Strings(ids)
-	return ids
+	return slices.Sorted(maps.Keys(cases))
 }
 
 // Cases lists the HTTP catalogue in ID order.

@@ -3,7 +3,8 @@ package stdiofake
 import (
 	"fmt"
 	"io"
-	"sort"
+	"maps"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -118,10 +119,5 @@ func ParseArgs(args []string, stdout io.Writer) (Options, error) {
 
 // CaseIDs lists the registered case IDs in order.
 func CaseIDs() []string {
-	ids := make([]string, 0, len(cases))
-	for id := range cases {
-		ids = append(ids, id)
-	}
-	sort.Strings(ids)
-	return ids
+	return slices.Sorted(maps.Keys(cases))
 }

@@ -71,17 +71,27 @@ func (c *Client) readPOSTStream(x *exchange, resp *http.Response) bool {
 	take := func(m *jsonrpc.Message) bool {
 		return !c.accept(x, resp.Header, m) || (len(x.out.requestIDs()) > 0 && len(x.awaiting) == 0)
 	}
-	err := c.consume(resp.Body, st, take)
-	_ = resp.Body.Close()
-	switch {
-	case !x.live() || x.gaveUp:
-		return false
-	case len(x.awaiting) == 0:
-		return true
-	case c.streamFailed(x, err, st):
-		return false
+	if over, ok := c.readStream(x, resp.Body, st, take); over {
+		return ok
 	}
 	return c.resume(x, st, take)
+}
+
+// readStream reads one SSE stream of x to its end and closes it; over says
+// the exchange is done with it (ok: its responses all came), otherwise the
+// stream dropped before them and may be resumed.
+func (c *Client) readStream(x *exchange, body io.ReadCloser, st *streamState, take func(*jsonrpc.Message) bool) (over, ok bool) {
+	err := c.consume(body, st, take)
+	_ = body.Close()
+	switch {
+	case !x.live() || x.gaveUp:
+		return true, false
+	case len(x.awaiting) == 0:
+		return true, true
+	case c.streamFailed(x, err, st):
+		return true, false
+	}
+	return false, false
 }
 
 // streamFailed reports, and says whether, a POST stream that ended before
@@ -120,17 +130,11 @@ func (c *Client) resume(x *exchange, st *streamState, take func(*jsonrpc.Message
 			return false
 		}
 		st.delivered = false
-		err = c.consume(resp.Body, st, take)
-		_ = resp.Body.Close()
-		switch {
-		case !x.live() || x.gaveUp:
-			return false
-		case len(x.awaiting) == 0:
-			return true
-		case c.streamFailed(x, err, st):
-			return false
-		case st.delivered:
-			attempts = -1
+		if over, ok := c.readStream(x, resp.Body, st, take); over {
+			return ok
+		}
+		if st.delivered {
+			attempts = -1 // a message came: the count starts again
 		}
 	}
 	c.failLive(x, failure.New(failure.ErrConnection, op, fmt.Sprintf(
