@@ -2,8 +2,6 @@ package stdiofake
 
 import (
 	"context"
-	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -13,6 +11,7 @@ import (
 	"time"
 
 	"github.com/mcpconform/mcpconform/harness/selfexec"
+	"github.com/mcpconform/mcpconform/harness/usage"
 )
 
 func init() { selfexec.Register("fakeserver", Main) }
@@ -25,13 +24,10 @@ func init() { selfexec.Register("fakeserver", Main) }
 // --list prints the cases. Bad flags exit 2 with a message on stderr.
 func Main(args []string) int {
 	o, err := ParseArgs(args, os.Stdout)
-	switch {
-	case errors.Is(err, flag.ErrHelp):
-		return 0
-	case err != nil:
-		fmt.Fprintln(os.Stderr, err)
-		return 2
-	case o.Case == "--list":
+	if code, done := usage.Exit(err, os.Stderr, ""); done {
+		return code
+	}
+	if o.Case == "--list" {
 		printCases(os.Stdout)
 		return 0
 	}

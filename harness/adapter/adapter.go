@@ -7,8 +7,6 @@ package adapter
 import (
 	"context"
 	"encoding/json"
-	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -109,12 +107,8 @@ func parseFlags(args []string, stdout io.Writer) (Config, error) {
 // Main runs the reference adapter; it returns the exit status.
 func Main(args []string) int {
 	s, err := parseFlags(args, os.Stdout)
-	switch {
-	case errors.Is(err, flag.ErrHelp):
-		return 0
-	case err != nil:
-		fmt.Fprintln(os.Stderr, err)
-		return 2
+	if code, done := usage.Exit(err, os.Stderr, ""); done {
+		return code
 	}
 	inv, err := readEnvironment()
 	if err != nil {

@@ -7,7 +7,6 @@ package serve
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -129,12 +128,8 @@ serves the handshake only, modern 2026-07-28 requests only.`,
 // or stdin reaches its end.
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	o, transport, err := parseFlags(args, stdout)
-	if errors.Is(err, flag.ErrHelp) {
-		return 0
-	}
-	if err != nil {
-		fmt.Fprintln(stderr, "serve:", err)
-		return 2
+	if code, done := usage.Exit(err, stderr, "serve"); done {
+		return code
 	}
 	if o.Mutant == mutant.IgnoresSIGTERM {
 		signal.Ignore(syscall.SIGTERM)

@@ -88,6 +88,23 @@ func (h Help) Parse(fs *flag.FlagSet, args []string, stdout io.Writer) error {
 	return nil
 }
 
+// Exit is what a command does with Parse's error: after the help (ErrHelp)
+// it is done with status 0, after a bad flag (printed to stderr, after
+// prefix when not empty) with status 2; on nil it is not done.
+func Exit(err error, stderr io.Writer, prefix string) (code int, done bool) {
+	switch {
+	case err == nil:
+		return 0, false
+	case errors.Is(err, flag.ErrHelp):
+		return 0, true
+	case prefix != "":
+		fmt.Fprintln(stderr, prefix+":", err)
+	default:
+		fmt.Fprintln(stderr, err)
+	}
+	return 2, true
+}
+
 // ParseInterspersed is Parse for a command whose flags may come before or
 // after its positional arguments; it returns the positional arguments.
 func (h Help) ParseInterspersed(fs *flag.FlagSet, args []string, stdout io.Writer) ([]string, error) {
