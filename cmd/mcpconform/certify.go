@@ -140,8 +140,8 @@ func parseRunFlags(name string, args []string, stdout io.Writer) (*runOptions, e
 	if o.parallel < 1 {
 		return nil, fmt.Errorf("%s: --parallel must be 1 or more, got %d", name, o.parallel)
 	}
-	if o.checkTimeout < 0 {
-		return nil, fmt.Errorf("%s: --check-timeout must not be negative, got %s", name, o.checkTimeout)
+	if name != "client" && o.checkTimeout <= 0 {
+		return nil, fmt.Errorf("%s: --check-timeout must be positive, got %s", name, o.checkTimeout)
 	}
 	if o.timeout <= 0 || o.runTimeout < 0 {
 		return nil, fmt.Errorf("%s: --timeout must be positive and --run-timeout not negative, got %s and %s", name, o.timeout, o.runTimeout)
@@ -290,11 +290,15 @@ func certifyWith(o *runOptions, roles []check.Role, stdout, stderr io.Writer) in
 		return exitFor(err, stderr)
 	}
 	defer stop()
-	stopSignals := onSignal(stderr, p.budget, nil)
+	// Only the coordinator of a parallel run times it; its workers stop
+	// when it tells them.
+	budget := p.budget
+	if isWorker {
+		budget = 0
+	}
+	stopSignals := onSignal(stderr, budget, nil)
 	defer stopSignals()
-	cfg := run.Options{ClientAdapter: t.adapter, ServerURL: t.url, ServerCommand: t.server, Implementation: t.implementation, Fixtures: p.fixtures, Unsafe: p.unsafe, Seed: o.seed, Strict: o.strict, Profile: p.profile,
-		Baseline: p.baseline, SnapshotDir: o.snapshots, UpdateSnapshots: o.updateSnapshots, CheckDeadline: o.timeout, Patience: o.patience, ProbeTimeout: o.probeTimeout,
-		QuietWindow: o.quietWindow, ToolBudget: o.toolBudget, Fuzz: o.fuzz, FuzzCases: o.fuzzCases, Secrets: secrets, ServerCheckDeadline: o.checkTimeout}
+	cfg := runConfig(o, p, t)
 	run.Configure(cfg)
 	if err := preflight(cfg, t); err != nil {
 		return exitFor(err, stderr)
@@ -323,6 +327,16 @@ type prepared struct {
 	budget   time.Duration
 	secrets  transcript.Secrets // what every output masks
 	console  console.Options    // how the run shows on stdout
+}
+
+// runConfig is the run's configuration, the same in the coordinator of a
+// parallel run and in each of its workers.
+func runConfig(o *runOptions, p *prepared, t targets) run.Options {
+	return run.Options{ClientAdapter: t.adapter, ServerURL: t.url, ServerCommand: t.server, Implementation: t.implementation,
+		Fixtures: p.fixtures, Unsafe: p.unsafe, Seed: o.seed, Strict: o.strict, Profile: p.profile, Selection: p.filter,
+		Baseline: p.baseline, SnapshotDir: o.snapshots, UpdateSnapshots: o.updateSnapshots, CheckDeadline: o.timeout, Patience: o.patience,
+		ProbeTimeout: o.probeTimeout, QuietWindow: o.quietWindow, ToolBudget: o.toolBudget, Fuzz: o.fuzz, FuzzCases: o.fuzzCases,
+		Secrets: p.secrets, ServerCheckDeadline: o.checkTimeout}
 }
 
 // prepareRun checks the flags' files and paths and settles the seed, the
@@ -699,13 +713,13 @@ var _ = ginkgo.ReportAfterSuite("mcpconform reports", func(r types.Report) { las
 
 // selectedChecks counts the checks of roles that the label filter selects.
 func selectedChecks(roles []check.Role, filter string) int {
-	match, err := types.ParseLabelFilter(filter)
+	selects, err := run.Selects(filter)
 	if err != nil {
-		return len(check.All())
+		return len(check.All()) // the filter was parsed before: not reached
 	}
 	n := 0
 	for _, d := range check.All() {
-		if slices.Contains(roles, d.Role) && match(d.Labels()) {
+		if slices.Contains(roles, d.Role) && selects(d) {
 			n++
 		}
 	}

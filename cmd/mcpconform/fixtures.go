@@ -18,9 +18,8 @@ import (
 // fixtureRoles are the behaviours a fixtures file may map to a tool.
 var fixtureRoles = []string{"elicitation", "failing", "logging", "progress", "roots", "sampling", "slow"}
 
-// loadFixtures reads a fixtures file: each role names a tool and its
-// arguments. An empty path means no file.
-// loadFixturesFile reads a fixtures file with its list of unsafe tools
+// loadFixturesFile reads a fixtures file (each role names a tool and its
+// arguments; an empty path means no file) with its list of unsafe tools
 // (`unsafe: [NAME, …]`, tools that write or delete: the fuzzer never calls
 // them).
 func loadFixturesFile(path string) (map[string]run.Fixture, []string, error) {

@@ -53,6 +53,7 @@ func TestUsageErrorsExitTwoWithTheWayOut(t *testing.T) {
 		{[]string{"client", "--update-snapshots"}, "--snapshots"},
 		{[]string{"server", "--parallel", "0"}, "--parallel must be 1 or more"},
 		{[]string{"client", "--patience", "2s"}, "use 4s or more"},
+		{[]string{"server", "--check-timeout", "0s"}, "--check-timeout must be positive"},
 		{[]string{"server", "--quiet-window", "0s"}, "--quiet-window must be positive"},
 		{[]string{"server", "--tool-budget", "-1s"}, "--tool-budget must be positive"},
 		{[]string{"list", "--format", "xml"}, "table or json"},

@@ -148,8 +148,7 @@ func certifyParallel(o *runOptions, p *prepared, roles []check.Role, stdout, std
 	defer stopSignals()
 	// A target that is no MCP implementation stops the run here, once,
 	// before any worker starts.
-	cfg := run.Options{ClientAdapter: t.adapter, ServerURL: t.url, ServerCommand: t.server, Implementation: t.implementation, Fixtures: p.fixtures, Unsafe: p.unsafe, Seed: o.seed,
-		Profile: p.profile, CheckDeadline: o.timeout, Patience: o.patience, ProbeTimeout: o.probeTimeout, Fuzz: o.fuzz, FuzzCases: o.fuzzCases, Secrets: p.secrets}
+	cfg := runConfig(o, p, t)
 	run.Configure(cfg)
 	if err := preflight(cfg, t); err != nil {
 		return exitFor(err, stderr)
@@ -215,7 +214,10 @@ type worker struct {
 // startWorkers starts n workers: this command with its flags, told by
 // the environment where the coordinator listens and where to write.
 func startWorkers(o *runOptions, dir, socket string, n int) ([]*worker, error) {
-	args := o.args
+	// The seed the coordinator settled and prints, so that every worker
+	// runs the cases that seed names (a later --seed of the user's is the
+	// same number).
+	args := append([]string{"--seed", strconv.FormatInt(o.seed, 10)}, o.args...)
 	if o.command != "" {
 		args = append([]string{o.command}, args...)
 	}
@@ -225,14 +227,21 @@ func startWorkers(o *runOptions, dir, socket string, n int) ([]*worker, error) {
 		argv := selfexec.Command("shard", args...)
 		w.cmd = exec.Command(argv[0], argv[1:]...)
 		w.cmd.Env = append(os.Environ(), envShardSocket+"="+socket, envShardOut+"="+w.out, envShardWorker+"="+strconv.Itoa(i))
+		// A group of its own: a terminal's Ctrl-C reaches the coordinator
+		// alone, which passes it on once.
+		w.cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 		log, err := os.Create(w.log)
-		if err != nil {
-			return nil, err
+		if err == nil {
+			w.cmd.Stdout, w.cmd.Stderr = log, log
+			err = w.cmd.Start()
+			log.Close()
 		}
-		w.cmd.Stdout, w.cmd.Stderr = log, log
-		err = w.cmd.Start()
-		log.Close()
 		if err != nil {
+			started := ws[:i]
+			for _, s := range started {
+				_ = s.cmd.Process.Kill()
+			}
+			waitWorkers(started, run.ShutdownGrace)
 			return nil, fmt.Errorf("starting worker %d: %w", i, err)
 		}
 		reaper.Track(w.cmd.Process.Pid)

@@ -57,8 +57,11 @@ var _ = ginkgo.Describe("", func() {
 	specsMu.Unlock()
 	cfg := Current()
 	lines := map[check.Transport]target.Output{check.Stdio: knownConfigLine(transportStdio), check.HTTP: knownConfigLine(transportHTTP)}
-	waits := func(d check.Descriptor) time.Duration { return declaredWaits(cfg, d, lines[d.Transport]) }
-	slices.SortStableFunc(ordered, func(a, b spec) int { return cmp.Compare(waits(b.d), waits(a.d)) })
+	waits := make(map[string]time.Duration, len(ordered))
+	for _, s := range ordered {
+		waits[s.d.ID] = declaredWaits(cfg, s.d, lines[s.d.Transport])
+	}
+	slices.SortStableFunc(ordered, func(a, b spec) int { return cmp.Compare(waits[b.d.ID], waits[a.d.ID]) })
 	for _, s := range ordered {
 		ginkgo.It(fmt.Sprintf("[%s] %s", s.d.ID, s.d.Title), ginkgo.Label(s.d.Labels()...), func() {
 			execute(s.d, s.body)
@@ -201,8 +204,8 @@ func (c *C) Expect(actual any, extra ...any) types.Assertion {
 	return g.Expect(actual, extra...)
 }
 
-// execute is a check's spec: its result, from a worker that ran it ahead
-// (overlap.go) or from running it here, recorded and told to Ginkgo.
+// execute is a check's spec: run here when it is this process's to run
+// (claim), its result recorded and told to Ginkgo.
 func execute(d check.Descriptor, body func(c *C)) {
 	mine, done, err := claim(d.ID, d.Serial)
 	if err != nil {
@@ -213,6 +216,10 @@ func execute(d check.Descriptor, body func(c *C)) {
 	}
 	begun := time.Now()
 	defer func() { done(outcomeOf(d.ID, begun)) }()
+	if Interrupted() {
+		// Reached after the run was stopped: not run (Results says so).
+		ginkgo.Skip(NotRunInterrupted)
+	}
 	cfg := Current()
 	dir, err := os.MkdirTemp("", "mcpconform-check-")
 	if err != nil {
@@ -230,12 +237,14 @@ func execute(d check.Descriptor, body func(c *C)) {
 		body(c)
 	})
 	if finished {
-		for i := len(c.cleanups) - 1; i >= 0; i-- {
-			// A cleanup that panics is the check's harness error.
-			if cv := runBody(c, func(*C) { c.cleanups[i]() }); cv.outcome != check.Pass && v.outcome != check.Error {
-				v = verdict{outcome: check.Error, message: "harness error: a cleanup of the check failed: " + cv.message}
-			}
+		if problem := runCleanups(c); problem != "" && v.outcome != check.Error {
+			v = verdict{outcome: check.Error, message: "harness error: a cleanup of the check failed: " + problem}
 		}
+	} else {
+		// The abandoned body still owns c (and runs its cleanups when it
+		// returns): the result is built from an empty one, with nothing
+		// the body may still be writing.
+		c = &C{D: d, Ctx: ctx, cfg: cfg, dir: dir, secrets: cfg.Secrets}
 	}
 	// Whatever the check started and its cleanups left goes now.
 	reaper.Reap(owner, ShutdownGrace)
@@ -332,7 +341,6 @@ func (c *C) requireServerEra() {
 	}
 }
 
-// runBody runs the body and turns its verdict (or its panic) into an outcome.
 // runBounded runs a check's body. A server check has a deadline of its
 // own (Options.ServerCheckDeadline; a client check's adapter runs have
 // theirs): past it, its context is cancelled and every process it started
@@ -355,14 +363,29 @@ func runBounded(c *C, cancel func(), owner string, body func(c *C)) (v verdict, 
 	cancel()
 	reaper.Reap(owner, ShutdownGrace)
 	late := verdict{outcome: check.Error, message: fmt.Sprintf("the check did not finish within its deadline of %s (--check-timeout): the target was stopped; a server that stops answering mid-check shows this", c.cfg.ServerCheckDeadline)}
+	grace := time.NewTimer(ShutdownGrace)
+	defer grace.Stop()
 	select {
 	case <-done:
 		return late, true
-	case <-time.After(ShutdownGrace):
+	case <-grace.C:
+		go func() { <-done; runCleanups(c) }() // sessions end when the body does
 		return late, false
 	}
 }
 
+// runCleanups runs the check's cleanups, last registered first; it returns
+// what the first one that panicked said ("" when none did).
+func runCleanups(c *C) (problem string) {
+	for i := len(c.cleanups) - 1; i >= 0; i-- {
+		if cv := runBody(c, func(*C) { c.cleanups[i]() }); cv.outcome != check.Pass && problem == "" {
+			problem = cv.message
+		}
+	}
+	return problem
+}
+
+// runBody runs the body and turns its verdict (or its panic) into an outcome.
 func runBody(c *C, body func(c *C)) (v verdict) {
 	v = verdict{outcome: check.Pass}
 	defer func() {

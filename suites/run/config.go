@@ -49,6 +49,9 @@ type Options struct {
 	// with its snapshot there; UpdateSnapshots rewrites them.
 	SnapshotDir     string
 	UpdateSnapshots bool
+	// Selection is the label filter (Ginkgo syntax) that selects the run's
+	// checks; empty: every check of its roles.
+	Selection string
 	// Patience is how long a check waits for what a correct implementation
 	// sends (a server's response, a client's cancellation): it elapses only
 	// against a broken one. Client checks also give it to the client as the

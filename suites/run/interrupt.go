@@ -14,9 +14,9 @@ import (
 // check body still running after this long is abandoned.
 const ShutdownGrace = 5 * time.Second
 
-// NotRunInterrupted is the message of a check the run did not reach
-// because it was interrupted (or that its selection left out).
-const NotRunInterrupted = "not run: the run was interrupted first (or the selection left it out)"
+// NotRunInterrupted is the message of a selected check the run did not
+// reach because it was interrupted.
+const NotRunInterrupted = "not run: the run was interrupted first"
 
 // InterruptedWhileRunning is the message of a check that was in flight
 // when the run was interrupted: it has no verdict.

@@ -7,6 +7,7 @@ import (
 
 	"github.com/mcpconform/mcpconform/harness/check"
 	"github.com/mcpconform/mcpconform/harness/report"
+	"github.com/onsi/ginkgo/v2/types"
 )
 
 var (
@@ -43,6 +44,10 @@ func resetResults() {
 // A run without fuzzing leaves the fuzz checks out altogether.
 func Results(roles ...check.Role) []check.Result {
 	fuzz := Current().Fuzz
+	selects, err := Selects(Current().Selection)
+	if err != nil {
+		selects = func(check.Descriptor) bool { return true }
+	}
 	resMu.Lock()
 	defer resMu.Unlock()
 	var out []check.Result
@@ -53,7 +58,7 @@ func Results(roles ...check.Role) []check.Result {
 		r, ok := results[d.ID]
 		if !ok {
 			r = check.Result{Descriptor: d, Outcome: check.Skipped, Message: report.NotSelected}
-			if Interrupted() {
+			if Interrupted() && selects(d) {
 				r.Message = NotRunInterrupted
 			}
 		}
@@ -61,6 +66,16 @@ func Results(roles ...check.Role) []check.Result {
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].ID < out[j].ID })
 	return out
+}
+
+// Selects returns what the label filter (Ginkgo syntax; empty: every
+// check) selects.
+func Selects(filter string) (func(check.Descriptor) bool, error) {
+	match, err := types.ParseLabelFilter(filter)
+	if err != nil {
+		return nil, err
+	}
+	return func(d check.Descriptor) bool { return match(d.Labels()) }, nil
 }
 
 func hasRole(roles []check.Role, r check.Role) bool {
