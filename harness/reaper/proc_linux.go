@@ -20,6 +20,10 @@ func subreaper() error {
 	return nil
 }
 
+// SeesProcesses reports whether Left, WaitGone and Reap can see processes
+// at all: here they read /proc.
+const SeesProcesses = true
+
 // proc is one entry of /proc.
 type proc struct {
 	pid, ppid, pgrp int
@@ -103,8 +107,14 @@ func waitExit(pids []int, d time.Duration) {
 	defer func() { closeAll(fds) }()
 	for _, pid := range pids {
 		fd, err := unix.PidfdOpen(pid, 0)
+		if err == unix.ESRCH {
+			return // gone already: the caller looks again
+		}
 		if err != nil {
-			return // gone already (or no pidfds): the caller looks again
+			// No pidfds here (an old kernel, a seccomp profile): wait a
+			// little, so that the caller's loop does not spin.
+			time.Sleep(min(d, 10*time.Millisecond))
+			return
 		}
 		fds = append(fds, unix.PollFd{Fd: int32(fd), Events: unix.POLLIN})
 	}

@@ -16,6 +16,10 @@ type proc struct {
 	zombie          bool
 }
 
+// SeesProcesses reports whether Left, WaitGone and Reap can see processes
+// at all: without /proc they find none.
+const SeesProcesses = false
+
 func scan() []proc { return nil }
 
 // stat finds a process by signal 0: a zombie counts as alive here.

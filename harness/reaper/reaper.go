@@ -125,10 +125,16 @@ func Owned(owner string, except ...int) []Proc { return Left(owner, 0, except...
 
 // Left lists the live processes marked for owner or in process group
 // pgid (0: none), except except: what a process left behind.
-func Left(owner string, pgid int, except ...int) []Proc {
+func Left(owner string, pgid int, except ...int) []Proc { return left(owner, pgid, false, except) }
+
+// left is Left, and with orphans also every live orphan this process
+// adopted (the subreaper on): a descendant that left the group and cleared
+// its environment, whose parent is gone.
+func left(owner string, pgid int, orphans bool, except []int) []Proc {
 	var out []Proc
 	for _, p := range candidates() {
-		if p.zombie || contains(except, p.pid) || !(pgid > 0 && p.pgrp == pgid || p.marked(owner)) {
+		adopted := orphans && enabled.Load() && p.ppid == os.Getpid() && !isTracked(p.pid)
+		if p.zombie || contains(except, p.pid) || !(adopted || pgid > 0 && p.pgrp == pgid || p.marked(owner)) {
 			continue
 		}
 		out = append(out, Proc{p.pid, p.comm})
@@ -191,8 +197,8 @@ func Reap(owner string, d time.Duration, except ...int) []Proc {
 				continue // another parent's to reap
 			}
 			found = true
+			signalled = append(signalled, p.pid) // waited for even when the kill fails, so the loop never spins
 			if syscall.Kill(p.pid, syscall.SIGKILL) == nil {
-				signalled = append(signalled, p.pid)
 				if !seen[p.pid] {
 					seen[p.pid] = true
 					killed = append(killed, Proc{p.pid, p.comm})
@@ -212,14 +218,21 @@ func Reap(owner string, d time.Duration, except ...int) []Proc {
 // WaitGone waits until no process Left finds for owner and pgid is alive,
 // or d passes, on exit events rather than a sleep; it returns those still
 // alive.
-func WaitGone(owner string, pgid int, d time.Duration) []Proc {
+func WaitGone(owner string, pgid int, d time.Duration) []Proc { return waitGone(owner, pgid, false, d) }
+
+// WaitLeft is WaitGone counting the orphans this process adopted too: what
+// a child that has exited left alive, whatever its environment (a client
+// may start its server with a cleared one).
+func WaitLeft(owner string, pgid int, d time.Duration) []Proc { return waitGone(owner, pgid, true, d) }
+
+func waitGone(owner string, pgid int, orphans bool, d time.Duration) []Proc {
 	deadline := time.Now().Add(d)
 	for {
-		left := Left(owner, pgid)
-		if len(left) == 0 || !time.Now().Before(deadline) {
-			return left
+		alive := left(owner, pgid, orphans, nil)
+		if len(alive) == 0 || !time.Now().Before(deadline) {
+			return alive
 		}
-		waitExit(pids(left), time.Until(deadline))
+		waitExit(pids(alive), time.Until(deadline))
 	}
 }
 

@@ -107,7 +107,7 @@ func (a Adapter) Run(ctx context.Context, inv Invocation) (*Run, error) {
 	r.Exited = time.Now()
 	r.Duration = r.Exited.Sub(start)
 	if !r.Killed {
-		r.Left = reaper.WaitGone(owner, pgid, LeftGrace)
+		r.Left = reaper.WaitLeft(owner, pgid, LeftGrace)
 	}
 	// Whatever the adapter left, in its own group or out of it, goes too.
 	_ = syscall.Kill(-pgid, syscall.SIGKILL)

@@ -102,7 +102,7 @@ var _ = serverCheck(check.Descriptor{
 			p.message(id, "ping", nil)
 			// The ping is the one request in flight, so the first
 			// response is its answer: judged at once, its id's type too.
-			m := p.wait(anyResponse, c.Options().Patience)
+			m := p.wait(anyResponse, p.patience())
 			c.Require(m != nil && m.ID.Key() == id.Key(), fmt.Sprintf("a response with id %s (%s)", id, p.transport), "%s", describe(m))
 		}
 	})

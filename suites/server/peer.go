@@ -261,10 +261,17 @@ func (p *peer) initializeDeclaring(capability string) initResult {
 	return r
 }
 
-// quiet returns every message that arrives within d.
+// quiet returns every message that arrives within d: one window, not
+// restarted by what arrives, so a chatty server does not stretch it.
 func (p *peer) quiet(d time.Duration) []*jsonrpc.Message {
+	deadline := time.Now().Add(d)
+	every := func(*jsonrpc.Message) bool { return true }
 	var out []*jsonrpc.Message
-	for m := p.wait(func(*jsonrpc.Message) bool { return true }, d); m != nil; m = p.wait(func(*jsonrpc.Message) bool { return true }, d) {
+	for left := d; left > 0; left = time.Until(deadline) {
+		m := p.wait(every, left)
+		if m == nil {
+			break
+		}
 		out = append(out, m)
 	}
 	return out
