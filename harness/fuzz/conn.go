@@ -203,7 +203,8 @@ func (c *httpConn) send(f Frame) (refused bool, err error) {
 // bounded), at most maxResumes times.
 func (c *httpConn) readEvents(body io.ReadCloser) {
 	defer c.wg.Done()
-	lastID, retry := "", time.Duration(0)
+	var lastID []byte // the last event id, in a buffer of its own: no allocation per event
+	retry := time.Duration(0)
 	for resumes := 0; ; resumes++ {
 		answered := false
 		r := sse.NewReader(body, 4<<20)
@@ -213,7 +214,7 @@ func (c *httpConn) readEvents(body io.ReadCloser) {
 				break
 			}
 			if len(ev.ID) > 0 {
-				lastID = string(ev.ID)
+				lastID = append(lastID[:0], ev.ID...)
 			}
 			if ev.HasRetry {
 				retry = min(ev.Retry, time.Second)
@@ -224,7 +225,7 @@ func (c *httpConn) readEvents(body io.ReadCloser) {
 			}
 		}
 		body.Close()
-		if answered || lastID == "" || resumes >= maxResumes || c.ctx.Err() != nil {
+		if answered || len(lastID) == 0 || resumes >= maxResumes || c.ctx.Err() != nil {
 			return
 		}
 		c.waited.Add(int64(retry))
@@ -233,7 +234,7 @@ func (c *httpConn) readEvents(body io.ReadCloser) {
 		case <-c.ctx.Done():
 			return
 		}
-		if body = c.resume(lastID); body == nil {
+		if body = c.resume(string(lastID)); body == nil {
 			return
 		}
 	}

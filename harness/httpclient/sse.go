@@ -19,7 +19,7 @@ import (
 
 // streamState is one logical SSE stream across its reconnections.
 type streamState struct {
-	lastID    string        // the last non-empty event id seen (HT-45); an empty id field does not reset it
+	lastID    []byte        // the last non-empty event id seen (HT-45), kept in a buffer of its own (no allocation per event); an empty id field does not reset it
 	retry     time.Duration // the server's last retry field (HT-29b)
 	hasRetry  bool
 	delivered bool // a message arrived since the last (re)connection
@@ -41,7 +41,7 @@ func (c *Client) consume(body io.Reader, st *streamState, take func(*jsonrpc.Mes
 			return err
 		}
 		if len(ev.ID) > 0 {
-			st.lastID = string(ev.ID)
+			st.lastID = append(st.lastID[:0], ev.ID...)
 		}
 		if ev.HasRetry {
 			st.retry, st.hasRetry = ev.Retry, true
@@ -103,7 +103,7 @@ func (c *Client) streamFailed(x *exchange, err error, st *streamState) bool {
 		c.failLive(x, causedBy(failure.ErrProtocol, op, "the SSE stream is not resumed after an oversize event (RM-09)", err))
 	case errors.Is(err, errBadEventData):
 		c.failLive(x, failure.Wrap(failure.ErrProtocol, op, err))
-	case st.lastID == "":
+	case len(st.lastID) == 0:
 		c.failLive(x, failure.New(failure.ErrConnection, op, "the SSE stream ended before the response, and no event carried an id to resume from (HT-45)"))
 	default:
 		return false
@@ -120,7 +120,7 @@ func (c *Client) resume(x *exchange, st *streamState, take func(*jsonrpc.Message
 		if !sleep(x.ctx, c.retryDelay(st)) {
 			return false
 		}
-		resp, err := c.get(x.ctx, x.sess, st.lastID)
+		resp, err := c.get(x.ctx, x.sess, string(st.lastID))
 		if err != nil {
 			continue
 		}
@@ -213,7 +213,7 @@ func (c *Client) runGETStream(ctx context.Context, sess *session) {
 	st := &streamState{}
 	take := func(m *jsonrpc.Message) bool { return !c.deliver(m) }
 	for attempts := 0; ; attempts++ {
-		resp, err := c.get(ctx, sess, st.lastID)
+		resp, err := c.get(ctx, sess, string(st.lastID))
 		if err == nil {
 			if !isSSE(resp) {
 				_ = resp.Body.Close()
@@ -229,7 +229,7 @@ func (c *Client) runGETStream(ctx context.Context, sess *session) {
 		if st.delivered {
 			attempts = 0
 		}
-		if ctx.Err() != nil || st.lastID == "" || attempts >= c.cfg.Retry.MaxAttempts || !sleep(ctx, c.retryDelay(st)) {
+		if ctx.Err() != nil || len(st.lastID) == 0 || attempts >= c.cfg.Retry.MaxAttempts || !sleep(ctx, c.retryDelay(st)) {
 			return
 		}
 	}

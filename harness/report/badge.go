@@ -36,8 +36,8 @@ func BadgeSVG(ix *Index) []byte {
 
 // BadgeText is the badge's right side, "spec 38/38 MUST · hardened · server
 // http+stdio" (the spec MUST score, the profile, the roles and transports
-// that ran), and whether it is green: no check failed the run (FAIL, STALE,
-// ERROR) and the run was not interrupted.
+// that ran), and whether it is green: the run passed (Index.Verdict: no
+// check failed it, it was not interrupted, and some check was judged).
 func BadgeText(ix *Index) (string, bool) {
 	parts := []string{fmt.Sprintf("spec %d/%d MUST", ix.Scores.SpecMust.Pass, ix.Scores.SpecMust.Total)}
 	if ix.Profile != "" {
@@ -46,8 +46,7 @@ func BadgeText(ix *Index) (string, bool) {
 	if s := ix.Scope(); s != "" {
 		parts = append(parts, s)
 	}
-	failed := slices.ContainsFunc(ix.Checks, func(c Check) bool { return c.Outcome.Failing() || c.Outcome == check.Error })
-	return strings.Join(parts, " · "), !failed && !ix.Interrupted
+	return strings.Join(parts, " · "), ix.Verdict() == VerdictPassed
 }
 
 // Scope names the roles and the transports that ran, "client+server

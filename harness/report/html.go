@@ -112,12 +112,9 @@ type checkView struct {
 }
 
 func newPage(ix *Index) page {
-	failed := ix.ExitCode() != 0
-	p := page{Index: ix, Failed: failed, Verdict: "passed", Scope: ix.Scope(), Total: ix.Summary.Total(),
+	v := ix.Verdict()
+	p := page{Index: ix, Failed: v != VerdictPassed, Verdict: v, Scope: ix.Scope(), Total: ix.Summary.Total(),
 		Badge: template.HTML(BadgeSVG(ix)), CSP: pageCSP, Style: template.CSS(pageCSS), Script: template.JS(pageJS)}
-	if failed {
-		p.Verdict = "FAILED"
-	}
 	for k, v := range ix.Target {
 		p.Target = append(p.Target, keyValue{k, valueText(v)})
 	}

@@ -85,6 +85,9 @@ func TestHTMLPutsFailuresFirst(t *testing.T) {
 		last := -1
 		for _, id := range ids {
 			i := strings.Index(s, strings.ReplaceAll(format, "ID", id))
+			if i < 0 {
+				t.Errorf("%s is not on the page", id)
+			}
 			if i < last {
 				t.Errorf("%s is not in the order %v", id, ids)
 			}

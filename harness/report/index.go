@@ -10,6 +10,7 @@ package report
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"sort"
 
 	"github.com/mcpconform/mcpconform/harness/check"
@@ -174,6 +175,32 @@ func (ix *Index) ExitCode() int {
 		}
 	}
 	return code
+}
+
+// The verdicts a report states (Verdict).
+const (
+	VerdictPassed        = "passed"
+	VerdictFailed        = "FAILED"
+	VerdictInterrupted   = "INTERRUPTED"
+	VerdictNothingJudged = "NOTHING JUDGED"
+)
+
+// Verdict is what every report says of the run: FAILED when a check failed
+// it (ExitCode), INTERRUPTED when a signal or the run budget stopped it,
+// NOTHING JUDGED when no check reached a verdict (every one SKIPPED, N/A or
+// UNIMPLEMENTED), else passed.
+func (ix *Index) Verdict() string {
+	switch {
+	case ix.ExitCode() != 0:
+		return VerdictFailed
+	case ix.Interrupted:
+		return VerdictInterrupted
+	case !slices.ContainsFunc(ix.Checks, func(c Check) bool {
+		return c.Outcome != check.Skipped && c.Outcome != check.NotApplicable && c.Outcome != check.Unimplemented
+	}):
+		return VerdictNothingJudged
+	}
+	return VerdictPassed
 }
 
 // WriteJSON writes the index to path as indented JSON, atomically.

@@ -2,9 +2,11 @@ package report
 
 import (
 	"encoding/json"
+	"fmt"
 	"path/filepath"
 	"reflect"
 	"sort"
+	"strings"
 	"testing"
 
 	"github.com/mcpconform/mcpconform/harness/check"
@@ -107,6 +109,42 @@ func TestExitCode(t *testing.T) {
 		}
 		if got := NewIndex(Tool{}, nil, 0, rs).ExitCode(); got != c.want {
 			t.Errorf("ExitCode(%v) = %d, want %d", c.outcomes, got, c.want)
+		}
+	}
+}
+
+// TestVerdictSaysWhatTheRunWas: every report takes its headline from
+// Verdict, so an interrupted run or one that judged nothing never says
+// passed.
+func TestVerdictSaysWhatTheRunWas(t *testing.T) {
+	index := func(interrupted bool, outcomes ...check.Outcome) *Index {
+		var rs []check.Result
+		for i, o := range outcomes {
+			rs = append(rs, result(fmt.Sprintf("a.%d", i), o, ""))
+		}
+		ix := NewIndex(Tool{Name: "mcpconform"}, nil, 0, rs)
+		ix.Interrupted = interrupted
+		return ix
+	}
+	for _, tc := range []struct {
+		ix   *Index
+		want string
+	}{
+		{index(false, check.Pass, check.Skipped), VerdictPassed},
+		{index(false, check.Pass, check.Fail), VerdictFailed},
+		{index(true, check.Pass, check.Skipped), VerdictInterrupted},
+		{index(true, check.Fail), VerdictFailed},
+		{index(false, check.Skipped, check.NotApplicable, check.Unimplemented), VerdictNothingJudged},
+	} {
+		if got := tc.ix.Verdict(); got != tc.want {
+			t.Errorf("%v (interrupted %v): %q, want %q", tc.ix.Summary, tc.ix.Interrupted, got, tc.want)
+		}
+		if _, green := BadgeText(tc.ix); green != (tc.want == VerdictPassed) {
+			t.Errorf("%q: the badge is green %v", tc.want, green)
+		}
+		md := string(RenderMarkdown(tc.ix))
+		if !strings.Contains(md, ": "+tc.want+"\n") {
+			t.Errorf("the Markdown headline does not say %q:\n%.200s", tc.want, md)
 		}
 	}
 }

@@ -50,11 +50,7 @@ func RenderMarkdown(ix *Index) []byte {
 
 func renderMarkdown(ix *Index, lineRunes int) []byte {
 	var b bytes.Buffer
-	verdict := "passed"
-	if ix.ExitCode() != 0 {
-		verdict = "FAILED"
-	}
-	fmt.Fprintf(&b, "## %s %s: %s\n\n", mdCell(ix.Tool.Name), mdCell(ix.Tool.Version), verdict)
+	fmt.Fprintf(&b, "## %s %s: %s\n\n", mdCell(ix.Tool.Name), mdCell(ix.Tool.Version), ix.Verdict())
 	fmt.Fprintf(&b, "%s · %d checks · seed %d\n\n", countsLine(ix.Summary), ix.Summary.Total(), ix.Seed)
 	fmt.Fprintf(&b, "**Scores:** %s%s\n\n", ix.Scores, profileNote(ix.Profile))
 	if len(ix.Target) > 0 {
@@ -72,6 +68,12 @@ func renderMarkdown(ix *Index, lineRunes int) []byte {
 	sort.SliceStable(attention, func(i, j int) bool {
 		return attentionRank[attention[i].Outcome] < attentionRank[attention[j].Outcome]
 	})
+	switch {
+	case ix.Interrupted:
+		fmt.Fprintf(&b, "The run was interrupted (%s): the checks not reached are SKIPPED.\n\n", mdCell(ix.InterruptedBy))
+	case ix.Verdict() == VerdictNothingJudged:
+		b.WriteString("No check reached a verdict: every one was SKIPPED, N/A or UNIMPLEMENTED.\n\n")
+	}
 	if len(attention) == 0 {
 		b.WriteString("Every check that ran passed.\n\n")
 	} else {

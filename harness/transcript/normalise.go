@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 )
 
@@ -73,10 +74,8 @@ func Normalise(lines []Entry) []string {
 	out := make([]string, 0, len(lines))
 	for _, e := range lines {
 		line := loopbackPort.ReplaceAllString(n.render(e), "${1}<port>")
-		for id, p := range n.sessions {
-			if len(id) >= minEchoedSession {
-				line = strings.ReplaceAll(line, id, p)
-			}
+		for _, id := range n.echoed {
+			line = strings.ReplaceAll(line, id, n.sessions[id])
 		}
 		out = append(out, Redact(e.Dir+" "+line))
 	}
@@ -91,6 +90,10 @@ const minEchoedSession = 16
 type normaliser struct {
 	ids, tokens      placeholders
 	sessions, events map[string]string
+	// echoed are the session ids masked wherever they appear, longest
+	// first, so that an id that holds another leaves no piece of it and
+	// the output does not depend on map order.
+	echoed []string
 }
 
 func (n *normaliser) render(e Entry) string {
@@ -233,7 +236,13 @@ func numbered(seen map[string]string, kind, v string) string {
 	return p
 }
 
-func (n *normaliser) session(v string) string { return numbered(n.sessions, "session", v) }
+func (n *normaliser) session(v string) string {
+	if _, seen := n.sessions[v]; !seen && len(v) >= minEchoedSession {
+		n.echoed = append(n.echoed, v)
+		slices.SortStableFunc(n.echoed, func(a, b string) int { return len(b) - len(a) })
+	}
+	return numbered(n.sessions, "session", v)
+}
 
 // placeholders numbers the distinct values of one kind (request ids or
 // progress tokens) in order of first appearance, numbers and strings apart.

@@ -53,8 +53,8 @@ func (s Secrets) With(values ...string) Secrets {
 	return out.sorted()
 }
 
-// WithURL returns s with the credentials of rawURL added: its password
-// (when it is at least minBareSecret long; its userinfo is masked whole
+// WithURL returns s with the credentials of rawURL added: its user name and
+// password (each when it is at least minBareSecret long; its userinfo is masked whole
 // inside any URL anyway), and each query value, masked where it follows
 // its key (token=***) and, from minBareSecret on, wherever it appears. A
 // rawURL that does not parse is a secret as a whole.
@@ -64,6 +64,10 @@ func (s Secrets) WithURL(rawURL string) Secrets {
 		return s.With(rawURL)
 	}
 	out := Secrets{forms: slices.Clone(s.forms)}
+	if u.User != nil {
+		// A token is often the user name alone (https://TOKEN@host/).
+		out.addBare(u.User.Username())
+	}
 	if pw, ok := u.User.Password(); ok {
 		out.addBare(pw)
 		if _, esc, _ := strings.Cut(u.User.String(), ":"); esc != pw {

@@ -100,6 +100,10 @@ func TestSecretsWithURLMaskEveryFormOfItsCredentials(t *testing.T) {
 			t.Errorf("Redact(%q) is not idempotent: %q then %q", text, got, s.Redact(got))
 		}
 	}
+	// A token given as the user name is a secret wherever it appears.
+	if got := (Secrets{}).WithURL("https://TOKENVALUE42@example.test/mcp").Redact("the server echoed TOKENVALUE42"); strings.Contains(got, "TOKENVALUE42") {
+		t.Errorf("a user-name token survived: %q", got)
+	}
 	// A short value is masked after its key only, never as bare text.
 	if got := s.Redact("v=1 and 1 more"); got != "v=*** and 1 more" {
 		t.Errorf("short query value: %q", got)
