@@ -312,7 +312,7 @@ func certifyWith(o *runOptions, roles []check.Role, stdout, stderr io.Writer) in
 	passed := runSpecs(o, p)
 	run.SetProgress(nil)
 	con.Close()
-	return finishRun(o, p, roles, t, finished{results: run.Results(roles...), eras: probedEras(), suite: lastReport, passed: passed}, stdout, stderr)
+	return finishRun(o, p, roles, t, finished{results: run.Results(roles...), eras: probedEras(), info: probedInfo(), suite: lastReport, passed: passed}, stdout, stderr)
 }
 
 // prepared is what a run establishes before it starts anything: each
@@ -459,12 +459,24 @@ func probedEras() map[string]string {
 	return eras
 }
 
+// probedInfo is the serverInfo each probed transport's server reported.
+func probedInfo() map[string]string {
+	info := map[string]string{}
+	for t, e := range run.ProbedEras() {
+		if e.Info != "" {
+			info[string(t)] = e.Info
+		}
+	}
+	return info
+}
+
 // finished is what the checks of a run left: one process's, or the
 // merge of a parallel run's workers.
 type finished struct {
 	results []check.Result
 	eras    map[string]string
-	suite   types.Report // Ginkgo's, for the JUnit report
+	info    map[string]string // the serverInfo of each transport's server
+	suite   types.Report      // Ginkgo's, for the JUnit report
 	passed  bool
 }
 
@@ -485,10 +497,9 @@ func finishRun(o *runOptions, p *prepared, roles []check.Role, t targets, f fini
 		target["eras"] = f.eras
 	}
 	// What the implementations said they are, beside how they were run.
-	for _, e := range run.ProbedEras() {
-		if e.Info != "" {
-			target["server_info"] = e.Info
-		}
+	for _, tr := range slices.Sorted(maps.Keys(f.info)) {
+		target["server_info"] = f.info[tr] // the first transport's, in name order: the same whatever the run
+		break
 	}
 	if info := run.ClientInfo(); info != "" && len(t.adapter) > 0 {
 		target["client_info"] = info

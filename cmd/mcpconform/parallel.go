@@ -85,6 +85,7 @@ func workerShard() (shardConf, bool) {
 type shardOutput struct {
 	Results []shardResult     `json:"results"`
 	Eras    map[string]string `json:"eras"`
+	Info    map[string]string `json:"info"`
 	Suite   types.Report      `json:"suite"`
 	Passed  bool              `json:"passed"`
 }
@@ -107,7 +108,7 @@ func runShard(shard shardConf, o *runOptions, p *prepared, roles []check.Role, s
 	}
 	run.SetClaimer(cl)
 	passed := runSpecs(o, p)
-	out := shardOutput{Eras: probedEras(), Suite: lastReport, Passed: passed}
+	out := shardOutput{Eras: probedEras(), Info: probedInfo(), Suite: lastReport, Passed: passed}
 	for _, r := range run.Recorded() {
 		out.Results = append(out.Results, shardResult{ID: r.ID, Outcome: r.Outcome, Message: r.Message, DurationMS: r.DurationMS,
 			Transcript: r.Transcript, Seed: r.Seed, SeedOnly: r.SeedOnly})
@@ -287,7 +288,7 @@ func exitCode(err error) int {
 // worker. A worker that stopped the run (exit 2: a target that is no MCP
 // implementation, a harness error) stops the merge with its message.
 func mergeShards(ws []*worker) (finished, error) {
-	f := finished{passed: true, eras: map[string]string{}}
+	f := finished{passed: true, eras: map[string]string{}, info: map[string]string{}}
 	suites := make([]types.Report, len(ws))
 	for i, w := range ws {
 		b, err := os.ReadFile(w.out)
@@ -309,9 +310,8 @@ func mergeShards(ws []*worker) (finished, error) {
 			f.results = append(f.results, check.Result{Descriptor: d, Outcome: r.Outcome, Message: r.Message, DurationMS: r.DurationMS,
 				Transcript: r.Transcript, Seed: r.Seed, SeedOnly: r.SeedOnly})
 		}
-		for t, e := range out.Eras {
-			f.eras[t] = e
-		}
+		maps.Copy(f.eras, out.Eras)
+		maps.Copy(f.info, out.Info)
 		suites[i] = out.Suite
 		f.passed = f.passed && out.Passed
 	}

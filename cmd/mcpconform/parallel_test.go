@@ -57,6 +57,9 @@ func TestParallelRunsMatchSerialOnes(t *testing.T) {
 			if sj != pj {
 				t.Errorf("the JUnit reports differ:\nserial:\n%s\nparallel:\n%s", sj, pj)
 			}
+			if st, pt := fmt.Sprint(serial.Target), fmt.Sprint(par.Target); st != pt {
+				t.Errorf("the targets differ:\nserial:   %s\nparallel: %s", st, pt)
+			}
 		})
 	}
 }
