@@ -25,6 +25,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -96,6 +97,11 @@ func mcpconform(t *testing.T, dir string, want []int, args ...string) []byte {
 	ctx, cancel := context.WithTimeout(context.Background(), runDeadline)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, mcpconformBin, args...)
+	// At the deadline SIGTERM first, so mcpconform tears its targets down
+	// and writes what it has; a pipe a leftover still holds is not waited
+	// for past WaitDelay.
+	cmd.Cancel = func() error { return cmd.Process.Signal(syscall.SIGTERM) }
+	cmd.WaitDelay = 10 * time.Second
 	cmd.Dir = dir
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr

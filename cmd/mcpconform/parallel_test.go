@@ -171,28 +171,44 @@ func TestSerialChecksRunAlone(t *testing.T) {
 	if !claim(a, "one", false) || claim(b, "one", false) {
 		t.Fatal("check one should go to worker 0 alone")
 	}
-	got := make(chan bool, 1)
-	go func() { got <- claim(b, "alone", true) }()
+	// A claim in a goroutine reports its error on the channel: t.Fatal
+	// belongs to the test's goroutine.
+	type claimed struct {
+		ok  bool
+		err error
+	}
+	claimAsync := func(c *claimClient, id string, serial bool) <-chan claimed {
+		ch := make(chan claimed, 1)
+		go func() { ok, err := c.Claim(id, serial); ch <- claimed{ok, err} }()
+		return ch
+	}
+	granted := func(ch <-chan claimed, what string) {
+		t.Helper()
+		select {
+		case r := <-ch:
+			if r.err != nil || !r.ok {
+				t.Fatalf("%s: granted %v, error %v", what, r.ok, r.err)
+			}
+		case <-time.After(10 * time.Second):
+			t.Fatalf("%s: no answer within 10s", what)
+		}
+	}
+	got := claimAsync(b, "alone", true)
 	select {
 	case <-got:
 		t.Fatal("the serial check started while check one ran")
 	case <-time.After(100 * time.Millisecond): // nothing may arrive: the claim must stay blocked
 	}
 	a.Done("one", check.Pass, 1500*time.Millisecond)
-	if !<-got {
-		t.Fatal("the serial check was refused once check one was done")
-	}
-	next := make(chan bool, 1)
-	go func() { next <- claim(a, "two", false) }()
+	granted(got, "the serial check, once check one was done")
+	next := claimAsync(a, "two", false)
 	select {
 	case <-next:
 		t.Fatal("check two started while the serial check ran")
 	case <-time.After(100 * time.Millisecond):
 	}
 	b.Done("alone", check.NotApplicable, 20*time.Millisecond)
-	if !<-next {
-		t.Fatal("check two was refused once the serial check was done")
-	}
+	granted(next, "check two, once the serial check was done")
 	progress.mu.Lock()
 	defer progress.mu.Unlock()
 	want := []string{"start one", "end one PASS 1.5s", "start alone", "end alone N/A 20ms", "start two"}

@@ -2,6 +2,7 @@ package workflows
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"os"
 	"os/exec"
@@ -10,6 +11,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"go.yaml.in/yaml/v3"
 )
@@ -240,7 +242,9 @@ func TestActionlint(t *testing.T) {
 		}
 		args = append(args, f)
 	}
-	out, err := exec.Command("bash", args...).CombinedOutput()
+	ctx, cancel := context.WithTimeout(t.Context(), 5*time.Minute) // the first run installs actionlint
+	defer cancel()
+	out, err := exec.CommandContext(ctx, "bash", args...).CombinedOutput()
 	var exit *exec.ExitError
 	if errors.As(err, &exit) && exit.ExitCode() == 3 {
 		t.Skipf("actionlint could not be installed, so nothing was linted:\n%s", out)
@@ -267,7 +271,9 @@ func runStep(t *testing.T, id string, env map[string]string) (outputs map[string
 		t.Fatal(err)
 	}
 	out, sum := filepath.Join(dir, "output"), filepath.Join(dir, "summary")
-	cmd := exec.Command("bash", "--noprofile", "--norc", "-eo", "pipefail", script)
+	ctx, cancel := context.WithTimeout(t.Context(), time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, "bash", "--noprofile", "--norc", "-eo", "pipefail", script)
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), "GITHUB_OUTPUT="+out, "GITHUB_STEP_SUMMARY="+sum)
 	for k, v := range env {
