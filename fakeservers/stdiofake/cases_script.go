@@ -14,6 +14,11 @@ import (
 // write on each tools/call, in arrival order.
 type Script struct {
 	Tools []string `json:"tools"` // empty: one tool, "echo"
+	// LongBanner, when above 0, is one text line of that many bytes
+	// (newline included) that goes to stdout first, before stdin is read:
+	// a line longer than the pipe, which a client that gives up on it
+	// mid-line leaves the fake writing, its stdin unread.
+	LongBanner int64 `json:"long_banner,omitempty"`
 	// Banner lines go to stdout before stdin is read, so they come before
 	// the initialize reply.
 	Banner []string     `json:"banner,omitempty"`
@@ -89,9 +94,12 @@ func script(o Options) (*behaviour, error) {
 			leaveUnanswered(s, c)
 		}
 	}}
-	if len(sc.Banner) > 0 {
+	if sc.LongBanner > 0 || len(sc.Banner) > 0 {
 		b.start = func(s *server) {
 			s.stdout.group(func(w *lineWriter) {
+				if sc.LongBanner > 0 {
+					w.bannerBytes(s, sc.LongBanner, 1)
+				}
 				for _, l := range sc.Banner {
 					w.line(l)
 				}

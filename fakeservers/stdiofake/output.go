@@ -21,7 +21,8 @@ type stream struct {
 }
 
 // group runs write with the stream to itself. The first write error ends the
-// group and is recorded as a note (the client closed its end, for instance).
+// group and is recorded as a note, "write stdout: …" on stdout (the client
+// closed its end, for instance).
 func (st *stream) group(write func(w *lineWriter)) {
 	st.mu.Lock()
 	defer st.mu.Unlock()
@@ -31,6 +32,9 @@ func (st *stream) group(write func(w *lineWriter)) {
 		st.rec.Note(fmt.Sprintf("write %s: %v", st.name, w.err))
 	}
 }
+
+// stdoutWriteFailed starts the note of a failed write to stdout.
+const stdoutWriteFailed = "write stdout: "
 
 // lineWriter writes within one group; after an error it writes nothing more.
 type lineWriter struct {

@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"slices"
+	"strings"
 
 	"github.com/mcpconform/mcpconform/harness/jsonrpc"
 )
@@ -159,6 +160,23 @@ func (r *Record) ExitedByItself() bool {
 		}
 	}
 	return false
+}
+
+// ClosedBy says how the client ended the fakes' session, as a fake
+// recorded it: it closed the fake's stdin, sent SIGTERM, or closed its end
+// of the fake's stdout (a write failed); "" when none was recorded.
+func (r *Record) ClosedBy() string {
+	for _, e := range r.Events {
+		switch {
+		case e.Type == EventStdinEOF:
+			return "closed the server's stdin"
+		case e.Type == EventSigterm:
+			return "sent the server SIGTERM"
+		case e.Type == EventNote && strings.HasPrefix(e.Detail, stdoutWriteFailed):
+			return "closed its end of the server's stdout (" + e.Detail + ")"
+		}
+	}
+	return ""
 }
 
 // recvMessage decodes a recv event's line; nil when it is not a message.

@@ -166,8 +166,8 @@ type initializeParams struct {
 // handshake sends initialize, checks the result and sends
 // notifications/initialized, all before ctx's deadline.
 func (s *Session) handshake(ctx context.Context) error {
-	if s.opts.Mutant == mutant.DiscoverNoFallback {
-		if err := s.discover(ctx); err != nil {
+	if s.opts.Mutant == mutant.DiscoverNoFallback || s.opts.Mutant == mutant.DiscoverFallback {
+		if err := s.discover(ctx); err != nil && s.opts.Mutant == mutant.DiscoverNoFallback {
 			return err
 		}
 	}
@@ -210,10 +210,17 @@ func (s *Session) handshake(ctx context.Context) error {
 	return nil
 }
 
-// discover is mutant DiscoverNoFallback's probe: server/discover before
-// initialize, giving up on an error instead of falling back (LC-45).
+// discover is the server/discover probe of variant DiscoverFallback, which
+// then goes on with initialize whatever the answer (the only handshake it
+// speaks), and of mutant DiscoverNoFallback, which gives up on an error
+// instead of falling back (LC-45). The probe names the client in _meta as
+// a 2026-07-28 request does.
 func (s *Session) discover(ctx context.Context) error {
-	m, err := s.startupRequest(ctx, "server/discover", struct{}{})
+	m, err := s.startupRequest(ctx, mcp.MethodDiscover, map[string]any{"_meta": map[string]any{
+		mcp.MetaProtocolVersion:    mcp.ModernVersion,
+		mcp.MetaClientCapabilities: map[string]any{},
+		mcp.MetaClientInfo:         clientInfo{Name: s.opts.Name, Version: s.opts.Version},
+	}})
 	if err != nil {
 		return err
 	}

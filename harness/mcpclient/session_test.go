@@ -10,6 +10,7 @@ import (
 
 	"github.com/mcpconform/mcpconform/harness/failure"
 	"github.com/mcpconform/mcpconform/harness/jsonrpc"
+	"github.com/mcpconform/mcpconform/harness/mcp"
 	"github.com/mcpconform/mcpconform/harness/mutant"
 )
 
@@ -142,7 +143,8 @@ func TestConnectFailsWhenTheTransportEnds(t *testing.T) {
 }
 
 // TestDiscoverNoFallbackMutant: the reference opens with initialize; the
-// mutant probes server/discover and gives up on its error (LC-45).
+// mutant probes server/discover and gives up on its error (LC-45), while
+// variant DiscoverFallback, refused the same way, falls back to initialize.
 func TestDiscoverNoFallbackMutant(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		f := newFakeTransport()
@@ -150,6 +152,27 @@ func TestDiscoverNoFallbackMutant(t *testing.T) {
 		d := f.expect(t, "server/discover")
 		f.deliver(t, jsonrpc.NewError(d.ID, jsonrpc.CodeMethodNotFound, "Method not found"))
 		wantKind(t, <-res, failure.ErrProtocol)
+	})
+	synctest.Test(t, func(t *testing.T) {
+		f := newFakeTransport()
+		res := make(chan error, 1)
+		go func() {
+			s, err := Connect(context.Background(), f, Options{Mutant: mutant.DiscoverFallback})
+			if err == nil {
+				err = s.Close()
+			}
+			res <- err
+		}()
+		d := f.expect(t, "server/discover")
+		if meta, _ := params(t, d)["_meta"].(map[string]any); meta[mcp.MetaProtocolVersion] != mcp.ModernVersion {
+			t.Errorf("the probe's _meta is %v, want the protocol version %s", meta, mcp.ModernVersion)
+		}
+		f.deliver(t, jsonrpc.NewError(d.ID, jsonrpc.CodeMethodNotFound, "Method not found"))
+		f.reply(t, f.expect(t, "initialize"), initResult("2025-11-25"))
+		f.expect(t, "notifications/initialized")
+		if err := <-res; err != nil {
+			t.Fatalf("variant %s: Connect after the refused probe: %v", mutant.DiscoverFallback, err)
+		}
 	})
 }
 

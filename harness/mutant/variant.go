@@ -20,6 +20,8 @@ const (
 	NoDeleteOnClose    Name = "no-delete-on-close"
 	NoRetryAfterReinit Name = "no-retry-after-reinit"
 	NoGETStream        Name = "no-get-stream"
+	DiscoverFallback   Name = "discover-fallback"
+	NoDrainAfterEnd    Name = "no-drain-after-end"
 )
 
 // Variants of the reference server (mcpconform serve --mutant NAME).
@@ -49,6 +51,8 @@ var variants = []Variant{
 		"passes the server's stderr through to its own stderr instead of keeping a bounded tail (ST-07: the client may capture, forward or ignore it)"},
 	{NoCancelTeardown, "client", "stdio", []string{"LC-31"},
 		"sends notifications/cancelled for a timed-out call and keeps the session; it declares no cancel_grace_ms (LC-31 asks to cancel and stop waiting, not to stop the server)"},
+	{NoDrainAfterEnd, "client", "stdio", []string{"LC-20"},
+		"stops reading the server's stdout once the session has ended, instead of draining it until the server exits: a server still writing (a banner longer than the pipe) is left blocked, its stdin unread, until the shutdown's SIGTERM (LC-20 ends a server whatever it is doing)"},
 	{NoConcurrencyCap, "client", "http", []string{"HT-10"},
 		"runs any number of POSTs at once and declares no max_concurrent_requests (the spec sets no bound)"},
 	{NoSSECap, "client", "http", []string{"HT-17"},
@@ -61,6 +65,8 @@ var variants = []Variant{
 		"after a 404 on its session starts over with a fresh initialize but fails the call instead of retrying it (HT-57 asks for the handshake, not the retry)"},
 	{NoGETStream, "client", "http", []string{"HT-30g"},
 		"never opens the GET stream for server-initiated messages (HT-30g: the client may)"},
+	{DiscoverFallback, "client", "any", []string{"LC-45", "HT-92"},
+		"opens every connection with a 2026-07-28 server/discover probe and, refused by a legacy server, falls back to initialize (LC-45: a dual-era client probes; the reference speaks the legacy era only and opens with initialize)"},
 
 	{LogsBeforeSetLevel, "server", "any", []string{"LG-05"},
 		"sends log messages of every level until the client sets one with logging/setLevel (LG-05: before setLevel the server chooses)"},

@@ -18,7 +18,8 @@ const opReadStdout = "read stdout"
 // order, skips text within the budgets and ends the session on the first
 // protocol failure. Once the session has ended (whoever ended it: end makes a
 // blocked read return) it closes Incoming and keeps reading and discarding,
-// so a server being shut down never blocks on a full stdout pipe.
+// so a server being shut down never blocks on a full stdout pipe; variant
+// NoDrainAfterEnd stops reading there instead.
 func (c *Client) readStdout() {
 	defer close(c.readerDone)
 	delivering := true
@@ -35,6 +36,9 @@ func (c *Client) readStdout() {
 	lr := newLineReader(c.stdout, c.cfg.MaxLineBytes)
 	h := &lineHandler{budget: newTextBudget(c.cfg, c.report), mutant: c.cfg.Mutant}
 	for {
+		if c.cfg.Mutant == mutant.NoDrainAfterEnd && c.ended() {
+			return
+		}
 		line, newline, err := lr.next()
 		if c.ended() {
 			stopDelivering()

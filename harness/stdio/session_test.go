@@ -2,6 +2,7 @@ package stdio
 
 import (
 	"encoding/json"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -249,5 +250,25 @@ func TestIncomingClosesWhenTheSessionEnds(t *testing.T) {
 	}
 	if processGone(c.PID()) {
 		t.Fatal("the stubborn server is already gone; the test proves nothing")
+	}
+}
+
+// TestDrainAfterEnd: once a line past MaxLineBytes has ended the session,
+// the reference drains stdout, so the server finishes writing and reads its
+// stdin to EOF; variant NoDrainAfterEnd stops reading, and the server,
+// still writing, reads nothing before the shutdown's SIGTERM ends it.
+func TestDrainAfterEnd(t *testing.T) {
+	for _, m := range []mutant.Name{"", mutant.NoDrainAfterEnd} {
+		rec := filepath.Join(t.TempDir(), "record")
+		cfg, _ := testConfig(serverArgv("record:"+rec, "outn:1000000:"+q("x"), "out:"+q("\n"), "waiteof")...)
+		cfg.MaxLineBytes = 1000
+		cfg.Mutant = m
+		c := start(t, cfg)
+		wantEndsWith(t, c, failure.ErrProtocol, "stdout line longer than 1000 bytes")
+		_ = c.Close()
+		events := readRecord(t, rec)
+		if _, read := events["eof"]; read != (m == "") {
+			t.Errorf("mutant %q: the server read its stdin to EOF: %v, want %v (events %v)", m, read, m == "", events)
+		}
 	}
 }

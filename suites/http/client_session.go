@@ -49,7 +49,12 @@ var _ = clientCheck(check.Descriptor{
 	r := expiredOnce(c)
 	wantExpiry(c, r)
 	inits := initializeRequests(r)
-	c.Require(len(inits) >= 2, "a second initialize", "%d initialize request(s)", len(inits))
+	if len(inits) < 2 {
+		// The missing handshake is HT-57's failure, which
+		// http.client.session.reinit-after-404 reports; the header of a
+		// handshake that never came was not observed.
+		c.NotApplicable(fmt.Sprintf("the client sent %d initialize request(s) and no fresh one after the 404, so there was no second initialize to carry or omit the session id (the missing handshake is http.client.session.reinit-after-404's failure)", len(inits)))
+	}
 	for i, q := range inits {
 		c.Require(q.SessionID == "", "no Mcp-Session-Id on any initialize", "initialize %d carried session id %q", i+1, q.SessionID)
 	}
@@ -224,9 +229,9 @@ var _ = clientCheck(check.Descriptor{
 var _ = clientCheck(check.Descriptor{
 	ID:          "http.client.session.no-control-retry",
 	Title:       "a cancellation that meets the expired session is not retried on the new one",
-	Requirement: "Control POSTs (cancellations, replies) are never retried after session expiry.",
+	Requirement: "Control POSTs (cancellations, replies) are never retried after session expiry; the call that timed out is cancelled with one (LC-31, a SHOULD).",
 	Rules:       []string{"RM-06", "RM-02"},
-	KilledBy:    []mutant.Name{mutant.RetryControl},
+	KilledBy:    []mutant.Name{mutant.RetryControl, mutant.NoCancelNotification},
 	Waits: []check.Wait{
 		{What: "the new handshake, which the fake delays by half session_recovery_timeout_ms",
 			Setting: check.ClientLimit, Limit: target.LimitSessionRecoveryMS, Times: 0.5},
@@ -241,12 +246,10 @@ var _ = clientCheck(check.Descriptor{
 	// cancellation.
 	requireRecovery(c)
 	d := declared(c).Recovery / 2
+	timeout := d * 4 / 5
 	r := c.RunHTTPClient(httpfake.Options{Case: "recovery-hangs", Tools: 2, Delay: d},
-		target.Invocation{CallTimeout: d * 4 / 5})
-	if r.Count("notifications/cancelled") == 0 {
-		c.Unimplemented(fmt.Sprintf("no notifications/cancelled was POSTed (calls: %s), so there was no control POST to retry; the adapter must give its client the call timeout %s, and the client cancel what times out (LC-31)",
-			describeCalls(r.Calls), target.EnvCallTimeoutMS))
-	}
+		target.Invocation{CallTimeout: timeout})
+	wantCancelSent(c, r, timeout)
 	cancels := r.Count("notifications/cancelled")
 	c.Require(cancels <= 1, "at most one notifications/cancelled", "%d were POSTed", cancels)
 })

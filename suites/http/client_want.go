@@ -96,6 +96,23 @@ func wantExpiry(c *run.C, r *run.HTTPClientRun) {
 	c.Unimplemented("no request carrying the session id met the expired session's 404 (see http.client.session.id-on-every-request), so there was no expiry to recover from")
 }
 
+// wantCancelSent ends a check about the cancellation POST when the client
+// sent none. A first call that failed no sooner than its timeout timed out
+// uncancelled: LC-31 asks for the cancellation (a SHOULD, so a WARN,
+// whatever the check's own level). A call that did not time out leaves no
+// cancellation to judge: the adapter did not give its client the timeout.
+func wantCancelSent(c *run.C, r *run.HTTPClientRun, timeout time.Duration) {
+	if r.Count("notifications/cancelled") > 0 {
+		return
+	}
+	if len(r.Calls) == 0 || r.Calls[0].OK() || time.Duration(r.Calls[0].ElapsedMS)*time.Millisecond < timeout {
+		c.Unimplemented(fmt.Sprintf("no call timed out (calls: %s), so no cancellation was due; the adapter must give its client the call timeout %s=%d",
+			describeCalls(r.Calls), target.EnvCallTimeoutMS, timeout.Milliseconds()))
+	}
+	c.RequireRule("LC-31", false, "notifications/cancelled POSTed for the call that timed out: the sender of a request that times out should cancel it (a SHOULD)",
+		"the call timed out and no notifications/cancelled was POSTed (calls: %s)", describeCalls(r.Calls))
+}
+
 // declared returns the HTTP client's declared limits.
 func declared(c *run.C) httpLimits { return limitsOf(c.HTTPDeclared()) }
 

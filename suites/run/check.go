@@ -149,6 +149,10 @@ type verdict struct {
 	// hardened marks a failure of a seed behaviour only (RequireHardened):
 	// binding under the hardened profile, HARDENED under the spec one.
 	hardened bool
+	// level, when set, is the level of the specification rule the failure
+	// breaks (RequireRule), which grades it in place of the check's own
+	// level and source: a SHOULD broken in a check of a MUST is a WARN.
+	level check.Level
 }
 
 // Failf ends the check: the rule is broken. expected lists every acceptable
@@ -193,7 +197,8 @@ func (c *C) Unimplemented(why string) { panic(verdict{outcome: check.Unimplement
 func (c *C) Info(observed string) { panic(verdict{outcome: check.Info, message: observed}) }
 
 // NotApplicable ends the check as N/A: the rule belongs to a protocol era
-// the implementation does not serve; why says what was observed.
+// the implementation does not serve, or what it is about never happened (a
+// second handshake the client never made); why says what was observed.
 func (c *C) NotApplicable(why string) { panic(verdict{outcome: check.NotApplicable, message: why}) }
 
 // Expect is Gomega's Expect; a failed assertion fails the check.
@@ -311,10 +316,17 @@ func observed(o check.Outcome) bool {
 // grade turns a body's verdict into the check's outcome under the run's
 // profile: a failure of a hardened rule (the check's source, or a
 // RequireHardened assertion) is HARDENED under the spec profile; a failure
-// below MUST is WARN unless --strict.
+// below MUST (the check's level, or that of the spec rule RequireRule
+// names) is WARN unless --strict.
 func grade(d check.Descriptor, v verdict, cfg Options) check.Outcome {
 	if v.outcome != check.Fail {
 		return v.outcome
+	}
+	if v.level != "" {
+		if v.level != check.MUST && !cfg.Strict {
+			return check.Warn
+		}
+		return check.Fail
 	}
 	hardened := v.hardened || d.Source == check.Hardened
 	switch {

@@ -28,6 +28,27 @@ type ClientRun struct {
 	Survivors []int
 }
 
+// EndedUnread says how the client ended its server before the server read
+// a line of stdin: it closed the server's stdin, sent SIGTERM, closed the
+// server's stdout, or killed it (it ended without an exit of its own and
+// was not left running). "" when the server read a line, never started
+// (the adapter did not start the command), or was left running unread
+// (the adapter started it and connected no client): the adapter's doing,
+// not the client's.
+func (r *ClientRun) EndedUnread() string {
+	pids := r.Record.PIDs()
+	if len(r.Record.Lines()) > 0 || len(pids) == 0 {
+		return ""
+	}
+	if how := r.Record.ClosedBy(); how != "" {
+		return "the client " + how
+	}
+	if !r.Record.ExitedByItself() && !slices.Contains(r.Survivors, pids[0]) {
+		return "the client killed the server"
+	}
+	return ""
+}
+
 // FakeCommand is the argv of a fake stdio server.
 func FakeCommand(o stdiofake.Options) []string {
 	return selfexec.Command("fakeserver", o.Args()...)

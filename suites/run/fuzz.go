@@ -59,29 +59,35 @@ func tryCase(f func()) (v verdict, failed bool) {
 
 // RequireRule fails the check unless ok, judged by the rule the
 // expectation comes from: a specification rule that binds the side under
-// test in the check's eras is required (Require); any other rule (a seed
-// behaviour, or a rule of the other side) binds only the hardened profile
-// (RequireHardened). So one expectation, computed from the rules, is
-// judged as the profile in force says.
+// test in the check's eras is required at its own level, whatever the
+// check's (a MUST fails, a SHOULD warns, under either profile); any other
+// rule (a seed behaviour, or a rule of the other side) binds only the
+// hardened profile (RequireHardened). So one expectation, computed from
+// the rules, is judged as the profile in force says.
 func (c *C) RequireRule(rule string, ok bool, expected, observedFormat string, args ...any) {
-	if c.specBinds(rule) {
-		c.Require(ok, expected+" ("+rule+")", observedFormat, args...)
+	if ok {
 		return
 	}
-	c.RequireHardened(ok, expected+" ("+rule+")", observedFormat, args...)
+	expected += " (" + rule + ")"
+	if level, binds := c.specLevel(rule); binds {
+		panic(verdict{outcome: check.Fail, message: "expected: " + expected + "\nobserved: " + fmt.Sprintf(observedFormat, args...), level: level})
+	}
+	c.RequireHardened(false, expected, observedFormat, args...)
 }
 
-func (c *C) specBinds(id string) bool {
+// specLevel is the level of rule id when it is a specification rule that
+// binds the side under test in one of the check's eras.
+func (c *C) specLevel(id string) (check.Level, bool) {
 	r, ok := rules.Lookup(id)
 	if !ok || r.Source != rules.Spec || r.Primary() == "" || !r.Binds(string(c.D.Role)) {
-		return false
+		return "", false
 	}
 	for _, e := range c.D.EraList() {
 		if r.Covers(string(e)) {
-			return true
+			return check.Level(r.Primary()), true
 		}
 	}
-	return false
+	return "", false
 }
 
 // FuzzPick maps a case's seed onto one of n choices (a generator's focus),

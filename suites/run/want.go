@@ -62,6 +62,11 @@ func (c *C) Boundary(declared bool, key string, ok bool, expected, observedForma
 	}
 }
 
+// NoDiscoverProbe is what the legacy-fallback checks say of a client that
+// opened with initialize: a legacy-era client, whose handshake has no
+// probe to fall back from (LC-45 is about dual-era clients).
+const NoDiscoverProbe = "the client opened with initialize, without a server/discover probe: it opens in the legacy era, so the fallback from a refused probe (LC-45) was not exercised"
+
 // ParallelAsked is what a check that needs concurrent calls says when they
 // were not.
 const ParallelAsked = "the adapter must issue its tool calls concurrently when " + target.EnvParallel + "=1"

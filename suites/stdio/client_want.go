@@ -46,12 +46,28 @@ func callFailure(c *run.C, r *run.ClientRun) (failed bool, after time.Duration, 
 func ms(n int64) time.Duration { return time.Duration(n) * time.Millisecond }
 
 // wantReached ends the check ERROR when the server the adapter was given
-// received nothing: the adapter did not run its client against it, so
-// there is nothing to judge.
+// received nothing through the adapter's fault: it never started, or it
+// was left running with nothing read (the adapter connected no client to
+// it). A server the client ended before it read a line (a client that
+// gives up on a banner the server writes first) is the client's outcome,
+// which the check judges from what the adapter reported.
 func wantReached(c *run.C, r *run.ClientRun) {
-	if len(r.Record.Lines()) == 0 {
-		launched := len(r.Record.PIDs()) > 0
-		c.Errorf("the server in %s received nothing (started: %v; the adapter exited %d): the adapter must connect its client to that command", target.EnvServerCommand, launched, r.ExitCode)
+	switch {
+	case len(r.Record.Lines()) > 0 || r.EndedUnread() != "":
+	case len(r.Record.PIDs()) == 0:
+		c.Errorf("the server in %s never started (the adapter exited %d): the adapter must start that command and connect its client to it", target.EnvServerCommand, r.ExitCode)
+	default:
+		c.Errorf("the server in %s started but read nothing, and nothing closed it (the adapter exited %d and left it running): the adapter must connect its client to that command's stdin and stdout", target.EnvServerCommand, r.ExitCode)
+	}
+}
+
+// wantRead is wantReached for a check that judges what the server read:
+// a client that ended the session before the server read a line (from a
+// fake that reads at once) fails.
+func wantRead(c *run.C, r *run.ClientRun) {
+	wantReached(c, r)
+	if how := r.EndedUnread(); how != "" {
+		c.Failf("the client's first message reaches the server", "%s before the server read a line (the adapter exited %d)", how, r.ExitCode)
 	}
 }
 
@@ -59,7 +75,7 @@ func wantReached(c *run.C, r *run.ClientRun) {
 // received (initialize, or a server/discover probe); without one the check
 // has nothing to judge.
 func wantHandshakeStarted(c *run.C, r *run.ClientRun) string {
-	wantReached(c, r)
+	wantRead(c, r)
 	for _, m := range r.Record.Messages() {
 		if m.Method == "initialize" || m.Method == "server/discover" {
 			return m.Method

@@ -17,6 +17,7 @@ import (
 
 var _ = clientCheck(run.ClientWireCheck("stdio", mutant.InitializeWithoutCapabilities), func(c *run.C) {
 	r := c.RunStdioClient(stdiofake.Options{Case: "well-behaved"}, target.Invocation{})
+	wantRead(c, r)
 	msgs, version := clientMessages(r.Record)
 	if len(msgs) == 0 {
 		c.Errorf("the client sent nothing to the server it was given (the adapter exited %d): the adapter must connect its client to %s", r.ExitCode, target.EnvServerCommand)

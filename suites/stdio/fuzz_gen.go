@@ -37,12 +37,15 @@ type stdioOutcome struct {
 // call.
 func expectStdio(s stdiofake.Script, l run.Limits) stdioOutcome {
 	var lines, bytes int64
+	spent := func(size int64) bool {
+		lines, bytes = lines+1, bytes+size
+		return lines > l.StdoutTextLines || bytes > l.StdoutTextBytes
+	}
 	ends := func(out []string) string {
 		for _, t := range out {
 			switch jsonrpc.ClassifyLine([]byte(t)) {
 			case jsonrpc.ClassText:
-				lines, bytes = lines+1, bytes+int64(len(t))+1
-				if lines > l.StdoutTextLines || bytes > l.StdoutTextBytes {
+				if spent(int64(len(t)) + 1) {
 					return "NG-03"
 				}
 			case jsonrpc.ClassDamaged, jsonrpc.ClassNonObject:
@@ -50,6 +53,9 @@ func expectStdio(s stdiofake.Script, l run.Limits) stdioOutcome {
 			}
 		}
 		return ""
+	}
+	if s.LongBanner > 0 && spent(s.LongBanner) {
+		return stdioOutcome{Rule: "NG-03"}
 	}
 	if r := ends(s.Banner); r != "" {
 		return stdioOutcome{Rule: r}
@@ -69,22 +75,28 @@ func expectStdio(s stdiofake.Script, l run.Limits) stdioOutcome {
 // run of as many consecutive seeds covers every one, and --seed S
 // --fuzz-cases 1 replays case S whatever its place in the run.
 const (
-	focusMix          = "mix"               // text of every shape, floods, perhaps a fatal line
-	focusBanner       = "banner"            // text before the initialize reply
-	focusLinesExact   = "line-budget-exact" // exactly max_stdout_text_lines text lines
-	focusLinesOver    = "line-budget-over"  // one line more
-	focusBytesExact   = "byte-budget-exact" // text of exactly max_stdout_text_bytes bytes
-	focusBytesOver    = "byte-budget-over"  // one byte more
-	focusDamaged      = "damaged"           // a damaged line while a call is pending
-	focusNonObject    = "non-object"        // JSON that is not an object while a call is pending
-	focusStderrFlood  = "stderr-flood"      // a stderr flood past any pipe buffer and stderr tail
+	focusMix         = "mix"               // text of every shape, floods, perhaps a fatal line
+	focusBanner      = "banner"            // text before the initialize reply
+	focusLinesExact  = "line-budget-exact" // exactly max_stdout_text_lines text lines
+	focusLinesOver   = "line-budget-over"  // one line more
+	focusBytesExact  = "byte-budget-exact" // text of exactly max_stdout_text_bytes bytes
+	focusBytesOver   = "byte-budget-over"  // one byte more
+	focusDamaged     = "damaged"           // a damaged line while a call is pending
+	focusNonObject   = "non-object"        // JSON that is not an object while a call is pending
+	focusStderrFlood = "stderr-flood"      // a stderr flood past any pipe buffer and stderr tail
+	focusLongBanner  = "long-banner"       // one text line past the byte budget before the fake reads stdin
+	// longBannerBytes is the long banner's size: more than a pipe holds,
+	// and than the 16 MiB line the reference client reads whole, so a
+	// client gives up on it mid-line while the fake, still writing it, has
+	// read nothing of its stdin.
+	longBannerBytes   = 20 << 20
 	minFloodBytes     = 256 << 10
 	maxFloodBytes     = 2 << 20
 	maxMixFloodBytes  = 256 << 10
 	shortTextMaxBytes = 40
 )
 
-var stdioFocuses = []string{focusMix, focusBanner, focusLinesExact, focusLinesOver, focusBytesExact, focusBytesOver, focusDamaged, focusNonObject, focusStderrFlood}
+var stdioFocuses = []string{focusMix, focusBanner, focusLinesExact, focusLinesOver, focusBytesExact, focusBytesOver, focusDamaged, focusNonObject, focusStderrFlood, focusLongBanner}
 
 // stdioFuzzCase is one generated case.
 type stdioFuzzCase struct {
@@ -306,6 +318,11 @@ func (g *fuzzGen) focus(s *stdiofake.Script, focus string, l run.Limits) bool {
 	case focusStderrFlood:
 		g.scatter(s, g.few(l))
 		s.Calls[g.r.Intn(len(s.Calls))].Stderr = minFloodBytes + g.r.Int63n(maxFloodBytes-minFloodBytes)
+	case focusLongBanner:
+		if l.StdoutTextBytes >= longBannerBytes {
+			return false
+		}
+		s.LongBanner = longBannerBytes
 	}
 	return true
 }

@@ -27,6 +27,8 @@ func TestExpectStdio(t *testing.T) {
 		{"non-object", stdiofake.Script{Calls: []stdiofake.ScriptCall{{Before: []string{"42"}}}}, stdioOutcome{Handshake: true, Rule: "NG-02"}},
 		{"stderr never ends it", stdiofake.Script{Calls: []stdiofake.ScriptCall{{Stderr: 1 << 20, Reply: true}}}, stdioOutcome{Handshake: true, OK: 1}},
 		{"a budget of 0", stdiofake.Script{Calls: []stdiofake.ScriptCall{{Before: []string{text}, Reply: true}}}, stdioOutcome{Handshake: true, Rule: "NG-03"}},
+		{"a long banner line", stdiofake.Script{LongBanner: 4097, Calls: []stdiofake.ScriptCall{{Reply: true}}}, stdioOutcome{Rule: "NG-03"}},
+		{"a long banner line within the budget", stdiofake.Script{LongBanner: 4000, Banner: []string{fixedText(96)}, Calls: []stdiofake.ScriptCall{{Reply: true}}}, stdioOutcome{Handshake: true, OK: 1}},
 	} {
 		l := testLimits
 		if tc.name == "a budget of 0" {
@@ -73,6 +75,10 @@ func TestStdioCasesDeterministicAndFocused(t *testing.T) {
 		case focusDamaged, focusNonObject:
 			if fc.Want.Rule != "NG-02" {
 				t.Errorf("seed %d (%s): want NG-02 to end the session, got %+v", seed, fc.Focus, fc.Want)
+			}
+		case focusLongBanner:
+			if fc.Script.LongBanner <= testLimits.StdoutTextBytes || fc.Want != (stdioOutcome{Rule: "NG-03"}) {
+				t.Errorf("seed %d (%s): a %d-byte banner; want it to fail the handshake by NG-03, got %+v", seed, fc.Focus, fc.Script.LongBanner, fc.Want)
 			}
 		}
 		if fc.Focus == focusLinesExact && lines != testLimits.StdoutTextLines || fc.Focus == focusBytesExact && bytes != testLimits.StdoutTextBytes {
