@@ -19,10 +19,26 @@ const maxBannerLineBytes = 100
 const maxTextMarkerBytes = 38
 
 // bannerShapes are the starts of the banner lines, in turn: what real
-// servers print before and between messages (a word, a timestamp, a
-// number, a quote, a bracketed level). None makes the line JSON or opens
-// a batch, and none holds "jsonrpc", so every line is text (NG-01).
-var bannerShapes = []string{"", "2026-01-01 12:00:00 INFO ", "42 ", `"ready" `, "[INFO] ", "3.5 MiB "}
+// servers print before and between messages, the ones a careless client
+// takes for JSON first, so a banner opens with a bracketed level ('[' that
+// opens no batch), then timestamps, an ANSI colour escape, numbers, a
+// quote, and a word last. None makes the line JSON or opens a batch, and
+// none holds "jsonrpc", so every line is text (NG-01).
+var bannerShapes = []string{
+	"[INFO] ",
+	"2026-12-03T13:01:41Z ",
+	"\x1b[32mINFO\x1b[0m ",
+	"42 ",
+	"2026-01-01 12:00:00 INFO ",
+	`"ready" `,
+	"[2026-12-03 13:01:41] ",
+	"3.5 MiB ",
+	"",
+}
+
+// BannerShapes is how many shapes the banner lines take in turn: a banner
+// of that many lines shows every one.
+func BannerShapes() int { return len(bannerShapes) }
 
 // bannerText returns the next text line, without newline, e.g.
 // "2026-01-01 12:00:00 INFO mcpconform fake banner MARKER line 7".

@@ -130,13 +130,14 @@ func TestBannerBetween(t *testing.T) {
 	})
 }
 
-// TestBannerShapesAreText: every shape a banner line starts with (a word,
-// a timestamp, a number, a quote, a level in brackets) keeps it one text
-// line within maxBannerLineBytes, even with the longest marker, and so
-// does every size banner-bytes cuts a line to.
+// TestBannerShapesAreText: every shape a banner line starts with (a level
+// in brackets, timestamps, an ANSI escape, a number, a quote, a word) keeps
+// it one text line within maxBannerLineBytes, even with the longest marker,
+// and so does every size banner-bytes cuts a line to; the first line is no
+// word.
 func TestBannerShapesAreText(t *testing.T) {
 	s := &server{o: Options{Marker: strings.Repeat("M", maxTextMarkerBytes)}}
-	s.banner.Store(9_999_990)
+	s.banner.Store(9_999_999 - 2*int64(len(bannerShapes))) // the last line is number 9999999, the longest the marker leaves room for
 	starts := map[byte]bool{}
 	for range 2 * len(bannerShapes) {
 		line := s.bannerText()
@@ -145,8 +146,11 @@ func TestBannerShapesAreText(t *testing.T) {
 			t.Errorf("banner line %q: class %v, %d bytes with its newline", line, c, len(line)+1)
 		}
 	}
-	if len(starts) < 4 {
-		t.Errorf("banner lines start with %d different bytes; want a letter, a digit, a quote and a bracket", len(starts))
+	if len(starts) < 5 {
+		t.Errorf("banner lines start with %d different bytes; want a letter, a digit, a quote, a bracket and an escape", len(starts))
+	}
+	if first := (&server{}).bannerText(); first[0] != '[' {
+		t.Errorf("a banner opens with %q; want a bracketed level first", first)
 	}
 	for size := int64(1); size <= 2*maxBannerLineBytes; size++ {
 		var out strings.Builder

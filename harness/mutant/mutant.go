@@ -22,6 +22,9 @@ const (
 	SkipDamagedBatch       Name = "skip-damaged-batch"
 	SkipJSONRPCMention     Name = "skip-jsonrpc-mention"
 	SkipNonObject          Name = "skip-non-object"
+	BracketTextAsBatch     Name = "bracket-text-as-batch"
+	DigitTextAsJSON        Name = "digit-text-as-json"
+	EscapeTextFatal        Name = "escape-text-fatal"
 	DamagedFailsLate       Name = "damaged-fails-late"
 	NoLineBudget           Name = "no-line-budget"
 	LineBudgetOffByOne     Name = "line-budget-off-by-one"
@@ -116,6 +119,9 @@ var catalogue = []Mutant{
 	{SkipDamagedBatch, "client", "skips a '[' line that opens a batch but does not parse (NG-01)"},
 	{SkipJSONRPCMention, "client", "skips a non-JSON line that mentions \"jsonrpc\" (NG-01)"},
 	{SkipNonObject, "client", "skips JSON lines that are neither an object nor a batch (NG-02)"},
+	{BracketTextAsBatch, "client", "takes a text line led by '[' ([INFO] …) for a damaged batch and ends the session (NG-01)"},
+	{DigitTextAsJSON, "client", "takes a text line led by a digit (a timestamp, a number) for broken JSON and ends the session (NG-01)"},
+	{EscapeTextFatal, "client", "ends the session on a text line holding a control character (an ANSI colour escape) (NG-01)"},
 	{DamagedFailsLate, "client", "ends the session on a damaged line but leaves pending calls to their timeouts (NG-02)"},
 	{NoLineBudget, "client", "skips any number of text lines (NG-03)"},
 	{LineBudgetOffByOne, "client", "fails on the last line of the line budget instead of the one after (NG-03)"},

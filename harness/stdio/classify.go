@@ -8,7 +8,8 @@ import (
 )
 
 // classify says what a stdout line is (NG-01, NG-02). The reference is
-// jsonrpc.ClassifyLine; the classifier mutants each drop one criterion.
+// jsonrpc.ClassifyLine; the classifier mutants each drop one criterion, or
+// take text of one shape for a fatal line.
 func classify(line []byte, m mutant.Name) jsonrpc.LineClass {
 	class := jsonrpc.ClassifyLine(line)
 	switch {
@@ -16,8 +17,25 @@ func classify(line []byte, m mutant.Name) jsonrpc.LineClass {
 		return jsonrpc.ClassText
 	case class == jsonrpc.ClassDamaged && m != "" && damagedOnlyBy(jsonrpc.TrimLine(line)) == m:
 		return jsonrpc.ClassText
+	case class == jsonrpc.ClassText && m != "" && textFatalBy(jsonrpc.TrimLine(line)) == m:
+		return jsonrpc.ClassDamaged
 	}
 	return class
+}
+
+// textFatalBy names the classifier mutant that ends the session on text
+// line t, by its first byte or a control character in it: a careless
+// client's shortcut for "this is JSON" or "this is binary".
+func textFatalBy(t []byte) mutant.Name {
+	switch {
+	case bytes.HasPrefix(t, []byte("[")):
+		return mutant.BracketTextAsBatch
+	case len(t) > 0 && t[0] >= '0' && t[0] <= '9':
+		return mutant.DigitTextAsJSON
+	case bytes.ContainsFunc(t, func(r rune) bool { return r < ' ' && r != '\t' }):
+		return mutant.EscapeTextFatal
+	}
+	return ""
 }
 
 // damagedOnlyBy names the classifier mutant that would skip damaged line t:

@@ -3,6 +3,7 @@ package stdio
 import (
 	"errors"
 	"io"
+	"slices"
 	"strings"
 	"testing"
 
@@ -46,7 +47,8 @@ func TestLineReaderBoundsLines(t *testing.T) {
 }
 
 // TestClassifyMutantsEachDropOneCriterion: each classifier mutant skips only
-// lines that its own criterion alone makes possibly damaged (NG-01, NG-02).
+// lines that its own criterion alone makes possibly damaged (NG-01, NG-02),
+// or ends the session on text of its one shape only.
 func TestClassifyMutantsEachDropOneCriterion(t *testing.T) {
 	lines := map[string]string{
 		"brace":         `{not json`,
@@ -55,13 +57,29 @@ func TestClassifyMutantsEachDropOneCriterion(t *testing.T) {
 		"mention":       `log: the jsonrpc layer failed`,
 		"non-object":    `42`,
 		"text":          `hello`,
+		"[INFO] text":   `[INFO] ready`,
+		"timestamp":     `2026-12-03T13:01:41Z ready`,
+		"ANSI colour":   "\x1b[32mINFO\x1b[0m ready",
+	}
+	text := []string{"text", "[INFO] text", "timestamp", "ANSI colour"}
+	without := func(name string) []string {
+		var out []string
+		for _, l := range text {
+			if l != name {
+				out = append(out, l)
+			}
+		}
+		return out
 	}
 	skips := map[mutant.Name][]string{
-		"":                        {"text"},
-		mutant.SkipDamagedBrace:   {"text", "brace"},
-		mutant.SkipDamagedBatch:   {"text", "batch"},
-		mutant.SkipJSONRPCMention: {"text", "mention"},
-		mutant.SkipNonObject:      {"text", "non-object"},
+		"":                        text,
+		mutant.SkipDamagedBrace:   slices.Concat(text, []string{"brace"}),
+		mutant.SkipDamagedBatch:   slices.Concat(text, []string{"batch"}),
+		mutant.SkipJSONRPCMention: slices.Concat(text, []string{"mention"}),
+		mutant.SkipNonObject:      slices.Concat(text, []string{"non-object"}),
+		mutant.BracketTextAsBatch: without("[INFO] text"),
+		mutant.DigitTextAsJSON:    without("timestamp"),
+		mutant.EscapeTextFatal:    without("ANSI colour"),
 	}
 	for m, skipped := range skips {
 		for name, line := range lines {

@@ -24,14 +24,21 @@ func bannerFits(l run.Limits, lines int64) bool {
 
 var _ = clientCheck(check.Descriptor{
 	ID:          "stdio.client.banner.before-initialize",
-	Title:       "banner lines before the initialize reply are skipped and the call succeeds",
-	Requirement: "A stdout line that is not JSON and could not be a damaged message is skipped, within the text budgets, even before the initialize reply.",
+	Title:       "banner lines of every shape before the initialize reply are skipped and the call succeeds",
+	Requirement: "A stdout line that is not JSON and could not be a damaged message is skipped, within the text budgets, even before the initialize reply: one led by [INFO], a timestamp, an ANSI colour escape or a number as much as one led by a word.",
 	Rules:       []string{"NG-01", "NG-03", "ST-03"},
-	KilledBy:    []mutant.Name{mutant.TextFatalBeforeInit, mutant.DropAfterText},
+	KilledBy: []mutant.Name{mutant.TextFatalBeforeInit, mutant.DropAfterText,
+		mutant.BracketTextAsBatch, mutant.DigitTextAsJSON, mutant.EscapeTextFatal},
 }, func(c *run.C) {
-	n := min(c.ClientLimits().StdoutTextLines, 3)
+	// One line of each shape the fake's banners take (a bracketed level
+	// first), as many as the budgets let through.
+	l := c.ClientLimits()
+	n := min(l.StdoutTextLines, int64(stdiofake.BannerShapes()))
+	for n > 0 && !bannerFits(l, n) {
+		n--
+	}
 	if n == 0 {
-		c.Unimplemented("the client declares a text line budget of 0, so no banner may be skipped")
+		c.Unimplemented("the client declares a text budget of 0 lines (or under one line of bytes), so no banner may be skipped")
 	}
 	r := c.RunStdioClient(stdiofake.Options{Case: "banner-before-init", Lines: int(n), Marker: newMarker("banner")}, target.Invocation{})
 	wantAllCallsOK(c, r, 1)
