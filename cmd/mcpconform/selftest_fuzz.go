@@ -21,6 +21,7 @@ var plantedBreaks = map[mutant.Name]fuzz.Invariant{
 	mutant.PlantedStdoutLog:               fuzz.StdoutJSON,
 	mutant.PlantedWedgeAfterUnknownCancel: fuzz.AnswersPing,
 	mutant.PlantedLeak:                    fuzz.MaxRSS,
+	mutant.PlantedSetsidChild:             fuzz.NoLeftovers,
 }
 
 // The fuzzer's kill matrix runs on a small budget: the answers of the

@@ -25,7 +25,7 @@ func PingCeiling(ctx context.Context, t Target, d time.Duration, workers int, op
 	conns := make([]conn, 0, workers)
 	defer func() {
 		for _, c := range conns {
-			c.close()
+			c.close(timeout)
 		}
 	}()
 	for range workers {

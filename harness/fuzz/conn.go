@@ -53,7 +53,10 @@ type conn interface {
 	// server asked it to (an SSE retry delay before resuming a stream):
 	// time that does not count against the server's answer.
 	paused() time.Duration
-	close()
+	// close ends the connection, each wait of a teardown at most grace,
+	// and says what of the server outlived it ("" for nothing; HTTP
+	// cannot see the server's processes).
+	close(grace time.Duration) (left string)
 }
 
 // open connects; log, when set, records the wire.
@@ -77,7 +80,24 @@ func (c *stdioConn) send(f Frame) (bool, error)        { return false, c.s.Send(
 func (c *stdioConn) messages() <-chan *jsonrpc.Message { return c.s.Messages() }
 func (c *stdioConn) rss(force bool) (int64, bool)      { return c.mem.bytes(force) }
 func (c *stdioConn) paused() time.Duration             { return 0 }
-func (c *stdioConn) close()                            { c.s.Kill(); c.mem.close() }
+
+// close ends the server as a client does (stdin, SIGTERM, SIGKILL to its
+// group) and reports the processes of its tree still alive after that,
+// which it then kills.
+func (c *stdioConn) close(grace time.Duration) string {
+	left := c.s.Stop(grace)
+	c.s.Kill()
+	c.mem.close()
+	if len(left) == 0 {
+		return ""
+	}
+	names := make([]string, len(left))
+	for i, p := range left {
+		names[i] = p.String()
+	}
+	return fmt.Sprintf("%d process(es) of the server's tree outlived its teardown (stdin closed, SIGTERM and SIGKILL to its process group, %s each): %s; the fuzzer killed them",
+		len(left), grace, strings.Join(names, ", "))
+}
 func (c *stdioConn) exited() string {
 	if !c.s.Exited() {
 		return ""
@@ -304,7 +324,7 @@ func (c *httpConn) exited() string {
 }
 
 // close ends the session (DELETE, bounded) and every stream.
-func (c *httpConn) close() {
+func (c *httpConn) close(time.Duration) string {
 	c.mu.Lock()
 	session := c.session
 	c.mu.Unlock()
@@ -321,4 +341,5 @@ func (c *httpConn) close() {
 	c.cancel()
 	c.wg.Wait()
 	c.client.CloseIdleConnections()
+	return ""
 }

@@ -95,11 +95,20 @@ func Execute(t Target, frames []Frame, opt ExecOptions) (Outcome, error) {
 	if err != nil {
 		return Outcome{}, err
 	}
-	defer c.close()
 	r := newRun(c, t.Transport(), opt)
 	r.frames = frames
 	r.execute()
+	r.closeConn()
 	return r.out, nil
+}
+
+// closeConn tears the connection down; a process of the server's tree
+// that outlives the teardown breaks NoLeftovers, after the last frame.
+func (r *run) closeConn() {
+	if left := r.c.close(r.opt.timeout()); left != "" && r.out.Violation == nil {
+		r.step = len(r.frames)
+		r.fail(NoLeftovers, "leftover", left)
+	}
 }
 
 func newRun(c conn, transport string, opt ExecOptions) *run {

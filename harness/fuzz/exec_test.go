@@ -62,7 +62,7 @@ func BenchmarkPingCeiling(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	defer c.close()
+	defer c.close(DefaultTimeout)
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		raw := fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"ping"}`, i+1)
@@ -81,7 +81,7 @@ func BenchmarkStart(b *testing.B) {
 		}
 		c.send(Frame{Body: []byte(`{"jsonrpc":"2.0","id":1,"method":"ping"}`)})
 		<-c.messages()
-		c.close()
+		c.close(DefaultTimeout)
 	}
 }
 

@@ -38,6 +38,7 @@ func TestFuzzFindsPlantedBugs(t *testing.T) {
 		{"planted-duplicate-reply", OneResponse, nil, 5 * time.Second},
 		{"planted-wedge-after-unknown-cancel", AnswersPing, nil, 300 * time.Millisecond},
 		{"planted-crash-on-string", Alive, []string{"test_sampling", "test_elicitation"}, 5 * time.Second},
+		{"planted-setsid-child", NoLeftovers, nil, 5 * time.Second},
 	} {
 		t.Run(tc.mutant, func(t *testing.T) {
 			rep, err := Run(context.Background(), Options{Target: reference("--mutant", tc.mutant), Seed: 1, Duration: 30 * time.Second,

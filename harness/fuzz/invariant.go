@@ -34,6 +34,11 @@ const (
 	// MaxRSS: the resident memory of the server's process group stays
 	// under --max-rss (stdio only).
 	MaxRSS Invariant = "max-rss"
+	// NoLeftovers: no process the server started outlives its teardown
+	// (stdin closed, SIGTERM, SIGKILL to its group): a child in a session
+	// of its own (setsid) or a daemon is found by the reaper's mark, which
+	// it inherits (stdio only, where /proc is).
+	NoLeftovers Invariant = "no-leftovers"
 )
 
 // invariants lists every invariant with its level: a MUST break is a
@@ -50,6 +55,7 @@ var invariants = []struct {
 	{AnswersPing, "MUST", []string{"PG-02"}, "the server answers a ping after any frame, within the timeout"},
 	{ErrorReply, "SHOULD", []string{"JR-20", "JR-21"}, "unreadable frames are answered, when at all, with an error of the right code and a null id"},
 	{MaxRSS, "MUST", nil, "the resident memory of the server's process group stays under --max-rss"},
+	{NoLeftovers, "MUST", nil, "no process of the server's tree outlives its teardown (stdin closed, SIGTERM and SIGKILL to its process group)"},
 }
 
 // ParseInvariant reads an invariant's name.
@@ -110,6 +116,9 @@ type Violation struct {
 }
 
 func (v *Violation) Error() string {
+	if v.Invariant == NoLeftovers {
+		return fmt.Sprintf("%s broken at the teardown: %s", v.Invariant, v.Detail)
+	}
 	return fmt.Sprintf("%s broken after frame %d: %s", v.Invariant, v.Step+1, v.Detail)
 }
 

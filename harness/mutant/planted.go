@@ -11,6 +11,7 @@ const (
 	PlantedStdoutLog               Name = "planted-stdout-log"
 	PlantedWedgeAfterUnknownCancel Name = "planted-wedge-after-unknown-cancel"
 	PlantedLeak                    Name = "planted-leak"
+	PlantedSetsidChild             Name = "planted-setsid-child"
 )
 
 var planted = []Mutant{
@@ -19,6 +20,7 @@ var planted = []Mutant{
 	{PlantedStdoutLog, "server", "writes the line \"mcpconform: handled request N\" to stdout before the response to the Nth request of the connection, from the 20th on (every request counts, initialize and ping too); no effect over HTTP"},
 	{PlantedWedgeAfterUnknownCancel, "server", "after notifications/cancelled names a requestId it never received, answers no request of that session any more (it keeps reading; stdio's own parse and invalid-request errors are still written)"},
 	{PlantedLeak, "server", "keeps 8 MiB, every page written, per call of the tool test_simple_text, forever"},
+	{PlantedSetsidChild, "server", "starts a child in a session of its own (setsid) on every start, which nothing ends with the server: it outlives the teardown until it exits by itself a minute later; no effect over HTTP"},
 }
 
 func init() { registerProtocol(planted...) }

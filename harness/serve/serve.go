@@ -177,6 +177,9 @@ func runStdio(ctx context.Context, o Options, stdin io.Reader, stdout, stderr io
 		fmt.Fprintln(stderr, "serve:", err)
 		return 2
 	}
+	if o.Mutant == mutant.PlantedSetsidChild {
+		startOrphan(stderr)
+	}
 	err = stdioserver.Serve(ctx, stdioserver.Options{Handler: server, Mutant: o.Mutant}, stdin, stdout)
 	switch {
 	case err == nil:

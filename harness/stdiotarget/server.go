@@ -308,6 +308,24 @@ func (s *Server) WaitGroupGone(d time.Duration) []reaper.Proc {
 	return left
 }
 
+// Stop ends the server as a client ends a session (LC-20): it closes
+// stdin and waits up to grace for the exit, sends SIGTERM to the process
+// group and waits up to grace again, then kills the group. It returns the
+// processes of the server's tree (the reaper's mark) still alive grace
+// after that: descendants that left the group, a session of their own
+// (setsid) or a daemon's, and outlived the server. Kill, which must
+// follow, ends them.
+func (s *Server) Stop(grace time.Duration) []reaper.Proc {
+	_ = s.CloseStdin()
+	if !s.WaitExit(grace) {
+		_ = syscall.Kill(-s.pgid, syscall.SIGTERM)
+		s.WaitExit(grace)
+	}
+	_ = syscall.Kill(-s.pgid, syscall.SIGKILL)
+	s.WaitExit(grace)
+	return reaper.WaitGone(s.owner, 0, grace)
+}
+
 // Kill ends the server's whole process group and every descendant that
 // left it (the reaper's mark, or adopted as an orphan), and waits for the
 // reap: boundedly, since a descendant that cleared its environment and
