@@ -2,10 +2,13 @@ package main
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"encoding/xml"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -347,6 +350,40 @@ func TestBrokenHTTPClientsFailExactlyTheirChecks(t *testing.T) {
 			}
 			if !failed[tc.must] {
 				t.Errorf("%s did not fail; failures: %v", tc.must, failed)
+			}
+		})
+	}
+}
+
+// TestSubjectNeverSeenIsNotApplicable certifies clients that never show
+// what a check is about: one that never re-initializes after a 404 (its
+// missing handshake fails reinit-after-404 alone), and the reference,
+// which opens in the legacy era without a server/discover probe; the
+// probing variant passes the fallback checks.
+func TestSubjectNeverSeenIsNotApplicable(t *testing.T) {
+	const reinit, without = "http.client.session.reinit-after-404", "http.client.session.reinit-without-session-id"
+	const httpFallback, stdioFallback = "http.client.era.legacy-fallback", "stdio.client.era.legacy-fallback"
+	for _, tc := range []struct {
+		client mutant.Name
+		want   map[string]check.Outcome
+	}{
+		{mutant.NoReinit, map[string]check.Outcome{reinit: check.Fail, without: check.NotApplicable}},
+		{"", map[string]check.Outcome{httpFallback: check.NotApplicable, stdioFallback: check.NotApplicable}},
+		{mutant.DiscoverFallback, map[string]check.Outcome{httpFallback: check.Pass, stdioFallback: check.Pass}},
+	} {
+		t.Run(cmp.Or(string(tc.client), "reference"), func(t *testing.T) {
+			js := filepath.Join(t.TempDir(), "r.json")
+			args := append([]string{"--profile", "hardened", "--only", strings.Join(slices.Sorted(maps.Keys(tc.want)), ","), "--json", js, "--no-color", "--"},
+				run.ReferenceAdapter(tc.client)...)
+			if code, out := runChild("client", args...); code != 0 && code != 1 {
+				t.Fatalf("exit %d\n%s", code, out)
+			}
+			var ix report.Index
+			readJSON(t, js, &ix)
+			for _, c := range ix.Checks {
+				if w, ok := tc.want[c.ID]; ok && c.Outcome != w {
+					t.Errorf("%s: %s (%s), want %s", c.ID, c.Outcome, c.Message, w)
+				}
 			}
 		})
 	}
