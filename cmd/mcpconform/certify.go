@@ -300,11 +300,15 @@ func certifyWith(o *runOptions, roles []check.Role, stdout, stderr io.Writer) in
 	defer stopSignals()
 	cfg := runConfig(o, p, t)
 	run.Configure(cfg)
-	if err := preflight(cfg, t); err != nil {
-		return exitFor(err, stderr)
-	}
 	if isWorker {
+		// The coordinator probed the targets once for the whole run.
+		if err := takeHandoff(shard); err != nil {
+			return exitFor(err, stderr)
+		}
 		return runShard(shard, o, p, roles, stderr)
+	}
+	if err := preflight(cfg, roles); err != nil {
+		return exitFor(err, stderr)
 	}
 	fmt.Fprintf(stdout, "mcpconform %s: certifying %s (seed %d, profile %s, run budget %s)\n", Version, describeTarget(roles, o, t.url), o.seed, p.profile, p.budget)
 	con := console.New(stdout, p.console)
@@ -411,16 +415,18 @@ func startTargets(o *runOptions, roles []check.Role) (targets, func(), error) {
 	return t, func() { _ = stop() }, nil
 }
 
-// preflight probes the user's server for its eras and the client adapter
-// for its transports; a target that is no MCP implementation stops the
-// run here. An interrupted run skips what is left.
-func preflight(cfg run.Options, t targets) error {
-	if t.userServer {
+// preflight probes the server of each transport the run names for its
+// eras (and how long it takes to start) and the client adapter for its
+// transports, once for the whole run: the checks, and the workers of a
+// parallel run, reuse what it found. A target that is no MCP
+// implementation stops the run here. An interrupted run skips what is left.
+func preflight(cfg run.Options, roles []check.Role) error {
+	if slices.Contains(roles, check.Server) {
 		if err := probeTarget(cfg); err != nil && !run.Interrupted() {
 			return err
 		}
 	}
-	if len(t.adapter) > 0 && !run.Interrupted() {
+	if slices.Contains(roles, check.Client) && !run.Interrupted() {
 		if err := run.PreflightClient(context.Background()); err != nil && !run.Interrupted() {
 			return err
 		}

@@ -99,12 +99,12 @@ func TestNonTargetsStopBeforeTheChecks(t *testing.T) {
 		want []string
 	}{
 		{"silent", []string{"--probe-timeout", "1s", "--", "sleep", "1000"},
-			[]string{`the stdio server "sleep 1000" wrote nothing`, "within 1s", "is it an MCP server speaking stdio?"}},
+			[]string{`the stdio server "sleep 1000" wrote nothing`, "given 1s, 2s in all: --probe-timeout", "is it an MCP server speaking stdio?", "longer --probe-timeout"}},
 		{"echo", []string{"--", "cat"}, []string{`the stdio server "cat" sent back the requests`, "initialize line"}},
 		{"exits", []string{"--", exits}, []string{"exited (exit status 3)", "written 25 bytes to stderr"}},
 		{"nothing listens", []string{"--url", unused}, []string{"nothing answers at " + unused, "connection refused", "--url"}},
 		{"only noise", []string{"--probe-timeout", "1s", "--", "sh", "-c", "while :; do echo hello; sleep 0.1; done"},
-			[]string{"wrote a text line of 5 bytes to stdout", "answered neither server/discover nor initialize within 1s"}},
+			[]string{"wrote a text line of 5 bytes to stdout", "answered neither server/discover nor initialize (each asked in a process of its own and given 1s"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var stdout, stderr bytes.Buffer

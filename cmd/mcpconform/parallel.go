@@ -51,6 +51,9 @@ const (
 	envShardSocket = "MCPCONFORM_SHARD_SOCKET"
 	envShardOut    = "MCPCONFORM_SHARD_OUT"
 	envShardWorker = "MCPCONFORM_SHARD_WORKER"
+	// envShardProbed names the file of what the coordinator's pre-flight
+	// probed (run.Handoff): a worker never probes again.
+	envShardProbed = "MCPCONFORM_SHARD_PROBED"
 )
 
 func init() {
@@ -61,6 +64,7 @@ func init() {
 type shardConf struct {
 	socket, out string
 	worker      int
+	probed      string // the coordinator's run.Handoff, as JSON
 }
 
 // workerShard reports whether this process is a worker, and takes the
@@ -71,9 +75,9 @@ func workerShard() (shardConf, bool) {
 	if sock == "" {
 		return shardConf{}, false
 	}
-	c := shardConf{socket: sock, out: os.Getenv(envShardOut)}
+	c := shardConf{socket: sock, out: os.Getenv(envShardOut), probed: os.Getenv(envShardProbed)}
 	c.worker, _ = strconv.Atoi(os.Getenv(envShardWorker))
-	for _, k := range []string{envShardSocket, envShardOut, envShardWorker} {
+	for _, k := range []string{envShardSocket, envShardOut, envShardWorker, envShardProbed} {
 		_ = os.Unsetenv(k)
 	}
 	return c, true
@@ -132,7 +136,13 @@ func certifyParallel(o *runOptions, p *prepared, roles []check.Role, stdout, std
 	}
 	defer os.RemoveAll(dir)
 	n := min(o.parallel, p.selected)
-	t := plannedTargets(o, roles)
+	// The reference's HTTP server, when it is certified, runs here for the
+	// pre-flight's probe only: each worker starts its own.
+	t, stopTargets, err := startTargets(o, roles)
+	if err != nil {
+		return exitFor(err, stderr)
+	}
+	defer stopTargets()
 	var wsMu sync.Mutex
 	var ws []*worker
 	stopSignals := onSignal(stderr, p.budget, func(cause any) {
@@ -151,7 +161,7 @@ func certifyParallel(o *runOptions, p *prepared, roles []check.Role, stdout, std
 	// before any worker starts.
 	cfg := runConfig(o, p, t)
 	run.Configure(cfg)
-	if err := preflight(cfg, t); err != nil {
+	if err := preflight(cfg, roles); err != nil {
 		return exitFor(err, stderr)
 	}
 	if e := run.ProbedEras()[check.HTTP]; e.Sessionless {
@@ -171,8 +181,12 @@ func certifyParallel(o *runOptions, p *prepared, roles []check.Role, stdout, std
 			return exitFor(err, stderr)
 		}
 		defer co.close()
+		probed := filepath.Join(dir, "probed.json")
+		if err := writeHandoff(probed); err != nil {
+			return exitFor(err, stderr)
+		}
 		wsMu.Lock()
-		ws, err = startWorkers(o, dir, co.path, n)
+		ws, err = startWorkers(o, dir, co.path, probed, n)
 		wsMu.Unlock()
 		if err != nil {
 			return exitFor(err, stderr)
@@ -214,7 +228,7 @@ type worker struct {
 
 // startWorkers starts n workers: this command with its flags, told by
 // the environment where the coordinator listens and where to write.
-func startWorkers(o *runOptions, dir, socket string, n int) ([]*worker, error) {
+func startWorkers(o *runOptions, dir, socket, probed string, n int) ([]*worker, error) {
 	// The seed the coordinator settled and prints, so that every worker
 	// runs the cases that seed names (a later --seed of the user's is the
 	// same number).
@@ -227,7 +241,7 @@ func startWorkers(o *runOptions, dir, socket string, n int) ([]*worker, error) {
 		w := &worker{log: filepath.Join(dir, fmt.Sprintf("worker-%d.log", i)), out: filepath.Join(dir, fmt.Sprintf("worker-%d.json", i))}
 		argv := selfexec.Command("shard", args...)
 		w.cmd = exec.Command(argv[0], argv[1:]...)
-		w.cmd.Env = append(os.Environ(), envShardSocket+"="+socket, envShardOut+"="+w.out, envShardWorker+"="+strconv.Itoa(i))
+		w.cmd.Env = append(os.Environ(), envShardSocket+"="+socket, envShardOut+"="+w.out, envShardWorker+"="+strconv.Itoa(i), envShardProbed+"="+probed)
 		// A group of its own: a terminal's Ctrl-C reaches the coordinator
 		// alone, which passes it on once.
 		w.cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
@@ -249,6 +263,33 @@ func startWorkers(o *runOptions, dir, socket string, n int) ([]*worker, error) {
 		ws[i] = w
 	}
 	return ws, nil
+}
+
+// writeHandoff writes what this process's pre-flight probed to path, for
+// the workers.
+func writeHandoff(path string) error {
+	b, err := json.Marshal(run.TakeHandoff())
+	if err != nil {
+		return fmt.Errorf("parallel run: the pre-flight's probes: %w", err)
+	}
+	return os.WriteFile(path, b, 0o600)
+}
+
+// takeHandoff makes the coordinator's probes this worker's.
+func takeHandoff(s shardConf) error {
+	if s.probed == "" {
+		return nil
+	}
+	b, err := os.ReadFile(s.probed)
+	if err != nil {
+		return fmt.Errorf("worker %d: the coordinator's probes: %w", s.worker, err)
+	}
+	var h run.Handoff
+	if err := json.Unmarshal(b, &h); err != nil {
+		return fmt.Errorf("worker %d: the coordinator's probes are unreadable (%v); a defect of mcpconform", s.worker, err)
+	}
+	run.GiveHandoff(h)
+	return nil
 }
 
 // waitWorkers waits for every worker, killing any still running at the

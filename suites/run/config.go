@@ -62,6 +62,7 @@ type Options struct {
 	Prompt   time.Duration
 	// ProbeTimeout bounds each era probe of a server (server/discover, then
 	// initialize): past it, a server that answered neither is no MCP server.
+	// It is also the least start-up budget of a check (StartupBudget).
 	ProbeTimeout time.Duration
 	// QuietWindow is how long a check listens where nothing may arrive
 	// (check.QuietWindow); ToolBudget how long it waits for the answer to a
@@ -107,10 +108,13 @@ const (
 	DefaultCheckDeadline       = 30 * time.Second
 	DefaultServerCheckDeadline = 2 * time.Minute
 	DefaultProbeTimeout        = 5 * time.Second
-	DefaultPropertySamples     = 8
-	DefaultFuzzCases           = 20
-	DefaultQuietWindow         = DefaultPrompt / 4
-	DefaultToolBudget          = time.Second
+	// StartupFactor is how many times the slowest start the era probe saw
+	// a check gives a server to start (StartupBudget).
+	StartupFactor          = 4
+	DefaultPropertySamples = 8
+	DefaultFuzzCases       = 20
+	DefaultQuietWindow     = DefaultPrompt / 4
+	DefaultToolBudget      = time.Second
 )
 
 // ReferenceConfig are the reference adapter's settings when it is the
@@ -192,6 +196,16 @@ func (c Options) WithDefaults() Options {
 		c.ToolBudget = DefaultToolBudget
 	}
 	return c
+}
+
+// StartupBudget is how long a check gives the server it just started (or
+// the HTTP session it opens) to show it is there, beyond the check's own
+// patience: StartupFactor times the slowest start the era probe measured
+// (seen), never less than ProbeTimeout. A start is not the rule's time:
+// a server that shows nothing within it did not start, and the check is
+// an ERROR, never a FAIL.
+func (c Options) StartupBudget(seen time.Duration) time.Duration {
+	return max(c.ProbeTimeout, StartupFactor*seen)
 }
 
 // WaitDuration is the time wait w takes in one run of its check in this

@@ -131,7 +131,7 @@ func postLying(c *run.C, method string, params map[string]any, version string, o
 	h := newHTTPConn(cfg.ServerURL, cfg.CheckDeadline, c.Log())
 	c.Cleanup(h.close)
 	h.version, h.modern, h.override = version, true, override
-	p := &peer{c: c, conn: h, transport: "http"}
+	p := newPeer(c, h, check.HTTP)
 	p.message(p.id(), method, modernParams(mcp.ModernVersion, params))
 	m := p.wait(func(m *jsonrpc.Message) bool { return m.Kind() == jsonrpc.KindError || m.Kind() == jsonrpc.KindResult }, p.within(cfg.Prompt))
 	return h.lastStatus, m
