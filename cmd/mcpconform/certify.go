@@ -94,11 +94,8 @@ func parseRunFlags(name string, args []string, stdout io.Writer) (*runOptions, e
 	fs.DurationVar(&o.timeout, "timeout", run.DefaultCheckDeadline, "deadline for one adapter run; past it the adapter is killed and the check fails")
 	fs.DurationVar(&o.patience, "patience", run.DefaultPatience, "how long a check waits for an answer a correct implementation gives (a response, a cancellation, an exit) before it judges it missing; it elapses only against a broken one")
 	fs.DurationVar(&o.runTimeout, "run-timeout", 0, "the whole run's budget; past it every target in flight is killed, the checks not finished are SKIPPED, the reports are written and the exit status is 2 (default: 1m plus 10s per selected check, stated at the start)")
-	parallel := defaultParallel
-	if name == "server" {
-		parallel = defaultServerParallel
-	}
-	fs.IntVar(&o.parallel, "parallel", parallel, "checks run at once, each worker a process of its own; the reports do not depend on it (1: one after the other in this process)")
+	fs.IntVar(&o.parallel, "parallel", 0, "checks run at once, each worker a process of its own; the reports do not depend on it (1: one after the other in this process; "+
+		"default: what this machine carries, from its cores and the selected checks' declared waits, at most what the run's memory bound allows)")
 	fs.Int64Var(&o.seed, "seed", 0, "seed of the property checks (default: time-based, printed)")
 	color := fs.String("color", string(console.Auto), "`WHEN` to colour the console: auto (on a terminal, unless NO_COLOR is set), always or never")
 	noColor := fs.Bool("no-color", false, "the same as --color never")
@@ -137,8 +134,8 @@ func parseRunFlags(name string, args []string, stdout io.Writer) (*runOptions, e
 	if n := len(args) - len(o.target) - 1; len(o.target) > 0 && (n < 0 || args[n] != "--") {
 		return nil, fmt.Errorf("%s: unexpected argument %q; put the adapter command after --: mcpconform %s [flags] -- CMD…", name, o.target[0], name)
 	}
-	if o.parallel < 1 {
-		return nil, fmt.Errorf("%s: --parallel must be 1 or more, got %d", name, o.parallel)
+	if o.parallel < 0 {
+		return nil, fmt.Errorf("%s: --parallel must be 1 or more (or 0: what the machine carries), got %d", name, o.parallel)
 	}
 	if name != "client" && o.checkTimeout <= 0 {
 		return nil, fmt.Errorf("%s: --check-timeout must be positive, got %s", name, o.checkTimeout)
@@ -282,7 +279,8 @@ func certifyWith(o *runOptions, roles []check.Role, stdout, stderr io.Writer) in
 	p.console = console.Options{Live: terminal, Colour: o.color.Colour(terminal, os.Getenv), Width: width,
 		Total: p.selected, Budget: p.budget, Verbose: o.verbose}
 	shard, isWorker := workerShard()
-	if o.parallel > 1 && !isWorker && p.selected > 1 {
+	limitMemory()
+	if p.workers > 1 && !isWorker && p.selected > 1 {
 		return certifyParallel(o, p, roles, stdout, stderr)
 	}
 	t, stop, err := startTargets(o, roles)
@@ -323,7 +321,10 @@ func certifyWith(o *runOptions, roles []check.Role, stdout, stderr io.Writer) in
 // piece checked, so that a usage error stops it at once.
 type prepared struct {
 	filter   string
-	selected int // checks the filter selects
+	selected int    // checks the filter selects
+	waiting  int    // of those, the checks that declare waits
+	workers  int    // checks at once: --parallel, or what the machine carries (settleWorkers)
+	lowered  string // why workers is below --parallel, for the console
 	baseline *report.Baseline
 	fixtures map[string]run.Fixture
 	unsafe   []string // tools no check calls
@@ -350,7 +351,8 @@ func prepareRun(o *runOptions, roles []check.Role) (*prepared, error) {
 	if err != nil {
 		return nil, err
 	}
-	p := &prepared{filter: filter, selected: selectedChecks(roles, filter)}
+	p := &prepared{filter: filter}
+	p.selected, p.waiting = selectedChecks(roles, filter)
 	for _, path := range []string{o.junit, o.json, o.markdown, o.html} {
 		if err := checkWritable(path); err != nil {
 			return nil, err
@@ -385,6 +387,7 @@ func prepareRun(o *runOptions, roles []check.Role) (*prepared, error) {
 			p.profile = check.HardenedProfile
 		}
 	}
+	p.lowered = settleWorkers(o, p, roles)
 	if p.budget = o.runTimeout; p.budget == 0 {
 		p.budget = defaultRunTimeout(p.selected)
 	}
@@ -729,23 +732,22 @@ var lastReport types.Report
 var _ = ginkgo.ReportAfterSuite("mcpconform reports", func(r types.Report) { lastReport = r })
 
 // selectedChecks counts the checks of roles that the label filter selects.
-func selectedChecks(roles []check.Role, filter string) int {
+func selectedChecks(roles []check.Role, filter string) (selected, waiting int) {
 	selects, err := run.Selects(filter)
 	if err != nil {
-		return len(check.All()) // the filter was parsed before: not reached
+		return len(check.All()), 0 // the filter was parsed before: not reached
 	}
-	n := 0
 	for _, d := range check.All() {
 		if slices.Contains(roles, d.Role) && selects(d) {
-			n++
+			selected++
+			if len(d.Waits) > 0 {
+				waiting++
+			}
 		}
 	}
-	return n
+	return selected, waiting
 }
 
-// defaultRunTimeout is the run budget when --run-timeout is not given: a
-// minute for the probes and the start, and ten seconds a check, far above
-// what a well-behaved target needs and far below what a hung one takes.
 func defaultRunTimeout(checks int) time.Duration {
 	return time.Minute + time.Duration(checks)*10*time.Second
 }

@@ -51,7 +51,7 @@ func TestUsageErrorsExitTwoWithTheWayOut(t *testing.T) {
 		{[]string{"client", "--expected-failures", filepath.Join(dir, "none.yaml")}, "none.yaml"},
 		{[]string{"client", "--expected-failures", notYAML}, "no.such.check"},
 		{[]string{"client", "--update-snapshots"}, "--snapshots"},
-		{[]string{"server", "--parallel", "0"}, "--parallel must be 1 or more"},
+		{[]string{"server", "--parallel", "-1"}, "--parallel must be 1 or more"},
 		{[]string{"client", "--patience", "2s"}, "use 4s or more"},
 		{[]string{"server", "--check-timeout", "0s"}, "--check-timeout must be positive"},
 		{[]string{"server", "--quiet-window", "0s"}, "--quiet-window must be positive"},

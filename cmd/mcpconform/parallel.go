@@ -36,16 +36,6 @@ import (
 // coordinator merges what each worker ran into one set of reports, which
 // are the same whatever N is (ordered by ID).
 
-// The default --parallel suits checks that wait on their targets rather
-// than on the CPU, on two cores. Server checks mostly wait on the server
-// (quiet windows, tool budgets): eight at once, measured against
-// server-everything, where sixteen only made each check slower. Client
-// checks also time the client's own processes and fakes: four.
-const (
-	defaultParallel       = 4
-	defaultServerParallel = 8
-)
-
 // The environment of a worker: where to ask, where to write, which one it is.
 const (
 	envShardSocket = "MCPCONFORM_SHARD_SOCKET"
@@ -135,7 +125,10 @@ func certifyParallel(o *runOptions, p *prepared, roles []check.Role, stdout, std
 		return exitFor(err, stderr)
 	}
 	defer os.RemoveAll(dir)
-	n := min(o.parallel, p.selected)
+	n := min(p.workers, p.selected)
+	if p.lowered != "" {
+		fmt.Fprintln(stdout, "mcpconform: "+p.lowered)
+	}
 	// The reference's HTTP server, when it is certified, runs here for the
 	// pre-flight's probe only: each worker starts its own.
 	t, stopTargets, err := startTargets(o, roles)
