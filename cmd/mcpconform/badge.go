@@ -43,7 +43,7 @@ func badgeCommand(args []string, stdout, stderr io.Writer) int {
 	if *out == "" {
 		_, err = stdout.Write(svg)
 	} else {
-		err = report.WriteFileAtomic(*out, svg)
+		err = report.WriteFile(*out, svg)
 	}
 	if err != nil {
 		return exitFor(err, stderr)
