@@ -33,10 +33,6 @@ type Writer struct {
 // WriteFile writes data to path with the default Writer.
 func WriteFile(path string, data []byte) error { return Writer{}.WriteFile(path, data) }
 
-// CheckWritable refuses, before a run, a report path WriteFile could not
-// write; it opens nothing, so a FIFO's reader is not disturbed.
-func CheckWritable(path string) error { return Writer{}.CheckWritable(path) }
-
 // WriteFile writes data to path, replacing only what may be replaced:
 //
 //   - a regular file or a new path is written whole or not at all: a
@@ -69,11 +65,12 @@ func (w Writer) WriteFile(path string, data []byte) error {
 	return writeAtomic(path, d.path, data)
 }
 
-// CheckWritable refuses what WriteFile would refuse, without writing a
-// report: a directory, a block device, a socket, a node this process may not
-// write, a path under something that is not a directory, a directory this
-// process may not create files in, or a closed standard stream.
-func (w Writer) CheckWritable(path string) error {
+// CheckWritable refuses, before a run, what WriteFile could not write: a
+// directory, a block device, a socket, a node this process may not write, a
+// path under something that is not a directory, a directory this process
+// may not create files in, or a closed standard stream. It opens no node,
+// so it never waits on a FIFO nor disturbs its reader.
+func CheckWritable(path string) error {
 	if path == "" {
 		return nil
 	}
@@ -99,7 +96,7 @@ func (w Writer) CheckWritable(path string) error {
 	case err != nil:
 		return fmt.Errorf("report path %s: %v; create the directory first", path, err)
 	case !fi.IsDir():
-		return fmt.Errorf("report path %s: %s is not a directory", path, dir)
+		return fmt.Errorf("report path %s: %s is not a directory; name a path in a directory", path, dir)
 	}
 	probe, err := os.CreateTemp(dir, ".mcpconform-write-check-*")
 	if err != nil {
