@@ -309,7 +309,7 @@ func printRun(w io.Writer, o *fuzzOptions, t fuzzTarget, rep *fuzz.Report) *fuzz
 	fmt.Fprintf(w, "shrunk from %d frames to %d in %d runs; seed %d\n", f.Original, len(f.Case.Frames), f.Shrinks, rep.Seed)
 	text := []byte(o.mask.Redact(string(f.Case.Format())))
 	path := filepath.Join(o.corpus, fmt.Sprintf("fuzz-%s-seed%d.case", f.Violation.Invariant, rep.Seed))
-	if err := report.WriteFileAtomic(path, text); err != nil {
+	if err := report.WriteFile(path, text); err != nil {
 		fmt.Fprintf(w, "could not save the case: %v\n", err)
 	} else {
 		fmt.Fprintf(w, "saved %s; reproduce with: mcpconform replay %s %s\n", path, path, replayTarget(t, o.mask))
@@ -380,30 +380,13 @@ func isTerminal(w io.Writer) bool {
 	return err == nil && fi.Mode()&os.ModeCharDevice != 0
 }
 
-// checkWritable refuses a report path that cannot be written, before the
-// run: a directory, a path under something that is not a directory, or a
-// directory this process may not create files in.
+// checkWritable refuses, before the run, a report path the run could not
+// write (report.CheckWritable): a usage error.
 func checkWritable(path string) error {
-	if path == "" {
-		return nil
+	if err := report.CheckWritable(path); err != nil {
+		return errUsage{err}
 	}
-	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
-		return errUsage{fmt.Errorf("report path %s is a directory; name a file inside it", path)}
-	}
-	dir := filepath.Dir(path)
-	fi, err := os.Stat(dir)
-	switch {
-	case err != nil:
-		return errUsage{fmt.Errorf("report path %s: %v; create the directory first", path, err)}
-	case !fi.IsDir():
-		return errUsage{fmt.Errorf("report path %s: %s is not a directory", path, dir)}
-	}
-	probe, err := os.CreateTemp(dir, ".mcpconform-write-check-*")
-	if err != nil {
-		return errUsage{fmt.Errorf("report path %s: cannot write in %s: %v", path, dir, err)}
-	}
-	probe.Close()
-	return os.Remove(probe.Name())
+	return nil
 }
 
 // fuzzJSON is the JSON report of mcpconform fuzz.
@@ -470,12 +453,12 @@ func writeFuzzReports(o *fuzzOptions, runs []fuzzRun) error {
 	}
 	if o.jsonPath != "" {
 		b, _ := json.MarshalIndent(doc, "", "  ")
-		if err := report.WriteFileAtomic(o.jsonPath, append(b, '\n')); err != nil {
+		if err := report.WriteFile(o.jsonPath, append(b, '\n')); err != nil {
 			return err
 		}
 	}
 	if o.junitPath != "" {
-		if err := report.WriteFileAtomic(o.junitPath, fuzzJUnit(doc)); err != nil {
+		if err := report.WriteFile(o.junitPath, fuzzJUnit(doc)); err != nil {
 			return err
 		}
 	}

@@ -79,7 +79,7 @@ func fuzzBench(ctx context.Context, o *fuzzOptions, targets []fuzzTarget, stdout
 			Bench []benchJSON       `json:"bench"`
 		}{map[string]string{"name": "mcpconform", "version": Version}, o.seed, out}
 		b, _ := json.MarshalIndent(doc, "", "  ")
-		if err := report.WriteFileAtomic(o.jsonPath, append(b, '\n')); err != nil {
+		if err := report.WriteFile(o.jsonPath, append(b, '\n')); err != nil {
 			return exitFor(err, stderr)
 		}
 	}

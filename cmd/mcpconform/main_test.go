@@ -71,7 +71,7 @@ func TestUsageErrorsExitTwoWithTheWayOut(t *testing.T) {
 		{[]string{"client", "--snapshots", big}, "is not a directory"},
 		{[]string{"server", "--snapshots", dir}, "the server role has no snapshots"},
 		{[]string{"server", "--fixtures", fifo}, "is a FIFO"},
-		{[]string{"client", "--expected-failures", big}, "over the limit of 4.0 MiB"},
+		{[]string{"client", "--expected-failures", big}, "over the limit of 1.0 MiB"},
 	}
 	for _, tc := range cases {
 		var stdout, stderr bytes.Buffer

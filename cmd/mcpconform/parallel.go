@@ -109,7 +109,7 @@ func runShard(shard shardConf, o *runOptions, p *prepared, roles []check.Role, s
 	}
 	b, err := json.Marshal(out)
 	if err == nil {
-		err = report.WriteFileAtomic(shard.out, b)
+		err = report.WriteFile(shard.out, b)
 	}
 	if err != nil {
 		return exitFor(fmt.Errorf("worker %d: writing its results: %w", shard.worker, err), stderr)

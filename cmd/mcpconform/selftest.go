@@ -117,7 +117,7 @@ func selftest(args []string, stdout, stderr io.Writer) int {
 	if *jsonPath != "" {
 		b, err := json.MarshalIndent(km, "", "  ")
 		if err == nil {
-			err = report.WriteFileAtomic(*jsonPath, append(b, '\n'))
+			err = report.WriteFile(*jsonPath, append(b, '\n'))
 		}
 		if err != nil {
 			return exitFor(err, stderr)

@@ -32,13 +32,13 @@ func RenderHTML(ix *Index) ([]byte, error) {
 	return b.Bytes(), nil
 }
 
-// WriteHTML writes RenderHTML(ix) to path, atomically.
+// WriteHTML writes RenderHTML(ix) to path with WriteFile.
 func WriteHTML(path string, ix *Index) error {
 	data, err := RenderHTML(ix)
 	if err != nil {
 		return fmt.Errorf("HTML report %s: %w", path, err)
 	}
-	return WriteFileAtomic(path, data)
+	return WriteFile(path, data)
 }
 
 var (

@@ -4,7 +4,8 @@
 // of normalised transcripts through go-snaps, and the expected-failures
 // baseline that turns listed failures into XFAIL and listed passes into STALE.
 //
-// Every file is written whole or not at all (WriteFileAtomic).
+// Every report is written by WriteFile: a regular file whole or not at all,
+// a FIFO or a device straight through, never replaced.
 package report
 
 import (
@@ -203,11 +204,11 @@ func (ix *Index) Verdict() string {
 	return VerdictPassed
 }
 
-// WriteJSON writes the index to path as indented JSON, atomically.
+// WriteJSON writes the index to path as indented JSON, with WriteFile.
 func WriteJSON(path string, ix *Index) error {
 	data, err := json.MarshalIndent(ix, "", "  ")
 	if err != nil {
 		return fmt.Errorf("JSON index %s: %w; a target value cannot be encoded as JSON, pass strings, numbers or lists", path, err)
 	}
-	return WriteFileAtomic(path, append(data, '\n'))
+	return WriteFile(path, append(data, '\n'))
 }

@@ -119,9 +119,9 @@ func cutRunes(s string, n int) string {
 	return string([]rune(s)[:n]) + " …"
 }
 
-// WriteMarkdown writes RenderMarkdown(ix) to path, atomically.
+// WriteMarkdown writes RenderMarkdown(ix) to path with WriteFile.
 func WriteMarkdown(path string, ix *Index) error {
-	return WriteFileAtomic(path, RenderMarkdown(ix))
+	return WriteFile(path, RenderMarkdown(ix))
 }
 
 // profileNote says which profile bound the run.
