@@ -366,7 +366,7 @@ func prepareRun(o *runOptions, roles []check.Role) (*prepared, error) {
 			return nil, err
 		}
 		if unknown := p.baseline.Unknown(func(id string) bool { _, ok := check.Lookup(id); return ok }); len(unknown) > 0 {
-			return nil, fmt.Errorf("--expected-failures %s: unknown check IDs %s; `mcpconform list` shows the catalogue", o.expectedFailures, strings.Join(unknown, ", "))
+			return nil, fmt.Errorf("--expected-failures %s: %d unknown check IDs: %s; `mcpconform list` shows the catalogue", o.expectedFailures, len(unknown), firstOf(unknown, 10))
 		}
 	}
 	if len(o.target) > 0 {
@@ -750,4 +750,12 @@ func selectedChecks(roles []check.Role, filter string) (selected, waiting int) {
 
 func defaultRunTimeout(checks int) time.Duration {
 	return time.Minute + time.Duration(checks)*10*time.Second
+}
+
+// firstOf lists the first n of xs, and how many more there are.
+func firstOf(xs []string, n int) string {
+	if len(xs) <= n {
+		return strings.Join(xs, ", ")
+	}
+	return fmt.Sprintf("%s and %d more", strings.Join(xs[:n], ", "), len(xs)-n)
 }
