@@ -306,7 +306,7 @@ func certifyWith(o *runOptions, roles []check.Role, stdout, stderr io.Writer) in
 		return runShard(shard, o, p, roles, stderr)
 	}
 	if err := preflight(cfg, roles); err != nil {
-		return exitFor(err, stderr)
+		return stopRun(o, p, roles, t, err, stderr)
 	}
 	fmt.Fprintf(stdout, "mcpconform %s: certifying %s (seed %d, profile %s, run budget %s)\n", Version, describeTarget(roles, o, t.url), o.seed, p.profile, p.budget)
 	con := console.New(stdout, p.console)
@@ -492,6 +492,42 @@ type finished struct {
 // finishRun writes the reports, prints the summary and returns the exit
 // status.
 func finishRun(o *runOptions, p *prepared, roles []check.Role, t targets, f finished, stdout, stderr io.Writer) int {
+	ix := report.NewIndex(report.Tool{Name: "mcpconform", Version: Version}, targetOf(o, roles, t, f), o.seed, f.results)
+	ix.Profile = p.profile
+	ix.Interrupted, ix.InterruptedBy = run.Interrupted() || interruptedBy() != "", interruptedBy()
+	ix.Redact(p.secrets)
+	if err := writeReports(o, ix, f.suite, p.secrets); err != nil {
+		return exitFor(err, stderr)
+	}
+	colour := p.console.Colour
+	printFailures(stdout, ix.Checks, o.verbose, colour)
+	printSuiteFailures(stdout, report.RedactReport(f.suite, p.secrets))
+	code := interruptedExit()
+	if code == 0 {
+		code = ix.ExitCode()
+	}
+	if code == 0 && !f.passed {
+		code = 1
+	}
+	printSummary(stdout, ix, code, colour)
+	return code
+}
+
+// stopRun ends a run its pre-flight stopped (err says why): every report
+// is written, its verdict ERROR with the reason and no checks, and err is
+// the one message on stderr (exit status 2).
+func stopRun(o *runOptions, p *prepared, roles []check.Role, t targets, err error, stderr io.Writer) int {
+	ix := report.NewIndex(report.Tool{Name: "mcpconform", Version: Version}, targetOf(o, roles, t, finished{}), o.seed, nil)
+	ix.Profile, ix.Stopped = p.profile, err.Error()
+	ix.Redact(p.secrets)
+	if werr := writeReports(o, ix, types.Report{}, p.secrets); werr != nil {
+		return exitFor(fmt.Errorf("%w; and the reports could not be written: %v", err, werr), stderr)
+	}
+	return exitFor(err, stderr)
+}
+
+// targetOf describes what the run certifies, for the reports.
+func targetOf(o *runOptions, roles []check.Role, t targets, f finished) map[string]any {
 	target := map[string]any{"roles": roles, "implementation": t.implementation}
 	if len(t.adapter) > 0 {
 		target["adapter"] = t.adapter
@@ -513,25 +549,7 @@ func finishRun(o *runOptions, p *prepared, roles []check.Role, t targets, f fini
 	if info := run.ClientInfo(); info != "" && len(t.adapter) > 0 {
 		target["client_info"] = info
 	}
-	ix := report.NewIndex(report.Tool{Name: "mcpconform", Version: Version}, target, o.seed, f.results)
-	ix.Profile = p.profile
-	ix.Interrupted, ix.InterruptedBy = run.Interrupted() || interruptedBy() != "", interruptedBy()
-	ix.Redact(p.secrets)
-	if err := writeReports(o, ix, f.suite, p.secrets); err != nil {
-		return exitFor(err, stderr)
-	}
-	colour := p.console.Colour
-	printFailures(stdout, ix.Checks, o.verbose, colour)
-	printSuiteFailures(stdout, report.RedactReport(f.suite, p.secrets))
-	code := interruptedExit()
-	if code == 0 {
-		code = ix.ExitCode()
-	}
-	if code == 0 && !f.passed {
-		code = 1
-	}
-	printSummary(stdout, ix, code, colour)
-	return code
+	return target
 }
 
 // probeTarget runs the era probe of each server transport the run names

@@ -152,3 +152,27 @@ func TestABannerIsNoReasonToStop(t *testing.T) {
 		}
 	}
 }
+
+// TestAStoppedRunWritesEveryReport stops a run at its pre-flight (a
+// command that is no MCP server): every report named is written whole,
+// its verdict ERROR with the reason and no checks, and the exit status 2.
+func TestAStoppedRunWritesEveryReport(t *testing.T) {
+	dir := t.TempDir()
+	js, md, xml, page := filepath.Join(dir, "r.json"), filepath.Join(dir, "r.md"), filepath.Join(dir, "r.xml"), filepath.Join(dir, "r.html")
+	var stdout, stderr bytes.Buffer
+	code := dispatch([]string{"server", "--no-color", "--probe-timeout", "1s", "--json", js, "--markdown", md, "--junit", xml, "--html", page, "--", "sleep", "1001"}, &stdout, &stderr)
+	if code != 2 {
+		t.Fatalf("exit %d, want 2\n%s", code, stderr.String())
+	}
+	var ix report.Index
+	readJSON(t, js, &ix)
+	if !strings.Contains(ix.Stopped, "wrote nothing") || len(ix.Checks) != 0 || ix.Verdict() != report.VerdictStopped {
+		t.Errorf("JSON: stopped %q, %d checks, verdict %s; want the reason, none, ERROR", ix.Stopped, len(ix.Checks), ix.Verdict())
+	}
+	for path, want := range map[string]string{md: "The run stopped before its checks: the stdio server", xml: `type="stopped"`, page: "The run stopped before its checks"} {
+		b, err := os.ReadFile(path)
+		if err != nil || !strings.Contains(string(b), want) {
+			t.Errorf("%s does not say %q (%v)", filepath.Base(path), want, err)
+		}
+	}
+}

@@ -155,7 +155,7 @@ func certifyParallel(o *runOptions, p *prepared, roles []check.Role, stdout, std
 	cfg := runConfig(o, p, t)
 	run.Configure(cfg)
 	if err := preflight(cfg, roles); err != nil {
-		return exitFor(err, stderr)
+		return stopRun(o, p, roles, t, err, stderr)
 	}
 	if e := run.ProbedEras()[check.HTTP]; e.Sessionless {
 		// A server without sessions cannot tell two checks apart (their

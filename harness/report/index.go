@@ -123,8 +123,12 @@ type Index struct {
 	// ran: the checks in flight and those not reached are SKIPPED.
 	Interrupted bool `json:"interrupted"`
 	// InterruptedBy is SIGINT, SIGTERM or run-timeout when Interrupted.
-	InterruptedBy string  `json:"interrupted_by,omitempty"`
-	Checks        []Check `json:"checks"`
+	InterruptedBy string `json:"interrupted_by,omitempty"`
+	// Stopped says why the run stopped before its checks (a target that is
+	// no MCP implementation, an adapter that breaks its contract): the
+	// verdict is ERROR, with no checks.
+	Stopped string  `json:"stopped,omitempty"`
+	Checks  []Check `json:"checks"`
 }
 
 // NewIndex builds the index of a run from its results: the checks sorted by
@@ -163,9 +167,13 @@ func NewIndex(tool Tool, target map[string]any, seed int64, results []check.Resu
 }
 
 // ExitCode returns the process exit status the run earns: 2 when the
-// harness could not judge a check (ERROR), 1 when a check failed or a
+// harness could not judge a check (ERROR) or the run stopped before its
+// checks, 1 when a check failed or a
 // baseline entry is stale, 0 otherwise.
 func (ix *Index) ExitCode() int {
+	if ix.Stopped != "" {
+		return 2
+	}
 	code := 0
 	for _, c := range ix.Checks {
 		switch {
@@ -184,14 +192,18 @@ const (
 	VerdictFailed        = "FAILED"
 	VerdictInterrupted   = "INTERRUPTED"
 	VerdictNothingJudged = "NOTHING JUDGED"
+	VerdictStopped       = "ERROR"
 )
 
-// Verdict is what every report says of the run: FAILED when a check failed
+// Verdict is what every report says of the run: ERROR when it stopped
+// before its checks (Stopped), FAILED when a check failed
 // it (ExitCode), INTERRUPTED when a signal or the run budget stopped it,
 // NOTHING JUDGED when no check reached a verdict (every one SKIPPED, N/A or
 // UNIMPLEMENTED), else passed.
 func (ix *Index) Verdict() string {
 	switch {
+	case ix.Stopped != "":
+		return VerdictStopped
 	case ix.ExitCode() != 0:
 		return VerdictFailed
 	case ix.Interrupted:

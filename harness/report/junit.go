@@ -91,6 +91,14 @@ func JUnit(report types.Report, ix *Index) reporters.JUnitTestSuites {
 	if nodes := failedSuiteNodes(report); len(nodes) > 0 {
 		suites = append(suites, reporters.JUnitTestSuite{Name: junitSuiteNodes, Package: "mcpconform", Timestamp: timestamp, TestCases: nodes})
 	}
+	if ix.Stopped != "" {
+		// No check ran: one test case carries the reason, so that a CI
+		// dashboard shows the run's ERROR.
+		suites = append(suites, reporters.JUnitTestSuite{Name: "pre-flight", Package: "mcpconform", Timestamp: timestamp,
+			Properties: reporters.JUnitProperties{Properties: runProperties(ix)},
+			TestCases: []reporters.JUnitTestCase{{Name: "the targets are MCP implementations", Classname: "preflight", Status: string(check.Error),
+				Error: &reporters.JUnitError{Message: ix.Stopped, Type: "stopped", Description: ix.Stopped}}}})
+	}
 	out := reporters.JUnitTestSuites{Time: report.RunTime.Seconds(), TestSuites: suites}
 	for i := range suites {
 		s := &suites[i]
@@ -125,6 +133,9 @@ func runProperties(ix *Index) []reporters.JUnitProperty {
 	}
 	if ix.Interrupted {
 		ps = append(ps, reporters.JUnitProperty{Name: "interrupted_by", Value: ix.InterruptedBy})
+	}
+	if ix.Stopped != "" {
+		ps = append(ps, reporters.JUnitProperty{Name: "stopped", Value: ix.Stopped})
 	}
 	return ps
 }

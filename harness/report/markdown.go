@@ -69,14 +69,18 @@ func renderMarkdown(ix *Index, lineRunes int) []byte {
 		return attentionRank[attention[i].Outcome] < attentionRank[attention[j].Outcome]
 	})
 	switch {
+	case ix.Stopped != "":
+		fmt.Fprintf(&b, "The run stopped before its checks: %s\n\n", mdCell(ix.Stopped))
 	case ix.Interrupted:
 		fmt.Fprintf(&b, "The run was interrupted (%s): the checks not reached are SKIPPED.\n\n", mdCell(ix.InterruptedBy))
 	case ix.Verdict() == VerdictNothingJudged:
 		b.WriteString("No check reached a verdict: every one was SKIPPED, N/A or UNIMPLEMENTED.\n\n")
 	}
-	if len(attention) == 0 {
+	switch {
+	case ix.Stopped != "":
+	case len(attention) == 0:
 		b.WriteString("Every check that ran passed.\n\n")
-	} else {
+	default:
 		fmt.Fprintf(&b, "### Needs attention (%d)\n\n", len(attention))
 		b.WriteString("| Check | Outcome | Level | Source | Rules | Message |\n| --- | --- | --- | --- | --- | --- |\n")
 		for _, c := range attention {
