@@ -708,13 +708,16 @@ func count(n int, noun string) string {
 	return fmt.Sprintf("%d %ss", n, noun)
 }
 
-// printFailures prints the message of each check that failed, or with
+// printFailures prints the message of each check that failed, warned or
+// could not be judged (UNIMPLEMENTED: what the target must offer), or with
 // verbose of each that did not pass, with the requirement, what was
 // expected and observed, and the transcript's tail.
 func printFailures(w io.Writer, checks []report.Check, verbose, colour bool) {
 	for _, c := range checks {
 		switch c.Outcome {
-		case check.Fail, check.Stale, check.Error:
+		case check.Fail, check.Stale, check.Error, check.Warn, check.Unimplemented:
+			// What to act on: a broken rule, and what the target must
+			// offer for a check to judge it.
 		case check.Pass:
 			continue
 		default:
