@@ -157,7 +157,8 @@ func certifyParallel(o *runOptions, p *prepared, roles []check.Role, stdout, std
 	if err := preflight(cfg, roles); err != nil {
 		return stopRun(o, p, roles, t, err, stderr)
 	}
-	if e := run.ProbedEras()[check.HTTP]; e.Sessionless {
+	sessionless := run.ProbedEras()[check.HTTP].Sessionless
+	if sessionless {
 		// A server without sessions cannot tell two checks apart (their
 		// request ids, the capabilities they declared): one at a time.
 		n = 1
@@ -169,7 +170,7 @@ func certifyParallel(o *runOptions, p *prepared, roles []check.Role, stdout, std
 	if !run.Interrupted() {
 		con := console.New(stdout, p.console)
 		defer con.Close()
-		co, err := newCoordinator(filepath.Join(dir, "claims.sock"), con)
+		co, err := newCoordinator(filepath.Join(dir, "claims.sock"), con, sessionless)
 		if err != nil {
 			return exitFor(err, stderr)
 		}
@@ -405,14 +406,19 @@ type coordinator struct {
 	running  int
 	serial   bool
 	inflight map[int]map[string]bool // worker → check → serial
+	// serialise runs a Serial check alone: its verdict hangs on session
+	// state, which only a server without sessions shares between checks.
+	// Over stdio every check has a process of its own, and over HTTP a
+	// session: without serialise, Serial checks overlap like the others.
+	serialise bool
 }
 
-func newCoordinator(path string, progress run.Progress) (*coordinator, error) {
+func newCoordinator(path string, progress run.Progress, serialise bool) (*coordinator, error) {
 	ln, err := net.Listen("unix", path)
 	if err != nil {
 		return nil, fmt.Errorf("parallel run: listening on %s: %w", path, err)
 	}
-	c := &coordinator{path: path, ln: ln, progress: progress, claims: map[string]int{}, inflight: map[int]map[string]bool{}}
+	c := &coordinator{path: path, ln: ln, progress: progress, claims: map[string]int{}, inflight: map[int]map[string]bool{}, serialise: serialise}
 	c.cond = sync.NewCond(&c.mu)
 	go func() {
 		for {
@@ -461,6 +467,7 @@ func (c *coordinator) serve(conn net.Conn) {
 func (c *coordinator) claim(id string, serial bool, w int) bool {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	serial = serial && c.serialise
 	for {
 		if _, taken := c.claims[id]; taken {
 			return false

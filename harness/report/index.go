@@ -13,6 +13,7 @@ import (
 	"fmt"
 	"slices"
 	"sort"
+	"strings"
 
 	"github.com/mcpconform/mcpconform/harness/check"
 )
@@ -44,6 +45,18 @@ func (s Summary) Count(o check.Outcome) int {
 		return *p
 	}
 	return 0
+}
+
+// String is the counts, "40 pass · 2 n/a": pass and fail always, the
+// other outcomes when some check has them.
+func (s Summary) String() string {
+	var parts []string
+	for _, o := range Outcomes {
+		if n := s.Count(o); n > 0 || o == check.Pass || o == check.Fail {
+			parts = append(parts, fmt.Sprintf("%d %s", n, strings.ToLower(string(o))))
+		}
+	}
+	return strings.Join(parts, " · ")
 }
 
 // Total returns the number of checks counted.
