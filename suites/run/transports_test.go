@@ -1,0 +1,97 @@
+package run
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/mcpconform/mcpconform/harness/check"
+)
+
+// judgeBoth runs a check of transport any whose body ends over stdio and
+// over HTTP as the two functions say, and returns its verdict and the
+// transports it was judged on.
+func judgeBoth(t *testing.T, level check.Level, profile check.Profile, stdio, http func(c *C)) (verdict, []check.Transport) {
+	t.Helper()
+	c := &C{D: check.Descriptor{ID: "server.x", Level: level, Transport: check.Any}, cfg: Options{Profile: profile}.WithDefaults()}
+	v := runBody(c, func(c *C) {
+		c.Conclude([]Judgement{c.JudgeOn(check.Stdio, func() { stdio(c) }), c.JudgeOn(check.HTTP, func() { http(c) })})
+	})
+	if problem := runCleanups(c); problem != "" {
+		t.Fatal(problem)
+	}
+	return v, c.transports
+}
+
+func pass(*C) {}
+
+func fail(what string) func(c *C) {
+	return func(c *C) { c.Failf("a response ("+what+")", "none") }
+}
+
+// A failure over stdio no longer keeps HTTP from being judged: both are,
+// the worst decides, and the message gives each transport's verdict with
+// the other's message indented under its name.
+func TestConcludeJudgesBothTransports(t *testing.T) {
+	httpRan := false
+	v, seen := judgeBoth(t, check.MUST, check.SpecProfile, fail("stdio"), func(*C) { httpRan = true })
+	if !httpRan || !slices.Equal(seen, []check.Transport{check.Stdio, check.HTTP}) {
+		t.Fatalf("after a failure over stdio: HTTP ran %v, judged on %v", httpRan, seen)
+	}
+	if v.outcome != check.Fail || !strings.HasPrefix(v.message, "stdio: FAIL; http: PASS\nexpected: a response (stdio)\nobserved: none") {
+		t.Errorf("verdict %s %q, want FAIL with both transports' verdicts", v.outcome, v.message)
+	}
+
+	v, _ = judgeBoth(t, check.SHOULD, check.SpecProfile, fail("stdio"), fail("http"))
+	want := "stdio: WARN; http: WARN\nexpected: a response (stdio)\nobserved: none\nhttp (WARN):\n  expected: a response (http)\n  observed: none"
+	if v.outcome != check.Fail || v.message != want {
+		t.Errorf("both failing: verdict %s %q, want %q", v.outcome, v.message, want)
+	}
+}
+
+func TestConcludeWorstDecides(t *testing.T) {
+	unimplemented := func(c *C) { c.Unimplemented("no fixture") }
+	hardened := func(c *C) { c.RequireHardened(false, "a policy", "none") }
+	broken := func(c *C) { c.Errorf("the server did not start") }
+	notApplicable := func(c *C) { c.NotApplicable("an era it does not serve") }
+	for _, tc := range []struct {
+		name        string
+		stdio, http func(c *C)
+		want        check.Outcome
+		hardened    bool
+	}{
+		{"both pass", pass, pass, check.Pass, false},
+		{"pass and N/A", pass, notApplicable, check.Pass, false},
+		{"pass and UNIMPLEMENTED", pass, unimplemented, check.Unimplemented, false},
+		{"UNIMPLEMENTED and a hardened miss", unimplemented, hardened, check.Fail, true},
+		{"a hardened miss and a failure", hardened, fail("http"), check.Fail, false},
+		{"a failure and an error", fail("stdio"), broken, check.Error, false},
+	} {
+		v, _ := judgeBoth(t, check.MUST, check.SpecProfile, tc.stdio, tc.http)
+		if v.outcome != tc.want || v.hardened != tc.hardened {
+			t.Errorf("%s: %s (hardened %v), want %s (hardened %v): %q", tc.name, v.outcome, v.hardened, tc.want, tc.hardened, v.message)
+		}
+		if !strings.HasPrefix(v.message, "stdio: ") {
+			t.Errorf("%s: the message %q does not give each transport's verdict", tc.name, v.message)
+		}
+	}
+}
+
+// One transport judged ends the check as its body did, its message as it
+// was; a transport not judged is N/A and not among those judged on.
+func TestConcludeOneTransport(t *testing.T) {
+	c := &C{D: check.Descriptor{ID: "server.x", Level: check.MUST, Transport: check.Any}, cfg: Options{}.WithDefaults()}
+	v := runBody(c, func(c *C) {
+		c.Conclude([]Judgement{c.JudgeOn(check.Stdio, func() { fail("stdio")(c) })})
+	})
+	if v.outcome != check.Fail || v.message != "expected: a response (stdio)\nobserved: none" {
+		t.Errorf("one transport: %s %q", v.outcome, v.message)
+	}
+	c = &C{D: c.D, cfg: c.cfg}
+	v = runBody(c, func(c *C) {
+		c.Conclude([]Judgement{NotJudged(check.Stdio, "legacy only over stdio"), c.JudgeOn(check.HTTP, func() {})})
+	})
+	if v.outcome != check.Pass || v.message != "stdio: N/A; http: PASS\nstdio (N/A):\n  legacy only over stdio" || !slices.Equal(c.transports, []check.Transport{check.HTTP}) {
+		t.Errorf("N/A and PASS: %s %q, judged on %v", v.outcome, v.message, c.transports)
+	}
+}
