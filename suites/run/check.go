@@ -94,8 +94,10 @@ type C struct {
 	unordered bool
 	// notes qualify the verdict, whatever it is (Note).
 	notes []string
-	// transports are those a check of transport any was judged on (JudgeOn).
+	// transports are those a check of transport any was judged on, and
+	// over the one it is judged on now (JudgeOn).
 	transports []check.Transport
+	over       check.Transport
 }
 
 // Note adds to the check's message what qualifies its verdict: what it

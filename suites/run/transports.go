@@ -2,6 +2,7 @@ package run
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/mcpconform/mcpconform/harness/check"
@@ -22,14 +23,17 @@ type Judgement struct {
 // JudgeOn runs f, the check's body on transport t, and returns what it
 // ended with: PASS when it returned, else the verdict it ended the body
 // with (FAIL, UNIMPLEMENTED, ERROR, …). The check's result lists t among
-// the transports it was judged on, and after another transport's part the
-// transcript marks where t's begins. A panic that is no verdict passes
-// through.
+// the transports it was judged on, and where the transcript goes over from
+// another transport to t a note says so. A panic that is no verdict
+// passes through.
 func (c *C) JudgeOn(t check.Transport, f func()) (j Judgement) {
-	if n := len(c.transports); n > 0 {
-		c.Log().Notef("over %s from here (over %s above)", t, c.transports[n-1])
+	if c.over != "" && c.over != t {
+		c.Log().Notef("over %s from here (over %s above)", t, c.over)
 	}
-	c.transports = append(c.transports, t)
+	c.over = t
+	if !slices.Contains(c.transports, t) {
+		c.transports = append(c.transports, t)
+	}
 	j = Judgement{Transport: t, v: verdict{outcome: check.Pass}}
 	defer func() {
 		if r := recover(); r != nil {
@@ -52,10 +56,11 @@ func NotJudged(t check.Transport, why string) Judgement {
 
 // Conclude ends the check with the worst of js (ERROR, then FAIL, a
 // hardened rule missed, UNIMPLEMENTED, INFO, PASS, N/A), the first of
-// equals deciding. With one judgement the check ends as it did (it
-// returns for a PASS). With more, even all passing, the message opens
-// with each transport's outcome under the run's profile ("stdio: PASS;
-// http: FAIL"), then the deciding verdict's message, then each other
+// equals deciding, unless that is PASS: then it returns, so that the body
+// goes on, and notes each transport not judged. With one judgement the
+// check ends as its body did. With more, the message opens with each
+// transport's outcome under the run's profile ("stdio: PASS; http:
+// FAIL"), then the deciding verdict's message, then each other
 // transport's, indented under its name.
 func (c *C) Conclude(js []Judgement) {
 	if len(js) == 0 {
@@ -68,11 +73,17 @@ func (c *C) Conclude(js []Judgement) {
 		}
 	}
 	v := js[worst].v
-	if len(js) == 1 {
-		if v.outcome != check.Pass {
-			panic(v)
+	if v.outcome == check.Pass {
+		for _, j := range js {
+			note := fmt.Sprintf("not judged over %s: %s", j.Transport, j.v.message)
+			if j.v.outcome == check.NotApplicable && !slices.Contains(c.notes, note) {
+				c.notes = append(c.notes, note)
+			}
 		}
 		return
+	}
+	if len(js) == 1 {
+		panic(v)
 	}
 	summary := make([]string, len(js))
 	for i, j := range js {

@@ -71,14 +71,39 @@ func TestConcludeWorstDecides(t *testing.T) {
 		if v.outcome != tc.want || v.hardened != tc.hardened {
 			t.Errorf("%s: %s (hardened %v), want %s (hardened %v): %q", tc.name, v.outcome, v.hardened, tc.want, tc.hardened, v.message)
 		}
-		if !strings.HasPrefix(v.message, "stdio: ") {
+		if v.outcome != check.Pass && !strings.HasPrefix(v.message, "stdio: ") {
 			t.Errorf("%s: the message %q does not give each transport's verdict", tc.name, v.message)
 		}
 	}
 }
 
+// When every transport passes, Conclude returns and the body goes on: a
+// check may judge both transports several times, each transport listed
+// once among those it was judged on, and a transport not judged is noted.
+func TestConcludePassingGoesOn(t *testing.T) {
+	c := &C{D: check.Descriptor{ID: "server.x", Level: check.MUST, Transport: check.Any}, cfg: Options{}.WithDefaults()}
+	rounds := 0
+	v := runBody(c, func(c *C) {
+		for range 3 {
+			c.Conclude([]Judgement{c.JudgeOn(check.Stdio, func() {}), c.JudgeOn(check.HTTP, func() {})})
+			rounds++
+		}
+		c.Conclude([]Judgement{NotJudged(check.Stdio, "legacy only over stdio"), c.JudgeOn(check.HTTP, func() {})})
+		c.Conclude([]Judgement{NotJudged(check.Stdio, "legacy only over stdio"), c.JudgeOn(check.HTTP, func() {})})
+	})
+	if problem := runCleanups(c); problem != "" {
+		t.Fatal(problem)
+	}
+	if v.outcome != check.Pass || rounds != 3 || !slices.Equal(c.transports, []check.Transport{check.Stdio, check.HTTP}) {
+		t.Errorf("three passing rounds: %s after %d, judged on %v", v.outcome, rounds, c.transports)
+	}
+	if !slices.Equal(c.notes, []string{"not judged over stdio: legacy only over stdio"}) {
+		t.Errorf("notes %q, want the transport not judged noted once", c.notes)
+	}
+}
+
 // One transport judged ends the check as its body did, its message as it
-// was; a transport not judged is N/A and not among those judged on.
+// was; with no transport judged the check is N/A, saying why for each.
 func TestConcludeOneTransport(t *testing.T) {
 	c := &C{D: check.Descriptor{ID: "server.x", Level: check.MUST, Transport: check.Any}, cfg: Options{}.WithDefaults()}
 	v := runBody(c, func(c *C) {
@@ -89,9 +114,9 @@ func TestConcludeOneTransport(t *testing.T) {
 	}
 	c = &C{D: c.D, cfg: c.cfg}
 	v = runBody(c, func(c *C) {
-		c.Conclude([]Judgement{NotJudged(check.Stdio, "legacy only over stdio"), c.JudgeOn(check.HTTP, func() {})})
+		c.Conclude([]Judgement{NotJudged(check.Stdio, "legacy only over stdio"), NotJudged(check.HTTP, "modern only over http")})
 	})
-	if v.outcome != check.Pass || v.message != "stdio: N/A; http: PASS\nstdio (N/A):\n  legacy only over stdio" || !slices.Equal(c.transports, []check.Transport{check.HTTP}) {
-		t.Errorf("N/A and PASS: %s %q, judged on %v", v.outcome, v.message, c.transports)
+	if v.outcome != check.NotApplicable || v.message != "stdio: N/A; http: N/A\nlegacy only over stdio\nhttp (N/A):\n  modern only over http" || len(c.transports) != 0 {
+		t.Errorf("N/A on both: %s %q, judged on %v", v.outcome, v.message, c.transports)
 	}
 }
