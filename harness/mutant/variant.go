@@ -4,7 +4,8 @@ import "sort"
 
 // Permitted variants of the reference implementations: behaviour the MCP
 // specification permits but the hardened profile (the seed behaviours NG-,
-// RM-, CX-) does not, or does not ask for. They run like mutants (the same
+// RM-, CX-, and the defences a check names hardened) does not, or does not
+// ask for. They run like mutants (the same
 // --mutant flag, the same Name consulted at the same places), but the
 // self-test proves the opposite of them: under --profile spec no check
 // fails a variant (precision), while under --profile hardened every check
