@@ -92,6 +92,8 @@ type shardResult struct {
 	Transcript []string      `json:"transcript"`
 	Seed       int64         `json:"seed"`
 	SeedOnly   bool          `json:"seed_only"`
+	// Transports are those a check of transport any was judged on.
+	Transports []check.Transport `json:"transports,omitempty"`
 }
 
 // runShard runs this worker's share of the checks and writes its output.
@@ -105,7 +107,7 @@ func runShard(shard shardConf, o *runOptions, p *prepared, roles []check.Role, s
 	out := shardOutput{Eras: probedEras(), Info: probedInfo(), Suite: lastReport, Passed: passed}
 	for _, r := range run.Recorded() {
 		out.Results = append(out.Results, shardResult{ID: r.ID, Outcome: r.Outcome, Message: r.Message, DurationMS: r.DurationMS,
-			Transcript: r.Transcript, Seed: r.Seed, SeedOnly: r.SeedOnly})
+			Transcript: r.Transcript, Seed: r.Seed, SeedOnly: r.SeedOnly, Transports: r.Transports})
 	}
 	b, err := json.Marshal(out)
 	if err == nil {
@@ -343,7 +345,7 @@ func mergeShards(ws []*worker) (finished, error) {
 				continue
 			}
 			f.results = append(f.results, check.Result{Descriptor: d, Outcome: r.Outcome, Message: r.Message, DurationMS: r.DurationMS,
-				Transcript: r.Transcript, Seed: r.Seed, SeedOnly: r.SeedOnly})
+				Transcript: r.Transcript, Seed: r.Seed, SeedOnly: r.SeedOnly, Transports: r.Transports})
 		}
 		maps.Copy(f.eras, out.Eras)
 		maps.Copy(f.info, out.Info)

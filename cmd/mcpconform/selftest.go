@@ -176,10 +176,11 @@ const (
 )
 
 // selftestServerDeadline is the self-test's --timeout for its server
-// runs: what a check allows a reverse request that is never answered
-// (server.reverse.times-out) and any one HTTP exchange. The reference's
-// own reverse timeout is a second (run.ReferenceServer), so a mutant
-// without one is told within five, not the default's thirty.
+// runs: the longest a server's own reverse timeout may be
+// (server.reverse.times-out waits it and --patience) and any one HTTP
+// exchange. The reference's own reverse timeout is a second
+// (run.ReferenceServer), so a mutant without one is told within nine
+// seconds, not the default's thirty-five.
 const selftestServerDeadline = 5 * time.Second
 
 // selftestPatience is the self-test's --patience: the reference answers

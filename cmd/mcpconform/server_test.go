@@ -86,6 +86,31 @@ func TestServerErasAreNotApplicable(t *testing.T) {
 	}
 }
 
+// TestReverseTimeoutAtTheBound certifies the reference over stdio and HTTP
+// with its reverse timeout as long as --timeout, the longest the check
+// allows: server.reverse.times-out passes over both, its bound leaving
+// --patience past the server's timeout instead of judging a race.
+func TestReverseTimeoutAtTheBound(t *testing.T) {
+	const timeout = 2 * time.Second
+	url, stop, err := serve.Start(serve.Options{SlowBound: timeout, ReverseTimeout: timeout})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stop()
+	const id = "server.reverse.times-out"
+	args := append([]string{"--only", id, "--timeout", timeout.String(), "--url", url, "--"},
+		selfexec.Command("serve", "--transport", "stdio", "--reverse-timeout", timeout.String())...)
+	code, ix, out := runServer(t, args...)
+	if code != 0 {
+		t.Fatalf("exit %d, want 0\n%s", code, out)
+	}
+	for _, c := range ix.Checks {
+		if c.ID == id && (c.Outcome != check.Pass || len(c.Transports) != 2) {
+			t.Errorf("%s: %s over %v, want PASS over stdio and http\n%s", id, c.Outcome, c.Transports, c.Message)
+		}
+	}
+}
+
 // BenchmarkServerRun times a full `mcpconform server` run against the
 // reference over each transport alone: checks/s, and the slowest checks in
 // the log (go test -bench ServerRun -benchtime 1x -v ./cmd/mcpconform).

@@ -109,6 +109,10 @@ type Check struct {
 	Source      check.Source    `json:"source"`
 	Role        check.Role      `json:"role"`
 	Transport   check.Transport `json:"transport"`
+	// Transports are the transports a check of transport any was judged
+	// on (both, when the run named both and the server serves its era on
+	// both); absent for a check of one transport or one not judged.
+	Transports []check.Transport `json:"transports,omitempty"`
 	// Eras are the protocol eras the check applies to: legacy, modern or both.
 	Eras       []check.Era `json:"eras"`
 	Rules      []string    `json:"rules"`
@@ -120,6 +124,15 @@ type Check struct {
 	// hardenedScore says the hardened score counts the check when it is
 	// judged (Scores); the HTML filters by profile with it.
 	hardenedScore bool
+}
+
+// Seen returns the transports the check was judged on: its Transports,
+// else its Transport (any for a check of transport any not judged).
+func (c Check) Seen() []check.Transport {
+	if len(c.Transports) > 0 {
+		return c.Transports
+	}
+	return []check.Transport{c.Transport}
 }
 
 // Index is the JSON index of a run: the tool, the target, the counts, the
@@ -162,6 +175,7 @@ func NewIndex(tool Tool, target map[string]any, seed int64, results []check.Resu
 			Source:        r.Source,
 			Role:          r.Role,
 			Transport:     r.Transport,
+			Transports:    append([]check.Transport(nil), r.Transports...),
 			Eras:          append([]check.Era{}, r.EraList()...),
 			Rules:         rules,
 			DurationMS:    r.DurationMS,

@@ -94,6 +94,10 @@ type C struct {
 	unordered bool
 	// notes qualify the verdict, whatever it is (Note).
 	notes []string
+	// transports are those a check of transport any was judged on, and
+	// over the one it is judged on now (JudgeOn).
+	transports []check.Transport
+	over       check.Transport
 }
 
 // Note adds to the check's message what qualifies its verdict: what it
@@ -253,7 +257,7 @@ func execute(d check.Descriptor, body func(c *C)) {
 		msg = strings.TrimSpace(msg + "\nnote: " + strings.Join(c.notes, "\nnote: "))
 	}
 	res := check.Result{Descriptor: d, Outcome: grade(d, v, cfg), Message: msg, DurationMS: time.Since(start).Milliseconds(), Seed: c.seed,
-		SeedOnly: v.outcome == check.Fail && v.hardened}
+		SeedOnly: v.outcome == check.Fail && v.hardened, Transports: c.transports}
 	if Interrupted() {
 		// Its targets were killed under it: what it saw proves nothing.
 		record(check.Result{Descriptor: d, Outcome: check.Skipped, Message: InterruptedWhileRunning, DurationMS: res.DurationMS})

@@ -307,18 +307,27 @@ var _ = serverCheck(check.Descriptor{
 	eachTransport(c, func(p *peer) {
 		p.initialize(v1125, map[string]any{"sampling": map[string]any{}})
 		f := fixture(c, p, "sampling")
+		// Never answer it: the tool call must still end. LC-30 asks for a
+		// timeout but names no length: --timeout is the longest the
+		// server's own may be, and the server answers within --patience
+		// after it, so a server whose timeout is --timeout (as the
+		// reference's default is) is not judged by a race.
+		cfg := c.Options()
+		bound := cfg.CheckDeadline + cfg.Patience
+		if h, ok := p.conn.(*httpConn); ok {
+			// The answer comes on the call's own stream, which must outlast
+			// the bound (an exchange lasts --timeout otherwise).
+			h.lasting(cfg.Patience + bound)
+		}
 		id := p.id()
 		p.message(id, "tools/call", callParams(f, nil))
-		asked := p.wait(func(m *jsonrpc.Message) bool { return m.Method == "sampling/createMessage" }, c.Options().Patience)
+		asked := p.wait(func(m *jsonrpc.Message) bool { return m.Method == "sampling/createMessage" }, cfg.Patience)
 		if asked == nil {
-			c.Unimplemented(fmt.Sprintf("the sampling tool %q sent no sampling/createMessage within %s (%s): map a tool that samples in the fixtures file", f.Tool, c.Options().Patience, p.transport))
+			c.Unimplemented(fmt.Sprintf("the sampling tool %q sent no sampling/createMessage within %s (%s): map a tool that samples in the fixtures file", f.Tool, cfg.Patience, p.transport))
 		}
-		// Never answer it: the tool call must still end. LC-30 asks for a
-		// timeout but names no length, so the check gives it the whole
-		// check deadline (--timeout) before it calls the wait endless.
-		bound := c.Options().CheckDeadline
 		resp := p.wait(responseTo(id), bound)
-		c.Require(resp != nil, fmt.Sprintf("the tool call ends within %s (--timeout) although its sampling request is never answered (%s)", bound, p.transport),
+		c.Require(resp != nil, fmt.Sprintf("the tool call ends within %s (--timeout %s, the longest the server's own timeout may be, and --patience %s for its answer after it) although its sampling request is never answered (%s)",
+			bound, cfg.CheckDeadline, cfg.Patience, p.transport),
 			"no response: the server is still waiting")
 	})
 })

@@ -3,7 +3,6 @@ package server
 import (
 	"encoding/json"
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/mcpconform/mcpconform/harness/check"
@@ -53,39 +52,39 @@ func newPeer(c *run.C, cn conn, t check.Transport) *peer {
 }
 
 // eachTransport runs body once per transport the run names, on a fresh
-// connection each time.
+// connection each time, and judges each transport apart: a failure over
+// one does not keep the other from being judged, and the check ends with
+// the worst of them, each one's verdict in its message (run.C.Conclude).
 func eachTransport(c *run.C, body func(p *peer)) { onTransports(c, true, body) }
 
 // onTransports is eachTransport, over stdio only unless withHTTP. A
-// transport over which the server does not serve the check's era is left
-// out; when that leaves none, the check is N/A.
+// transport over which the server does not serve the check's era is N/A
+// and not judged; when that leaves none, the check is N/A.
 func onTransports(c *run.C, withHTTP bool, body func(p *peer)) {
 	cfg := c.Options()
 	if len(cfg.ServerCommand) == 0 && (cfg.ServerURL == "" || !withHTTP) {
 		c.Skip(run.NoServerCommand)
 	}
-	var ran bool
-	var why []string
+	var judged []run.Judgement
 	for _, t := range []check.Transport{check.Stdio, check.HTTP} {
 		if t == check.Stdio && len(cfg.ServerCommand) == 0 || t == check.HTTP && (cfg.ServerURL == "" || !withHTTP) {
 			continue
 		}
 		if ok, reason := c.EraApplies(t); !ok {
-			why = append(why, reason)
+			judged = append(judged, run.NotJudged(t, reason))
 			continue
 		}
-		cn, err := dial(cfg, t, c.Log())
-		if err != nil {
-			c.Errorf("the server could not be started over %s: %v", t, err)
-		}
-		p := newPeer(c, cn, t)
-		c.Cleanup(p.conn.close)
-		ran = true
-		body(p)
+		judged = append(judged, c.JudgeOn(t, func() {
+			cn, err := dial(cfg, t, c.Log())
+			if err != nil {
+				c.Errorf("the server could not be started over %s: %v", t, err)
+			}
+			p := newPeer(c, cn, t)
+			c.Cleanup(p.conn.close)
+			body(p)
+		}))
 	}
-	if !ran {
-		c.NotApplicable(strings.Join(why, "; "))
-	}
+	c.Conclude(judged)
 }
 
 // dial opens a fresh connection to the server under test over t: a new
