@@ -30,7 +30,7 @@ func (l *secretList) Set(v string) error {
 // all its forms (transcript.Forms): the --secret values, the credentials of
 // its --url (its userinfo, as Go's client sends it in a Basic header too,
 // and its query values), and the values of this process's secret-named
-// environment variables (transcript.SecretEnvNames), which the workers of
+// environment variables (transcript.SecretEnvValues), which the workers of
 // a parallel run inherit and so mask alike.
 func runSecrets(values []string, rawURL string) transcript.Secrets {
 	s := transcript.Secrets{}.With(values...).WithEnv(os.Environ())

@@ -2,21 +2,21 @@ package transcript
 
 import "strings"
 
-// SecretEnvNames are the parts of an environment variable's name, in any
+// secretEnvNames are the parts of an environment variable's name, in any
 // case, that mark its value as a secret, as CI systems pass them:
 // GITHUB_TOKEN, NPM_AUTH_TOKEN, AWS_SECRET_ACCESS_KEY, DB_PASSWORD, API_KEY.
-var SecretEnvNames = []string{"TOKEN", "SECRET", "PASSWORD", "KEY", "AUTH"}
+var secretEnvNames = []string{"TOKEN", "SECRET", "PASSWORD", "KEY", "AUTH"}
 
 // MinEnvSecret is the shortest value of a secret-named environment variable
 // that WithEnv masks: a shorter one (a flag such as 1, true or none) would
-// mask the same few letters in every message and transcript, and no token,
-// key or password worth keeping out of a report is that short. Name a
-// shorter one with --secret to mask it.
+// mask the same few letters in every message and transcript, and the
+// tokens and keys CI systems hand out are longer. Name a shorter one with
+// --secret to mask it.
 const MinEnvSecret = 8
 
 // WithEnv returns s with the value of each variable of environ (KEY=value
 // entries, as os.Environ gives them) whose name holds one of
-// SecretEnvNames added in all its forms (Forms), when it is at least
+// secretEnvNames added in all its forms (Forms), when it is at least
 // MinEnvSecret bytes long.
 func (s Secrets) WithEnv(environ []string) Secrets {
 	return s.With(SecretEnvValues(environ)...)
@@ -39,7 +39,7 @@ func SecretEnvValues(environ []string) []string {
 // value as a secret.
 func secretEnvName(name string) bool {
 	upper := strings.ToUpper(name)
-	for _, part := range SecretEnvNames {
+	for _, part := range secretEnvNames {
 		if strings.Contains(upper, part) {
 			return true
 		}
