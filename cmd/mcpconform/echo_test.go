@@ -108,7 +108,12 @@ func echoServer(t *testing.T) (string, *atomic.Int64) {
 			reply["result"] = map[string]any{"protocolVersion": m.Params.ProtocolVersion, "capabilities": map[string]any{},
 				"serverInfo": map[string]any{"name": "echo", "version": "1.0", "title": string(flat)}, "_echo": echo}
 		case "ping":
-			reply["result"] = map[string]any{"_echo": echo}
+			// The check's message quotes the result cut at ExcerptBytes,
+			// and the transcript keeps MaxStringBytes of a string: each cut
+			// falls inside a credential.
+			reply["result"] = map[string]any{"_echo": echo,
+				"_a": strings.Repeat("x", transcript.ExcerptBytes-len(`{"_a":"`)-5) + echoSecret,
+				"_b": strings.Repeat("y", transcript.MaxStringBytes-4) + echoEnvValue}
 		default:
 			reply["error"] = map[string]any{"code": -32601, "message": "no method " + m.Method + "; you sent " + string(flat), "data": echo}
 		}
@@ -124,10 +129,11 @@ func echoServer(t *testing.T) (string, *atomic.Int64) {
 // every request header back, and every form of each planted credential:
 // the URL's password and query value, the Basic credential Go's client
 // makes of the userinfo, a --secret and the value of a secret-named
-// environment variable of mcpconform, each also after Bearer. A run of two
-// workers, with a failure whose message quotes the echo, writes the
-// console, JSON, JUnit, Markdown and HTML: no form of any of them, nor a
-// piece of one, is in any byte of them.
+// environment variable of mcpconform, each also after Bearer. A run with
+// --parallel 2 (its checks in a worker, the server keeping no sessions),
+// with a failure whose message quotes the echo cut inside a credential,
+// writes the console, JSON, JUnit, Markdown and HTML: no form of any of
+// them, nor a piece of one, is in any byte of them.
 func TestEchoedCredentialsShowInNoForm(t *testing.T) {
 	target, carried := echoServer(t)
 	dir := t.TempDir()
@@ -155,7 +161,7 @@ func TestEchoedCredentialsShowInNoForm(t *testing.T) {
 	}
 	// Each form whole, and its first bytes: a clip that cut one short
 	// must not show its start.
-	pieces := echoForms(true)
+	pieces := append(echoForms(true), echoPrefix)
 	for _, form := range echoForms(false) {
 		pieces = append(pieces, form, form[:6])
 	}
