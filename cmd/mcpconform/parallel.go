@@ -222,6 +222,14 @@ type worker struct {
 	exit     int
 }
 
+// workerEnv is the environment of worker i: the coordinator's, so that
+// the worker masks the same secret-named variables (runSecrets), with
+// where the coordinator listens, where the worker writes and where the
+// pre-flight's findings are.
+func workerEnv(socket, out, probed string, i int) []string {
+	return append(os.Environ(), envShardSocket+"="+socket, envShardOut+"="+out, envShardWorker+"="+strconv.Itoa(i), envShardProbed+"="+probed)
+}
+
 // startWorkers starts n workers: this command with its flags, told by
 // the environment where the coordinator listens and where to write.
 func startWorkers(o *runOptions, dir, socket, probed string, n int) ([]*worker, error) {
@@ -237,7 +245,7 @@ func startWorkers(o *runOptions, dir, socket, probed string, n int) ([]*worker, 
 		w := &worker{log: filepath.Join(dir, fmt.Sprintf("worker-%d.log", i)), out: filepath.Join(dir, fmt.Sprintf("worker-%d.json", i))}
 		argv := selfexec.Command("shard", args...)
 		w.cmd = exec.Command(argv[0], argv[1:]...)
-		w.cmd.Env = append(os.Environ(), envShardSocket+"="+socket, envShardOut+"="+w.out, envShardWorker+"="+strconv.Itoa(i), envShardProbed+"="+probed)
+		w.cmd.Env = workerEnv(socket, w.out, probed, i)
 		// A group of its own: a terminal's Ctrl-C reaches the coordinator
 		// alone, which passes it on once.
 		w.cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}

@@ -503,6 +503,6 @@ var _ = serverCheck(check.Descriptor{
 	time.Sleep(c.QuietWindow()) // a replay goes out as the GET is answered
 
 	for _, ev := range g.Events() {
-		c.Require(!foreign[ev.ID], "only the resumed stream's events", "the replay carried event %q of another stream", ev.ID)
+		c.Require(!foreign[ev.ID], "only the resumed stream's events", "the replay carried event id %q of another stream", ev.ID)
 	}
 })

@@ -263,8 +263,8 @@ func execute(d check.Descriptor, body func(c *C)) {
 		record(check.Result{Descriptor: d, Outcome: check.Skipped, Message: InterruptedWhileRunning, DurationMS: res.DurationMS})
 		ginkgo.Skip(InterruptedWhileRunning)
 	}
-	res.Transcript = c.transcriptLines(c.entries)
-	if snap := c.transcriptLines(clientSide(c.entries)); cfg.SnapshotDir != "" && !c.unordered && observed(res.Outcome) && len(snap) > 0 {
+	res.Transcript, res.Message = c.evidence(res.Message)
+	if snap := c.transcriptLines(transcript.NewNormaliser(), clientSide(c.entries)); cfg.SnapshotDir != "" && !c.unordered && observed(res.Outcome) && len(snap) > 0 {
 		diff, err := report.MatchSnapshot(cfg.SnapshotDir, cfg.Implementation, d.ID, snap, cfg.UpdateSnapshots)
 		switch {
 		case err != nil:
@@ -276,7 +276,7 @@ func execute(d check.Descriptor, body func(c *C)) {
 	if res.Outcome == check.Fail || res.Outcome == check.Warn || res.Outcome == check.HardenedMiss {
 		if len(res.Transcript) == 0 {
 			// Silence is the evidence: say so rather than show nothing.
-			res.Transcript = c.transcriptLines([]transcript.Entry{{Dir: transcript.Note, Line: "no message crossed the wire during this check"}})
+			res.Transcript = c.transcriptLines(transcript.NewNormaliser(), []transcript.Entry{{Dir: transcript.Note, Line: "no message crossed the wire during this check"}})
 		}
 		res.Message = c.explain(res.Message, res.Transcript)
 	}
@@ -435,11 +435,20 @@ func clientSide(entries []transcript.Entry) []transcript.Entry {
 	return out
 }
 
-func (c *C) transcriptLines(entries []transcript.Entry) []string {
+// evidence is the check's transcript, normalised and masked, and msg with
+// the SSE event ids it names masked as the transcript shows them.
+func (c *C) evidence(msg string) ([]string, string) {
+	nz := transcript.NewNormaliser()
+	lines := c.transcriptLines(nz, c.entries)
+	return lines, nz.Message(msg)
+}
+
+// transcriptLines renders entries with nz, secrets masked.
+func (c *C) transcriptLines(nz *transcript.Normaliser, entries []transcript.Entry) []string {
 	if len(entries) == 0 {
 		return nil
 	}
-	lines := transcript.Normalise(entries)
+	lines := nz.Lines(entries)
 	for i := range lines {
 		lines[i] = c.secrets.Redact(lines[i])
 	}

@@ -127,14 +127,9 @@ func refusesLegacy(e *jsonrpc.Error) bool {
 	return e.Code == jsonrpc.CodeUnsupportedProtocolVersion
 }
 
-// clip shortens what a server wrote for a message that repeats it.
-func clip(s string) string {
-	const max = 120
-	if r := []rune(s); len(r) > max {
-		return string(r[:max]) + "…"
-	}
-	return s
-}
+// clip shortens what a server wrote for a message that repeats it, saying
+// how much it cut.
+func clip(s string) string { return transcript.Clip(s, transcript.ExcerptBytes) }
 
 // answer is what one era probe saw.
 type answer struct {

@@ -62,13 +62,13 @@ var _ = serverCheck(check.Descriptor{
 			CacheScope        string                     `json:"cacheScope"`
 		}
 		err := json.Unmarshal(m.Result, &r)
-		c.Require(err == nil && len(r.SupportedVersions) > 0, "supportedVersions: a non-empty list of version strings ("+p.transport+")", "%s", m.Result)
+		c.Require(err == nil && len(r.SupportedVersions) > 0, "supportedVersions: a non-empty list of version strings ("+p.transport+")", "%s", clip(string(m.Result)))
 		for _, v := range r.SupportedVersions {
 			c.Require(isVersion.MatchString(v), "versions of the form YYYY-MM-DD", "%q", v)
 		}
-		c.Require(r.Capabilities != nil, "capabilities: an object ("+p.transport+")", "%s", m.Result)
+		c.Require(r.Capabilities != nil, "capabilities: an object ("+p.transport+")", "%s", clip(string(m.Result)))
 		c.Require(r.ResultType == "complete", `resultType "complete" (`+p.transport+")", "resultType %q", r.ResultType)
-		c.Require(r.TTLMs != nil && *r.TTLMs >= 0 && *r.TTLMs == float64(int64(*r.TTLMs)), "ttlMs: an integer ≥ 0 ("+p.transport+")", "%s", m.Result)
+		c.Require(r.TTLMs != nil && *r.TTLMs >= 0 && *r.TTLMs == float64(int64(*r.TTLMs)), "ttlMs: an integer ≥ 0 ("+p.transport+")", "%s", clip(string(m.Result)))
 		c.Require(r.CacheScope == "public" || r.CacheScope == "private", `cacheScope "public" or "private" (`+p.transport+")", "cacheScope %q", r.CacheScope)
 	})
 })
@@ -93,7 +93,7 @@ var _ = serverCheck(check.Descriptor{
 		}
 		err := json.Unmarshal(m.Error.Data, &data)
 		c.Require(err == nil && len(data.Supported) > 0 && data.Requested == unservedVersion,
-			fmt.Sprintf("data {supported: [versions…], requested: %q} (%s)", unservedVersion, p.transport), "data %s", m.Error.Data)
+			fmt.Sprintf("data {supported: [versions…], requested: %q} (%s)", unservedVersion, p.transport), "data %s", clip(string(m.Error.Data)))
 		if p.transport == "http" {
 			c.Require(p.status() == nethttp.StatusBadRequest, "HTTP status 400", "status %d", p.status())
 		}
