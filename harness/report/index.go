@@ -14,6 +14,7 @@ import (
 	"sort"
 
 	"github.com/mcpconform/mcpconform/harness/check"
+	"github.com/mcpconform/mcpconform/harness/toolpolicy"
 )
 
 // Tool names the program that produced a report.
@@ -122,8 +123,11 @@ type Index struct {
 	// ran: the checks in flight and those not reached are SKIPPED.
 	Interrupted bool `json:"interrupted"`
 	// InterruptedBy is SIGINT, SIGTERM or run-timeout when Interrupted.
-	InterruptedBy string  `json:"interrupted_by,omitempty"`
-	Checks        []Check `json:"checks"`
+	InterruptedBy string `json:"interrupted_by,omitempty"`
+	// Tools are the server's tools the checks called and those they left
+	// alone, and why; nil for a run that certified no server.
+	Tools  *toolpolicy.Use `json:"tools,omitempty"`
+	Checks []Check         `json:"checks"`
 }
 
 // NewIndex builds the index of a run from its results: the checks sorted by
