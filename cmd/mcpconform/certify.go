@@ -43,6 +43,7 @@ type runOptions struct {
 	checkTimeout                time.Duration // server: the deadline of one check
 	probeTimeout                time.Duration // server: the deadline of each era probe
 	quietWindow, toolBudget     time.Duration // server: the checks' declared waits
+	callTools                   callToolsFlag // server: which tools checks may call
 	seed                        int64
 	fuzz                        bool         // client: run the fuzz checks (kind:fuzz) too
 	fuzzCases                   int          // client: cases per fuzz check
@@ -109,6 +110,7 @@ func parseRunFlags(name string, args []string, stdout io.Writer) (*runOptions, e
 		fs.DurationVar(&o.checkTimeout, "check-timeout", run.DefaultServerCheckDeadline, "deadline for one server check whatever the server does; past it the check's processes are killed and it is ERROR")
 		fs.DurationVar(&o.quietWindow, "quiet-window", run.DefaultQuietWindow, "how long a server check listens where nothing may arrive (each check's waits: mcpconform list --format json)")
 		fs.DurationVar(&o.toolBudget, "tool-budget", run.DefaultToolBudget, "how long a server check waits for a call of a tool it does not know; past it the call is cancelled and not judged")
+		fs.Var(&o.callTools, "call-tools", callToolsUsage)
 	}
 	if name == "server" {
 		fs.StringVar(&o.url, "url", "", "the streamable HTTP endpoint of the server under test (default: the built-in reference)")
@@ -326,8 +328,7 @@ type prepared struct {
 	workers  int    // checks at once: --parallel, or what the machine carries (settleWorkers)
 	lowered  string // why workers is below --parallel, for the console
 	baseline *report.Baseline
-	fixtures map[string]run.Fixture
-	unsafe   []string // tools no check calls
+	fixtures fixturesFile
 	profile  check.Profile
 	budget   time.Duration
 	secrets  transcript.Secrets // what every output masks
@@ -338,7 +339,7 @@ type prepared struct {
 // parallel run and in each of its workers.
 func runConfig(o *runOptions, p *prepared, t targets) run.Options {
 	return run.Options{ClientAdapter: t.adapter, ServerURL: t.url, ServerCommand: t.server, Implementation: t.implementation,
-		Fixtures: p.fixtures, Unsafe: p.unsafe, Seed: o.seed, Strict: o.strict, Profile: p.profile, Selection: p.filter,
+		Fixtures: p.fixtures.roles, Unsafe: p.fixtures.unsafe, CallTools: o.callTools.over(p.fixtures), Seed: o.seed, Strict: o.strict, Profile: p.profile, Selection: p.filter,
 		Baseline: p.baseline, SnapshotDir: o.snapshots, UpdateSnapshots: o.updateSnapshots, CheckDeadline: o.timeout, Patience: o.patience,
 		ProbeTimeout: o.probeTimeout, QuietWindow: o.quietWindow, ToolBudget: o.toolBudget, Fuzz: o.fuzz, FuzzCases: o.fuzzCases,
 		Secrets: p.secrets, ServerCheckDeadline: o.checkTimeout}
@@ -374,7 +375,7 @@ func prepareRun(o *runOptions, roles []check.Role) (*prepared, error) {
 			return nil, fmt.Errorf("command %q not found: %v; give a path or a command on PATH after --", o.target[0], err)
 		}
 	}
-	if p.fixtures, p.unsafe, err = loadFixturesFile(o.fixtures); err != nil {
+	if p.fixtures, err = loadFixturesFile(o.fixtures); err != nil {
 		return nil, err
 	}
 	if o.seed == 0 {
@@ -495,6 +496,10 @@ func finishRun(o *runOptions, p *prepared, roles []check.Role, t targets, f fini
 	ix := report.NewIndex(report.Tool{Name: "mcpconform", Version: Version}, targetOf(o, roles, t, f), o.seed, f.results)
 	ix.Profile = p.profile
 	ix.Interrupted, ix.InterruptedBy = run.Interrupted() || interruptedBy() != "", interruptedBy()
+	if slices.Contains(roles, check.Server) {
+		u := run.ToolUse()
+		ix.Tools = &u
+	}
 	ix.Redact(p.secrets)
 	if err := writeReports(o, ix, f.suite, p.secrets); err != nil {
 		return exitFor(err, stderr)
@@ -659,6 +664,9 @@ func printSummary(w io.Writer, ix *report.Index, code int, colour bool) {
 		if c.Outcome != check.Pass && c.Outcome != check.Skipped && c.Outcome != check.NotApplicable {
 			fmt.Fprintf(w, "  %s %s\n", console.Paint(colour, c.Outcome, fmt.Sprintf("%-13s", c.Outcome)), c.ID)
 		}
+	}
+	if ix.Tools != nil {
+		fmt.Fprintln(w, ix.Tools.Summary())
 	}
 	for _, why := range []string{run.NoServerURL, run.NoServerCommand} {
 		n := 0

@@ -6,6 +6,7 @@ import (
 	"encoding/xml"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -16,6 +17,7 @@ import (
 	"github.com/mcpconform/mcpconform/harness/rules"
 	"github.com/mcpconform/mcpconform/harness/selfexec"
 	"github.com/mcpconform/mcpconform/harness/target"
+	"github.com/mcpconform/mcpconform/harness/toolpolicy"
 	"github.com/mcpconform/mcpconform/suites/run"
 )
 
@@ -356,23 +358,28 @@ func TestFixturesFileErrors(t *testing.T) {
 	dir := t.TempDir()
 	for _, tc := range []struct{ body, want string }{
 		{"progress: {tool: ticker, arguments: {steps: 3}}\n", ""},
+		{"call_tools: none\nunsafe: [rm]\nprogress: {tool: ticker, arguments: {steps: 3}}\n", ""},
 		{"telepathy: {tool: x}\n", `unknown role "telepathy"`},
 		{"progress: {arguments: {}}\n", `names no tool`},
 		{"progress: {tool: x, colour: red}\n", "colour"},
+		{"call_tools: sometimes\n", `call_tools: "sometimes": use all, read-only (the default) or none`},
 	} {
 		path := filepath.Join(dir, "f.yaml")
 		if err := os.WriteFile(path, []byte(tc.body), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		f, _, err := loadFixturesFile(path)
+		ff, err := loadFixturesFile(path)
+		f := ff.roles
 		switch {
 		case tc.want == "" && (err != nil || f["progress"].Tool != "ticker" || f["progress"].Arguments["steps"] != 3):
 			t.Errorf("%q: %v, %+v", tc.body, err, f)
+		case strings.HasPrefix(tc.body, "call_tools: none") && (ff.callTools != toolpolicy.None || !slices.Equal(ff.unsafe, []string{"rm"})):
+			t.Errorf("%q: call_tools %q, unsafe %v", tc.body, ff.callTools, ff.unsafe)
 		case tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)):
 			t.Errorf("%q: error %v, want one saying %q", tc.body, err, tc.want)
 		}
 	}
-	if _, _, err := loadFixturesFile(filepath.Join(dir, "missing.yaml")); err == nil {
+	if _, err := loadFixturesFile(filepath.Join(dir, "missing.yaml")); err == nil {
 		t.Error("a missing fixtures file was accepted")
 	}
 }

@@ -25,6 +25,7 @@ import (
 	"github.com/mcpconform/mcpconform/harness/reaper"
 	"github.com/mcpconform/mcpconform/harness/report"
 	"github.com/mcpconform/mcpconform/harness/selfexec"
+	"github.com/mcpconform/mcpconform/harness/toolpolicy"
 	"github.com/mcpconform/mcpconform/suites/run"
 )
 
@@ -80,6 +81,7 @@ type shardOutput struct {
 	Results []shardResult     `json:"results"`
 	Eras    map[string]string `json:"eras"`
 	Info    map[string]string `json:"info"`
+	Tools   toolpolicy.Use    `json:"tools"`
 	Suite   types.Report      `json:"suite"`
 	Passed  bool              `json:"passed"`
 }
@@ -104,7 +106,7 @@ func runShard(shard shardConf, o *runOptions, p *prepared, roles []check.Role, s
 	}
 	run.SetClaimer(cl)
 	passed := runSpecs(o, p)
-	out := shardOutput{Eras: probedEras(), Info: probedInfo(), Suite: lastReport, Passed: passed}
+	out := shardOutput{Eras: probedEras(), Info: probedInfo(), Tools: run.ToolUse(), Suite: lastReport, Passed: passed}
 	for _, r := range run.Recorded() {
 		out.Results = append(out.Results, shardResult{ID: r.ID, Outcome: r.Outcome, Message: r.Message, DurationMS: r.DurationMS,
 			Transcript: r.Transcript, Seed: r.Seed, SeedOnly: r.SeedOnly, Transports: r.Transports})
@@ -357,6 +359,7 @@ func mergeShards(ws []*worker) (finished, error) {
 		}
 		maps.Copy(f.eras, out.Eras)
 		maps.Copy(f.info, out.Info)
+		run.AdoptToolUse(out.Tools)
 		suites[i] = out.Suite
 		f.passed = f.passed && out.Passed
 	}

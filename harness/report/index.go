@@ -16,6 +16,7 @@ import (
 	"strings"
 
 	"github.com/mcpconform/mcpconform/harness/check"
+	"github.com/mcpconform/mcpconform/harness/toolpolicy"
 )
 
 // Tool names the program that produced a report.
@@ -153,8 +154,11 @@ type Index struct {
 	// Stopped says why the run stopped before its checks (a target that is
 	// no MCP implementation, an adapter that breaks its contract): the
 	// verdict is ERROR, with no checks.
-	Stopped string  `json:"stopped,omitempty"`
-	Checks  []Check `json:"checks"`
+	Stopped string `json:"stopped,omitempty"`
+	// Tools are the server's tools the checks called and those they left
+	// alone, and why; nil for a run that certified no server.
+	Tools  *toolpolicy.Use `json:"tools,omitempty"`
+	Checks []Check         `json:"checks"`
 }
 
 // NewIndex builds the index of a run from its results: the checks sorted by

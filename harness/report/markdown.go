@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/mcpconform/mcpconform/harness/check"
+	"github.com/mcpconform/mcpconform/harness/toolpolicy"
 )
 
 // maxMessageRunes bounds the one-line message of a Markdown table cell.
@@ -56,6 +57,9 @@ func renderMarkdown(ix *Index, lineRunes int) []byte {
 	if len(ix.Target) > 0 {
 		b.WriteString("**Target:** " + targetLine(ix.Target) + "\n\n")
 	}
+	if ix.Tools != nil {
+		writeToolsMarkdown(&b, *ix.Tools)
+	}
 
 	var attention, rest []Check
 	for _, c := range ix.Checks {
@@ -101,6 +105,24 @@ func renderMarkdown(ix *Index, lineRunes int) []byte {
 		b.WriteString("\n</details>\n")
 	}
 	return b.Bytes()
+}
+
+// writeToolsMarkdown writes the Tools section: the tools called, and a
+// table of those left alone with why.
+func writeToolsMarkdown(b *bytes.Buffer, u toolpolicy.Use) {
+	called := "none"
+	if len(u.Called) > 0 {
+		called = mdCell(strings.Join(u.Called, ", "))
+	}
+	fmt.Fprintf(b, "### Tools\n\n**Called (%d):** %s\n\n", len(u.Called), called)
+	if len(u.LeftAlone) == 0 {
+		return
+	}
+	fmt.Fprintf(b, "**Left alone (%d)** (`--call-tools all` calls every tool but the fixtures file's `unsafe:`; a tool `--fixtures` names is called whatever its annotations):\n\n| Tool | Why |\n| --- | --- |\n", len(u.LeftAlone))
+	for _, l := range u.LeftAlone {
+		fmt.Fprintf(b, "| %s | %s |\n", mdCell(l.Name), mdCell(l.Why))
+	}
+	b.WriteString("\n")
 }
 
 // verdictLines is a message as the attention table shows it: every line

@@ -13,6 +13,7 @@ import (
 	"github.com/mcpconform/mcpconform/harness/jsonrpc"
 	"github.com/mcpconform/mcpconform/harness/mcp"
 	"github.com/mcpconform/mcpconform/harness/mutant"
+	"github.com/mcpconform/mcpconform/harness/toolpolicy"
 	"github.com/mcpconform/mcpconform/harness/transcript"
 	"github.com/mcpconform/mcpconform/suites/run"
 )
@@ -144,22 +145,18 @@ var _ = serverCheck(check.Descriptor{
 		"200 text/event-stream or 405", "status %d, Content-Type %q", resp.StatusCode, ct)
 })
 
-// callEveryTool lists the tools and calls each one that has no required
-// arguments (and the fixtures' slow tool with its arguments), with a
-// progress token and the log level at debug, returning the replies. It is
-// how a check makes a server it does not know send messages. A reply whose
-// stream the server closed before the response is resumed (HT-29a, HT-45),
-// so what the server sends after the close is seen too. A call is never
-// waited for past the run's ToolBudget, and a slow tool (run.SlowTools) not
-// past its first event: callTool cancels it, and the check says so (Note).
+// callEveryTool lists the tools and calls each one that the run's tool
+// policy lets checks call and that has no required arguments (and the
+// fixtures' slow tool with its arguments), with a progress token and the
+// log level at debug, returning the replies. It is how a check makes a
+// server it does not know send messages: when the policy left every tool
+// alone, the check is UNIMPLEMENTED. A reply whose stream the server closed
+// before the response is resumed (HT-29a, HT-45), so what the server sends
+// after the close is seen too. A call is never waited for past the run's
+// ToolBudget, and a slow tool (run.SlowTools) not past its first event:
+// callTool cancels it, and the check says so (Note).
 func callEveryTool(c *run.C, p *probe, s session) []*reply {
 	p.call(s, "logging/setLevel", map[string]any{"level": "debug"}, 0) // a server without logging refuses; that is fine
-	type tool struct {
-		Name        string `json:"name"`
-		InputSchema struct {
-			Required []string `json:"required"`
-		} `json:"inputSchema"`
-	}
 	raws := c.Pages("tools/list", "tools", func(cursor string) json.RawMessage {
 		r, id := p.call(s, "tools/list", run.CursorParams(cursor), 0)
 		resp := r.response(id)
@@ -170,11 +167,13 @@ func callEveryTool(c *run.C, p *probe, s session) []*reply {
 	slow := run.SlowTools(fixtures)
 	var out []*reply
 	var cut, opened []string
+	var left []toolpolicy.LeftAlone
 	for _, raw := range raws {
-		var t tool
+		var t run.ListedTool
 		_ = json.Unmarshal(raw, &t)
-		if slices.Contains(c.Options().Unsafe, t.Name) {
-			continue // the fixtures file says calling it writes, deletes or reaches out
+		if ok, why := c.MayCall(t.Tool); !ok {
+			left = append(left, toolpolicy.LeftAlone{Name: t.Name, Why: why})
+			continue
 		}
 		args := map[string]any{}
 		isSlow := slices.Contains(slow, t.Name)
@@ -183,6 +182,7 @@ func callEveryTool(c *run.C, p *probe, s session) []*reply {
 		} else if len(t.InputSchema.Required) > 0 {
 			continue
 		}
+		c.Calls(t.Name)
 		r := p.callTool(s, t.Name, args, isSlow)
 		switch {
 		case r.Cancelled && isSlow:
@@ -191,6 +191,12 @@ func callEveryTool(c *run.C, p *probe, s session) []*reply {
 			cut = append(cut, t.Name)
 		}
 		out = append(out, r)
+	}
+	switch {
+	case len(out) == 0 && len(left) > 0:
+		c.Unimplemented("the check calls the server's tools to make it send messages, and none may be called: " + toolpolicy.Explain(left))
+	case len(left) > 0:
+		c.Note("%d tools were not called: %s", len(left), toolpolicy.Explain(left))
 	}
 	if len(cut) > 0 {
 		c.Note("%d of %d tool calls got no answer within the tool budget of %s and were cancelled (%s): what their streams would have carried later was not observed; --tool-budget waits longer, the fixtures file's slow role cancels a slow tool at once",

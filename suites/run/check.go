@@ -102,8 +102,12 @@ type C struct {
 
 // Note adds to the check's message what qualifies its verdict: what it
 // could not observe (a tool call cancelled past its budget), so that a PASS
-// never claims more than was seen.
-func (c *C) Note(format string, args ...any) { c.notes = append(c.notes, fmt.Sprintf(format, args...)) }
+// never claims more than was seen. A note already made is not repeated.
+func (c *C) Note(format string, args ...any) {
+	if n := fmt.Sprintf(format, args...); !slices.Contains(c.notes, n) {
+		c.notes = append(c.notes, n)
+	}
+}
 
 // QuietWindow returns how long the check listens where nothing may arrive;
 // its descriptor must declare the wait (check.QuietWindow).

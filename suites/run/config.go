@@ -17,6 +17,7 @@ import (
 	"github.com/mcpconform/mcpconform/harness/serve"
 	"github.com/mcpconform/mcpconform/harness/stdio"
 	"github.com/mcpconform/mcpconform/harness/target"
+	"github.com/mcpconform/mcpconform/harness/toolpolicy"
 	"github.com/mcpconform/mcpconform/harness/transcript"
 )
 
@@ -75,6 +76,10 @@ type Options struct {
 	// Unsafe are tools no check calls, whatever else it does: the fixtures
 	// file's `unsafe: [TOOL, …]`, tools that write, delete or reach out.
 	Unsafe []string
+	// CallTools is which tools checks may call (ToolPolicy): zero means
+	// read-only, the tools the server marks readOnlyHint: true and not
+	// openWorldHint: true, and those Fixtures name (--call-tools).
+	CallTools toolpolicy.Mode
 	// ServerCheckDeadline bounds one server check, whatever its target
 	// does (zero: DefaultServerCheckDeadline); past it the check is ERROR.
 	ServerCheckDeadline time.Duration

@@ -11,6 +11,7 @@ import (
 	"github.com/mcpconform/mcpconform/harness/jsonrpc"
 	"github.com/mcpconform/mcpconform/harness/mcp"
 	"github.com/mcpconform/mcpconform/harness/mutant"
+	"github.com/mcpconform/mcpconform/harness/toolpolicy"
 	"github.com/mcpconform/mcpconform/suites/run"
 )
 
@@ -190,11 +191,13 @@ var _ = serverCheck(check.Descriptor{
 	eachTransport(c, func(p *peer) {
 		p.modern = mcp.ModernVersion
 		var tried []string
+		var left []toolpolicy.LeftAlone
 		for _, a := range asksClient {
-			found, _ := offeredFixtures(c, p, a.role)
+			found, _, refused := offeredFixtures(c, p, a.role)
+			left = append(left, refused...)
 			for _, f := range found {
 				tried = append(tried, f.Tool)
-				m := p.modernRequest("tools/call", mcp.ModernVersion, modernParams(mcp.ModernVersion, callParams(f, nil)))
+				m := p.modernRequest("tools/call", mcp.ModernVersion, modernParams(mcp.ModernVersion, p.callParams(f, nil)))
 				var data struct {
 					Required map[string]json.RawMessage `json:"requiredCapabilities"`
 				}
@@ -208,6 +211,9 @@ var _ = serverCheck(check.Descriptor{
 					c.Require(p.status() == nethttp.StatusBadRequest, "HTTP status 400", "status %d", p.status())
 				}
 			}
+		}
+		if len(tried) == 0 && len(left) > 0 {
+			c.Unimplemented("no tool that asks the client for something may be called: " + toolpolicy.Explain(left))
 		}
 		if len(tried) == 0 {
 			c.Unimplemented("no tool asks the client for anything: map sampling, elicitation or roots in a --fixtures file")
@@ -229,7 +235,7 @@ var _ = serverCheck(check.Descriptor{
 		p.modern = mcp.ModernVersion
 		for _, f := range fixtures(c, p, "logging") {
 			p.unread = nil
-			m := p.modernRequest("tools/call", mcp.ModernVersion, modernParams(mcp.ModernVersion, callParams(f, nil)))
+			m := p.modernRequest("tools/call", mcp.ModernVersion, modernParams(mcp.ModernVersion, p.callParams(f, nil)))
 			c.Require(m.Error == nil, f.Tool+" answers ("+p.transport+")", "%s", describe(m))
 			logs := logMessages(append(p.unread, p.quiet(c.QuietWindow())...))
 			c.Require(len(logs) == 0, "no notifications/message ("+p.transport+")", "%d arrived", len(logs))
