@@ -387,7 +387,8 @@ func TestFixturesFileErrors(t *testing.T) {
 // TestAdapterContractBreachIsOneHarnessError: an adapter that prints no tool
 // line, or bytes that are not contract lines, gets no verdict at all: the
 // pre-flight stops the run with exit 2 and one message that names what was
-// wrong and points to the contract.
+// wrong and points to the contract, and the report says the same, with no
+// checks.
 func TestAdapterContractBreachIsOneHarnessError(t *testing.T) {
 	for _, tc := range []struct {
 		name    string
@@ -412,8 +413,10 @@ func TestAdapterContractBreachIsOneHarnessError(t *testing.T) {
 			if strings.Contains(stdout.String(), "PASS") {
 				t.Errorf("verdicts were printed:\n%s", stdout.String())
 			}
-			if _, err := os.Stat(js); err == nil {
-				t.Error("a report was written for an adapter that breaks the contract")
+			var ix report.Index
+			readJSON(t, js, &ix)
+			if len(ix.Checks) != 0 || !strings.Contains(ix.Stopped, tc.want) || ix.Verdict() != report.VerdictStopped {
+				t.Errorf("the report has %d checks, stopped %q, verdict %s: want none, the reason, ERROR", len(ix.Checks), ix.Stopped, ix.Verdict())
 			}
 		})
 	}
