@@ -182,6 +182,9 @@ func callable(c *run.C, tools []json.RawMessage) (run.Fixture, bool) {
 			listed = append(listed, t)
 		}
 	}
+	for _, t := range listed {
+		c.MayCall(t.Tool) // the reports list every tool the run leaves alone, not only those it looked at first
+	}
 	var left []toolpolicy.LeftAlone
 	mayCall := func(t run.ListedTool) bool {
 		ok, why := c.MayCall(t.Tool)
