@@ -130,6 +130,7 @@ type reportCheck struct {
 	Outcome    string   `json:"outcome"`
 	Role       string   `json:"role"`
 	Transport  string   `json:"transport"`
+	Transports []string `json:"transports"`
 	Eras       []string `json:"eras"`
 	Rules      []string `json:"rules"`
 	Message    string   `json:"message"`

@@ -325,13 +325,18 @@ func searchFinds(t *testing.T, p *page, r *report, id string) {
 }
 
 // filterShowsWhatTheJSONSays picks value in the filter's menu by keyboard:
-// the checks shown are those of the JSON with that value, and the page
-// says how many; then it picks "all" again.
+// the checks shown are those of the JSON with that value (a check of
+// transport any under each transport it was judged on), and the page says
+// how many; then it picks "all" again.
 func filterShowsWhatTheJSONSays(t *testing.T, p *page, r *report, filter, value string) {
 	t.Helper()
 	var want []string
 	for _, c := range r.Checks {
-		values := map[string][]string{"role": {c.Role}, "transport": {c.Transport}, "era": c.Eras}[filter]
+		transports := c.Transports
+		if len(transports) == 0 {
+			transports = []string{c.Transport}
+		}
+		values := map[string][]string{"role": {c.Role}, "transport": transports, "era": c.Eras}[filter]
 		if slices.Contains(values, value) {
 			want = append(want, c.ID)
 		}

@@ -31,7 +31,7 @@ func badgeCommand(args []string, stdout, stderr io.Writer) int {
 	if len(rest) != 1 {
 		return exitFor(errUsage{errors.New("badge: name one JSON report, e.g. mcpconform badge r.json -o badge.svg")}, stderr)
 	}
-	b, err := report.ReadInput("badge: the JSON report", rest[0], 64<<20)
+	b, err := report.ReadInput("badge: the JSON report", rest[0], report.MaxReportFile)
 	if err != nil {
 		return exitFor(errUsage{err}, stderr)
 	}
@@ -43,7 +43,7 @@ func badgeCommand(args []string, stdout, stderr io.Writer) int {
 	if *out == "" {
 		_, err = stdout.Write(svg)
 	} else {
-		err = report.WriteFileAtomic(*out, svg)
+		err = report.WriteFile(*out, svg)
 	}
 	if err != nil {
 		return exitFor(err, stderr)

@@ -43,6 +43,7 @@ type runOptions struct {
 	checkTimeout                time.Duration // server: the deadline of one check
 	probeTimeout                time.Duration // server: the deadline of each era probe
 	quietWindow, toolBudget     time.Duration // server: the checks' declared waits
+	callTools                   callToolsFlag // server: which tools checks may call
 	seed                        int64
 	fuzz                        bool         // client: run the fuzz checks (kind:fuzz) too
 	fuzzCases                   int          // client: cases per fuzz check
@@ -94,11 +95,8 @@ func parseRunFlags(name string, args []string, stdout io.Writer) (*runOptions, e
 	fs.DurationVar(&o.timeout, "timeout", run.DefaultCheckDeadline, "deadline for one adapter run; past it the adapter is killed and the check fails")
 	fs.DurationVar(&o.patience, "patience", run.DefaultPatience, "how long a check waits for an answer a correct implementation gives (a response, a cancellation, an exit) before it judges it missing; it elapses only against a broken one")
 	fs.DurationVar(&o.runTimeout, "run-timeout", 0, "the whole run's budget; past it every target in flight is killed, the checks not finished are SKIPPED, the reports are written and the exit status is 2 (default: 1m plus 10s per selected check, stated at the start)")
-	parallel := defaultParallel
-	if name == "server" {
-		parallel = defaultServerParallel
-	}
-	fs.IntVar(&o.parallel, "parallel", parallel, "checks run at once, each worker a process of its own; the reports do not depend on it (1: one after the other in this process)")
+	fs.IntVar(&o.parallel, "parallel", 0, "checks run at once, each worker a process of its own; the reports do not depend on it (1: one after the other in this process; "+
+		"default: what this machine carries, from its cores and the selected checks' declared waits, at most what the run's memory bound allows)")
 	fs.Int64Var(&o.seed, "seed", 0, "seed of the property checks (default: time-based, printed)")
 	color := fs.String("color", string(console.Auto), "`WHEN` to colour the console: auto (on a terminal, unless NO_COLOR is set), always or never")
 	noColor := fs.Bool("no-color", false, "the same as --color never")
@@ -112,6 +110,7 @@ func parseRunFlags(name string, args []string, stdout io.Writer) (*runOptions, e
 		fs.DurationVar(&o.checkTimeout, "check-timeout", run.DefaultServerCheckDeadline, "deadline for one server check whatever the server does; past it the check's processes are killed and it is ERROR")
 		fs.DurationVar(&o.quietWindow, "quiet-window", run.DefaultQuietWindow, "how long a server check listens where nothing may arrive (each check's waits: mcpconform list --format json)")
 		fs.DurationVar(&o.toolBudget, "tool-budget", run.DefaultToolBudget, "how long a server check waits for a call of a tool it does not know; past it the call is cancelled and not judged")
+		fs.Var(&o.callTools, "call-tools", callToolsUsage)
 	}
 	if name == "server" {
 		fs.StringVar(&o.url, "url", "", "the streamable HTTP endpoint of the server under test (default: the built-in reference)")
@@ -137,8 +136,8 @@ func parseRunFlags(name string, args []string, stdout io.Writer) (*runOptions, e
 	if n := len(args) - len(o.target) - 1; len(o.target) > 0 && (n < 0 || args[n] != "--") {
 		return nil, fmt.Errorf("%s: unexpected argument %q; put the adapter command after --: mcpconform %s [flags] -- CMD…", name, o.target[0], name)
 	}
-	if o.parallel < 1 {
-		return nil, fmt.Errorf("%s: --parallel must be 1 or more, got %d", name, o.parallel)
+	if o.parallel < 0 {
+		return nil, fmt.Errorf("%s: --parallel must be 1 or more (or 0: what the machine carries), got %d", name, o.parallel)
 	}
 	if name != "client" && o.checkTimeout <= 0 {
 		return nil, fmt.Errorf("%s: --check-timeout must be positive, got %s", name, o.checkTimeout)
@@ -282,7 +281,8 @@ func certifyWith(o *runOptions, roles []check.Role, stdout, stderr io.Writer) in
 	p.console = console.Options{Live: terminal, Colour: o.color.Colour(terminal, os.Getenv), Width: width,
 		Total: p.selected, Budget: p.budget, Verbose: o.verbose}
 	shard, isWorker := workerShard()
-	if o.parallel > 1 && !isWorker && p.selected > 1 {
+	limitMemory()
+	if p.workers > 1 && !isWorker && p.selected > 1 {
 		return certifyParallel(o, p, roles, stdout, stderr)
 	}
 	t, stop, err := startTargets(o, roles)
@@ -300,11 +300,15 @@ func certifyWith(o *runOptions, roles []check.Role, stdout, stderr io.Writer) in
 	defer stopSignals()
 	cfg := runConfig(o, p, t)
 	run.Configure(cfg)
-	if err := preflight(cfg, t); err != nil {
-		return exitFor(err, stderr)
-	}
 	if isWorker {
+		// The coordinator probed the targets once for the whole run.
+		if err := takeHandoff(shard); err != nil {
+			return exitFor(err, stderr)
+		}
 		return runShard(shard, o, p, roles, stderr)
+	}
+	if err := preflight(cfg, roles); err != nil {
+		return stopRun(o, p, roles, t, err, stderr)
 	}
 	fmt.Fprintf(stdout, "mcpconform %s: certifying %s (seed %d, profile %s, run budget %s)\n", Version, describeTarget(roles, o, t.url), o.seed, p.profile, p.budget)
 	con := console.New(stdout, p.console)
@@ -319,10 +323,12 @@ func certifyWith(o *runOptions, roles []check.Role, stdout, stderr io.Writer) in
 // piece checked, so that a usage error stops it at once.
 type prepared struct {
 	filter   string
-	selected int // checks the filter selects
+	selected int    // checks the filter selects
+	waiting  int    // of those, the checks that declare waits
+	workers  int    // checks at once: --parallel, or what the machine carries (settleWorkers)
+	lowered  string // why workers is below --parallel, for the console
 	baseline *report.Baseline
-	fixtures map[string]run.Fixture
-	unsafe   []string // tools no check calls
+	fixtures fixturesFile
 	profile  check.Profile
 	budget   time.Duration
 	secrets  transcript.Secrets // what every output masks
@@ -333,7 +339,7 @@ type prepared struct {
 // parallel run and in each of its workers.
 func runConfig(o *runOptions, p *prepared, t targets) run.Options {
 	return run.Options{ClientAdapter: t.adapter, ServerURL: t.url, ServerCommand: t.server, Implementation: t.implementation,
-		Fixtures: p.fixtures, Unsafe: p.unsafe, Seed: o.seed, Strict: o.strict, Profile: p.profile, Selection: p.filter,
+		Fixtures: p.fixtures.roles, Unsafe: p.fixtures.unsafe, CallTools: o.callTools.over(p.fixtures), Seed: o.seed, Strict: o.strict, Profile: p.profile, Selection: p.filter,
 		Baseline: p.baseline, SnapshotDir: o.snapshots, UpdateSnapshots: o.updateSnapshots, CheckDeadline: o.timeout, Patience: o.patience,
 		ProbeTimeout: o.probeTimeout, QuietWindow: o.quietWindow, ToolBudget: o.toolBudget, Fuzz: o.fuzz, FuzzCases: o.fuzzCases,
 		Secrets: p.secrets, ServerCheckDeadline: o.checkTimeout}
@@ -346,7 +352,8 @@ func prepareRun(o *runOptions, roles []check.Role) (*prepared, error) {
 	if err != nil {
 		return nil, err
 	}
-	p := &prepared{filter: filter, selected: selectedChecks(roles, filter)}
+	p := &prepared{filter: filter}
+	p.selected, p.waiting = selectedChecks(roles, filter)
 	for _, path := range []string{o.junit, o.json, o.markdown, o.html} {
 		if err := checkWritable(path); err != nil {
 			return nil, err
@@ -360,7 +367,7 @@ func prepareRun(o *runOptions, roles []check.Role) (*prepared, error) {
 			return nil, err
 		}
 		if unknown := p.baseline.Unknown(func(id string) bool { _, ok := check.Lookup(id); return ok }); len(unknown) > 0 {
-			return nil, fmt.Errorf("--expected-failures %s: unknown check IDs %s; `mcpconform list` shows the catalogue", o.expectedFailures, strings.Join(unknown, ", "))
+			return nil, fmt.Errorf("--expected-failures %s: %d unknown check IDs: %s; `mcpconform list` shows the catalogue", o.expectedFailures, len(unknown), firstOf(unknown, 10))
 		}
 	}
 	if len(o.target) > 0 {
@@ -368,7 +375,7 @@ func prepareRun(o *runOptions, roles []check.Role) (*prepared, error) {
 			return nil, fmt.Errorf("command %q not found: %v; give a path or a command on PATH after --", o.target[0], err)
 		}
 	}
-	if p.fixtures, p.unsafe, err = loadFixturesFile(o.fixtures); err != nil {
+	if p.fixtures, err = loadFixturesFile(o.fixtures); err != nil {
 		return nil, err
 	}
 	if o.seed == 0 {
@@ -381,6 +388,7 @@ func prepareRun(o *runOptions, roles []check.Role) (*prepared, error) {
 			p.profile = check.HardenedProfile
 		}
 	}
+	p.lowered = settleWorkers(o, p, roles)
 	if p.budget = o.runTimeout; p.budget == 0 {
 		p.budget = defaultRunTimeout(p.selected)
 	}
@@ -411,16 +419,18 @@ func startTargets(o *runOptions, roles []check.Role) (targets, func(), error) {
 	return t, func() { _ = stop() }, nil
 }
 
-// preflight probes the user's server for its eras and the client adapter
-// for its transports; a target that is no MCP implementation stops the
-// run here. An interrupted run skips what is left.
-func preflight(cfg run.Options, t targets) error {
-	if t.userServer {
+// preflight probes the server of each transport the run names for its
+// eras (and how long it takes to start) and the client adapter for its
+// transports, once for the whole run: the checks, and the workers of a
+// parallel run, reuse what it found. A target that is no MCP
+// implementation stops the run here. An interrupted run skips what is left.
+func preflight(cfg run.Options, roles []check.Role) error {
+	if slices.Contains(roles, check.Server) {
 		if err := probeTarget(cfg); err != nil && !run.Interrupted() {
 			return err
 		}
 	}
-	if len(t.adapter) > 0 && !run.Interrupted() {
+	if slices.Contains(roles, check.Client) && !run.Interrupted() {
 		if err := run.PreflightClient(context.Background()); err != nil && !run.Interrupted() {
 			return err
 		}
@@ -483,6 +493,46 @@ type finished struct {
 // finishRun writes the reports, prints the summary and returns the exit
 // status.
 func finishRun(o *runOptions, p *prepared, roles []check.Role, t targets, f finished, stdout, stderr io.Writer) int {
+	ix := report.NewIndex(report.Tool{Name: "mcpconform", Version: Version}, targetOf(o, roles, t, f), o.seed, f.results)
+	ix.Profile = p.profile
+	ix.Interrupted, ix.InterruptedBy = run.Interrupted() || interruptedBy() != "", interruptedBy()
+	if slices.Contains(roles, check.Server) {
+		u := run.ToolUse()
+		ix.Tools = &u
+	}
+	ix.Redact(p.secrets)
+	if err := writeReports(o, ix, f.suite, p.secrets); err != nil {
+		return exitFor(err, stderr)
+	}
+	colour := p.console.Colour
+	printFailures(stdout, ix.Checks, o.verbose, colour)
+	printSuiteFailures(stdout, report.RedactReport(f.suite, p.secrets))
+	code := interruptedExit()
+	if code == 0 {
+		code = ix.ExitCode()
+	}
+	if code == 0 && !f.passed {
+		code = 1
+	}
+	printSummary(stdout, ix, code, colour)
+	return code
+}
+
+// stopRun ends a run its pre-flight stopped (err says why): every report
+// is written, its verdict ERROR with the reason and no checks, and err is
+// the one message on stderr (exit status 2).
+func stopRun(o *runOptions, p *prepared, roles []check.Role, t targets, err error, stderr io.Writer) int {
+	ix := report.NewIndex(report.Tool{Name: "mcpconform", Version: Version}, targetOf(o, roles, t, finished{}), o.seed, nil)
+	ix.Profile, ix.Stopped = p.profile, err.Error()
+	ix.Redact(p.secrets)
+	if werr := writeReports(o, ix, types.Report{}, p.secrets); werr != nil {
+		return exitFor(fmt.Errorf("%w; and the reports could not be written: %v", err, werr), stderr)
+	}
+	return exitFor(err, stderr)
+}
+
+// targetOf describes what the run certifies, for the reports.
+func targetOf(o *runOptions, roles []check.Role, t targets, f finished) map[string]any {
 	target := map[string]any{"roles": roles, "implementation": t.implementation}
 	if len(t.adapter) > 0 {
 		target["adapter"] = t.adapter
@@ -504,25 +554,7 @@ func finishRun(o *runOptions, p *prepared, roles []check.Role, t targets, f fini
 	if info := run.ClientInfo(); info != "" && len(t.adapter) > 0 {
 		target["client_info"] = info
 	}
-	ix := report.NewIndex(report.Tool{Name: "mcpconform", Version: Version}, target, o.seed, f.results)
-	ix.Profile = p.profile
-	ix.Interrupted, ix.InterruptedBy = run.Interrupted() || interruptedBy() != "", interruptedBy()
-	ix.Redact(p.secrets)
-	if err := writeReports(o, ix, f.suite, p.secrets); err != nil {
-		return exitFor(err, stderr)
-	}
-	colour := p.console.Colour
-	printFailures(stdout, ix.Checks, o.verbose, colour)
-	printSuiteFailures(stdout, report.RedactReport(f.suite, p.secrets))
-	code := interruptedExit()
-	if code == 0 {
-		code = ix.ExitCode()
-	}
-	if code == 0 && !f.passed {
-		code = 1
-	}
-	printSummary(stdout, ix, code, colour)
-	return code
+	return target
 }
 
 // probeTarget runs the era probe of each server transport the run names
@@ -633,6 +665,9 @@ func printSummary(w io.Writer, ix *report.Index, code int, colour bool) {
 			fmt.Fprintf(w, "  %s %s\n", console.Paint(colour, c.Outcome, fmt.Sprintf("%-13s", c.Outcome)), c.ID)
 		}
 	}
+	if ix.Tools != nil {
+		fmt.Fprintln(w, ix.Tools.Summary())
+	}
 	for _, why := range []string{run.NoServerURL, run.NoServerCommand} {
 		n := 0
 		for _, c := range ix.Checks {
@@ -681,13 +716,16 @@ func count(n int, noun string) string {
 	return fmt.Sprintf("%d %ss", n, noun)
 }
 
-// printFailures prints the message of each check that failed, or with
+// printFailures prints the message of each check that failed, warned or
+// could not be judged (UNIMPLEMENTED: what the target must offer), or with
 // verbose of each that did not pass, with the requirement, what was
 // expected and observed, and the transcript's tail.
 func printFailures(w io.Writer, checks []report.Check, verbose, colour bool) {
 	for _, c := range checks {
 		switch c.Outcome {
-		case check.Fail, check.Stale, check.Error:
+		case check.Fail, check.Stale, check.Error, check.Warn, check.Unimplemented:
+			// What to act on: a broken rule, and what the target must
+			// offer for a check to judge it.
 		case check.Pass:
 			continue
 		default:
@@ -723,23 +761,30 @@ var lastReport types.Report
 var _ = ginkgo.ReportAfterSuite("mcpconform reports", func(r types.Report) { lastReport = r })
 
 // selectedChecks counts the checks of roles that the label filter selects.
-func selectedChecks(roles []check.Role, filter string) int {
+func selectedChecks(roles []check.Role, filter string) (selected, waiting int) {
 	selects, err := run.Selects(filter)
 	if err != nil {
-		return len(check.All()) // the filter was parsed before: not reached
+		return len(check.All()), 0 // the filter was parsed before: not reached
 	}
-	n := 0
 	for _, d := range check.All() {
 		if slices.Contains(roles, d.Role) && selects(d) {
-			n++
+			selected++
+			if len(d.Waits) > 0 {
+				waiting++
+			}
 		}
 	}
-	return n
+	return selected, waiting
 }
 
-// defaultRunTimeout is the run budget when --run-timeout is not given: a
-// minute for the probes and the start, and ten seconds a check, far above
-// what a well-behaved target needs and far below what a hung one takes.
 func defaultRunTimeout(checks int) time.Duration {
 	return time.Minute + time.Duration(checks)*10*time.Second
+}
+
+// firstOf lists the first n of xs, and how many more there are.
+func firstOf(xs []string, n int) string {
+	if len(xs) <= n {
+		return strings.Join(xs, ", ")
+	}
+	return fmt.Sprintf("%s and %d more", strings.Join(xs[:n], ", "), len(xs)-n)
 }

@@ -99,12 +99,12 @@ func TestNonTargetsStopBeforeTheChecks(t *testing.T) {
 		want []string
 	}{
 		{"silent", []string{"--probe-timeout", "1s", "--", "sleep", "1000"},
-			[]string{`the stdio server "sleep 1000" wrote nothing`, "within 1s", "is it an MCP server speaking stdio?"}},
+			[]string{`the stdio server "sleep 1000" wrote nothing`, "given 1s, 2s in all: --probe-timeout", "is it an MCP server speaking stdio?", "longer --probe-timeout"}},
 		{"echo", []string{"--", "cat"}, []string{`the stdio server "cat" sent back the requests`, "initialize line"}},
 		{"exits", []string{"--", exits}, []string{"exited (exit status 3)", "written 25 bytes to stderr"}},
 		{"nothing listens", []string{"--url", unused}, []string{"nothing answers at " + unused, "connection refused", "--url"}},
 		{"only noise", []string{"--probe-timeout", "1s", "--", "sh", "-c", "while :; do echo hello; sleep 0.1; done"},
-			[]string{"wrote a text line of 5 bytes to stdout", "answered neither server/discover nor initialize within 1s"}},
+			[]string{"wrote a text line of 5 bytes to stdout", "answered neither server/discover nor initialize (each asked in a process of its own and given 1s"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var stdout, stderr bytes.Buffer
@@ -149,6 +149,30 @@ func TestABannerIsNoReasonToStop(t *testing.T) {
 		want := map[string]check.Outcome{"server.ping.after-initialize": check.Pass, "server.stdio.stdout-only-jsonrpc": check.Fail}[c.ID]
 		if want != "" && c.Outcome != want {
 			t.Errorf("%s is %s, want %s: %s", c.ID, c.Outcome, want, c.Message)
+		}
+	}
+}
+
+// TestAStoppedRunWritesEveryReport stops a run at its pre-flight (a
+// command that is no MCP server): every report named is written whole,
+// its verdict ERROR with the reason and no checks, and the exit status 2.
+func TestAStoppedRunWritesEveryReport(t *testing.T) {
+	dir := t.TempDir()
+	js, md, xml, page := filepath.Join(dir, "r.json"), filepath.Join(dir, "r.md"), filepath.Join(dir, "r.xml"), filepath.Join(dir, "r.html")
+	var stdout, stderr bytes.Buffer
+	code := dispatch([]string{"server", "--no-color", "--probe-timeout", "1s", "--json", js, "--markdown", md, "--junit", xml, "--html", page, "--", "sleep", "1001"}, &stdout, &stderr)
+	if code != 2 {
+		t.Fatalf("exit %d, want 2\n%s", code, stderr.String())
+	}
+	var ix report.Index
+	readJSON(t, js, &ix)
+	if !strings.Contains(ix.Stopped, "wrote nothing") || len(ix.Checks) != 0 || ix.Verdict() != report.VerdictStopped {
+		t.Errorf("JSON: stopped %q, %d checks, verdict %s; want the reason, none, ERROR", ix.Stopped, len(ix.Checks), ix.Verdict())
+	}
+	for path, want := range map[string]string{md: "The run stopped before its checks: the stdio server", xml: `type="stopped"`, page: "The run stopped before its checks"} {
+		b, err := os.ReadFile(path)
+		if err != nil || !strings.Contains(string(b), want) {
+			t.Errorf("%s does not say %q (%v)", filepath.Base(path), want, err)
 		}
 	}
 }

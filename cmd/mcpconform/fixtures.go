@@ -12,38 +12,87 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/mcpconform/mcpconform/harness/report"
+	"github.com/mcpconform/mcpconform/harness/toolpolicy"
 	"github.com/mcpconform/mcpconform/suites/run"
 )
 
 // fixtureRoles are the behaviours a fixtures file may map to a tool.
 var fixtureRoles = []string{"elicitation", "failing", "logging", "progress", "roots", "sampling", "slow"}
 
-// loadFixturesFile reads a fixtures file (each role names a tool and its
-// arguments; an empty path means no file) with its list of unsafe tools
-// (`unsafe: [NAME, …]`, tools that write or delete: the fuzzer never calls
-// them).
-func loadFixturesFile(path string) (map[string]run.Fixture, []string, error) {
+// fixturesFile is what a fixtures file says: the tool (and arguments)
+// that shows each role, the tools never to call (`unsafe: [NAME, …]`) and
+// which tools checks may call (`call_tools: all|read-only|none`, "" when
+// it does not say).
+type fixturesFile struct {
+	roles     map[string]run.Fixture
+	unsafe    []string
+	callTools toolpolicy.Mode
+}
+
+// loadFixturesFile reads a fixtures file; an empty path means no file.
+func loadFixturesFile(path string) (fixturesFile, error) {
+	var ff fixturesFile
 	if path == "" {
-		return nil, nil, nil
+		return ff, nil
 	}
 	b, err := report.ReadInput("--fixtures", path, report.MaxFixturesFile)
 	if err != nil {
-		return nil, nil, err
+		return ff, err
 	}
 	var nodes map[string]yaml.Node
 	if err := yaml.Unmarshal(b, &nodes); err != nil {
-		return nil, nil, fmt.Errorf("--fixtures %s: %v; the file maps roles to {tool: NAME, arguments: {…}}", path, err)
+		return ff, fmt.Errorf("--fixtures %s: %v; the file maps roles to {tool: NAME, arguments: {…}}", path, err)
 	}
-	var unsafe []string
-	if n, ok := nodes["unsafe"]; ok {
-		if err := n.Decode(&unsafe); err != nil {
-			return nil, nil, fmt.Errorf("--fixtures %s: unsafe: %v; write unsafe: [TOOL, …]", path, err)
+	n, unsafe := nodes["unsafe"]
+	if unsafe {
+		if err := n.Decode(&ff.unsafe); err != nil {
+			return ff, fmt.Errorf("--fixtures %s: unsafe: %v; write unsafe: [TOOL, …]", path, err)
 		}
+	}
+	n, callTools := nodes["call_tools"]
+	if callTools {
+		var mode string
+		if err = n.Decode(&mode); err == nil {
+			ff.callTools, err = toolpolicy.ParseMode("call_tools:", mode)
+		}
+		if err != nil {
+			return ff, fmt.Errorf("--fixtures %s: %v", path, err)
+		}
+	}
+	if unsafe || callTools {
 		delete(nodes, "unsafe")
+		delete(nodes, "call_tools")
 		b, _ = yaml.Marshal(nodes)
 	}
-	f, err := decodeFixtures(path, b)
-	return f, unsafe, err
+	ff.roles, err = decodeFixtures(path, b)
+	return ff, err
+}
+
+// callToolsFlag is --call-tools. set says it was given: the flag wins over
+// the fixtures file's call_tools.
+type callToolsFlag struct {
+	mode toolpolicy.Mode
+	set  bool
+}
+
+// callToolsUsage is the help of --call-tools, the same on every command.
+const callToolsUsage = "which tools may be called (`MODE`): read-only (the default: those the server marks readOnlyHint: true and not openWorldHint: true, and those --fixtures names), all, or none; never a --fixtures file's unsafe: tools; without this flag, the file's call_tools: gives the mode"
+
+func (f *callToolsFlag) String() string { return string(f.mode) }
+
+func (f *callToolsFlag) Set(v string) error {
+	m, err := toolpolicy.ParseMode("--call-tools", v)
+	f.mode, f.set = m, err == nil
+	return err
+}
+
+// over is the run's mode: the flag's when given, else the fixtures file's
+// (zero, read-only, when it does not say).
+func (f callToolsFlag) over(file fixturesFile) toolpolicy.Mode {
+	if f.set {
+		return f.mode
+	}
+	return file.callTools
 }
 
 // decodeFixtures reads the role mappings strictly.

@@ -20,6 +20,7 @@ import (
 	"github.com/mcpconform/mcpconform/harness/report"
 	"github.com/mcpconform/mcpconform/harness/selfexec"
 	"github.com/mcpconform/mcpconform/harness/serve"
+	"github.com/mcpconform/mcpconform/harness/toolpolicy"
 	"github.com/mcpconform/mcpconform/harness/transcript"
 	"github.com/mcpconform/mcpconform/harness/usage"
 	"github.com/mcpconform/mcpconform/suites/run"
@@ -64,6 +65,8 @@ type fuzzOptions struct {
 	maxRSS     int64
 	timeout    time.Duration
 	fixtures   string
+	callTools  callToolsFlag
+	policy     toolpolicy.Policy // the tools that may be called: --call-tools and the fixtures file
 	tools      string
 	corpus     string
 	jsonPath   string
@@ -87,6 +90,7 @@ func parseFuzzFlags(args []string, stdout io.Writer) (*fuzzOptions, error) {
 	rss := fs.String("max-rss", "256MiB", "the most resident memory the server's process group may hold (stdio); 0 turns the check off")
 	fs.DurationVar(&o.timeout, "timeout", fuzz.DefaultTimeout, "how long a request's answer may take")
 	fs.StringVar(&o.fixtures, "fixtures", "", "YAML `FILE`: its slow role names the tool called only with its cancel; unsafe: [TOOL, …] are never called")
+	fs.Var(&o.callTools, "call-tools", callToolsUsage)
 	fs.StringVar(&o.tools, "tools", "", "fuzz only these comma-separated tools")
 	fs.StringVar(&o.corpus, "corpus", "corpus", "the directory a finding's minimal case is saved to")
 	fs.StringVar(&o.jsonPath, "json", "", "write the JSON report to `FILE`")
@@ -194,11 +198,12 @@ func fuzzCommand(args []string, stdout, stderr io.Writer) int {
 		return exitFor(err, stderr)
 	}
 	stdout, stderr = masked(stdout, o.mask), masked(stderr, o.mask)
-	fixtures, unsafe, err := loadFixturesFile(o.fixtures)
+	fixtures, err := loadFixturesFile(o.fixtures)
 	if err != nil {
 		return exitFor(err, stderr)
 	}
-	slow := run.SlowTools(fixtures)
+	o.policy = run.Options{Fixtures: fixtures.roles, Unsafe: fixtures.unsafe, CallTools: o.callTools.over(fixtures)}.ToolPolicy()
+	slow := run.SlowTools(fixtures.roles)
 	for _, p := range []string{o.jsonPath, o.junitPath} {
 		if err := checkWritable(p); err != nil {
 			return exitFor(err, stderr)
@@ -218,7 +223,7 @@ func fuzzCommand(args []string, stdout, stderr io.Writer) int {
 	var runs []fuzzRun
 	for _, t := range targets {
 		cfg := fuzz.Options{Target: t.target, Seed: o.seed, Duration: o.duration / time.Duration(len(targets)), Iterations: o.iterations,
-			Workers: o.workers, ExecOptions: fuzz.ExecOptions{Timeout: o.timeout, MaxRSS: o.maxRSS}, Unsafe: unsafe, Slow: slow, Progress: progressPrinter(stdout)}
+			Workers: o.workers, ExecOptions: fuzz.ExecOptions{Timeout: o.timeout, MaxRSS: o.maxRSS}, Policy: o.policy, Slow: slow, Progress: progressPrinter(stdout)}
 		if t.target.URL != "" {
 			cfg.MaxRSS = 0
 		}
@@ -309,7 +314,7 @@ func printRun(w io.Writer, o *fuzzOptions, t fuzzTarget, rep *fuzz.Report) *fuzz
 	fmt.Fprintf(w, "shrunk from %d frames to %d in %d runs; seed %d\n", f.Original, len(f.Case.Frames), f.Shrinks, rep.Seed)
 	text := []byte(o.mask.Redact(string(f.Case.Format())))
 	path := filepath.Join(o.corpus, fmt.Sprintf("fuzz-%s-seed%d.case", f.Violation.Invariant, rep.Seed))
-	if err := report.WriteFileAtomic(path, text); err != nil {
+	if err := report.WriteFile(path, text); err != nil {
 		fmt.Fprintf(w, "could not save the case: %v\n", err)
 	} else {
 		fmt.Fprintf(w, "saved %s; reproduce with: mcpconform replay %s %s\n", path, path, replayTarget(t, o.mask))
@@ -380,30 +385,13 @@ func isTerminal(w io.Writer) bool {
 	return err == nil && fi.Mode()&os.ModeCharDevice != 0
 }
 
-// checkWritable refuses a report path that cannot be written, before the
-// run: a directory, a path under something that is not a directory, or a
-// directory this process may not create files in.
+// checkWritable refuses, before the run, a report path the run could not
+// write (report.CheckWritable): a usage error.
 func checkWritable(path string) error {
-	if path == "" {
-		return nil
+	if err := report.CheckWritable(path); err != nil {
+		return errUsage{err}
 	}
-	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
-		return errUsage{fmt.Errorf("report path %s is a directory; name a file inside it", path)}
-	}
-	dir := filepath.Dir(path)
-	fi, err := os.Stat(dir)
-	switch {
-	case err != nil:
-		return errUsage{fmt.Errorf("report path %s: %v; create the directory first", path, err)}
-	case !fi.IsDir():
-		return errUsage{fmt.Errorf("report path %s: %s is not a directory", path, dir)}
-	}
-	probe, err := os.CreateTemp(dir, ".mcpconform-write-check-*")
-	if err != nil {
-		return errUsage{fmt.Errorf("report path %s: cannot write in %s: %v", path, dir, err)}
-	}
-	probe.Close()
-	return os.Remove(probe.Name())
+	return nil
 }
 
 // fuzzJSON is the JSON report of mcpconform fuzz.
@@ -470,12 +458,12 @@ func writeFuzzReports(o *fuzzOptions, runs []fuzzRun) error {
 	}
 	if o.jsonPath != "" {
 		b, _ := json.MarshalIndent(doc, "", "  ")
-		if err := report.WriteFileAtomic(o.jsonPath, append(b, '\n')); err != nil {
+		if err := report.WriteFile(o.jsonPath, append(b, '\n')); err != nil {
 			return err
 		}
 	}
 	if o.junitPath != "" {
-		if err := report.WriteFileAtomic(o.junitPath, fuzzJUnit(doc)); err != nil {
+		if err := report.WriteFile(o.junitPath, fuzzJUnit(doc)); err != nil {
 			return err
 		}
 	}

@@ -84,3 +84,23 @@ func TestFuzzBenchReportsRatios(t *testing.T) {
 		t.Errorf("no ratio printed:\n%s", stdout.String())
 	}
 }
+
+// TestFuzzTakesCallTools: --call-tools reaches the fuzzer and wins over the
+// fixtures file's call_tools; the summary names each tool left out, with
+// why.
+func TestFuzzTakesCallTools(t *testing.T) {
+	fixtures := filepath.Join(t.TempDir(), "fixtures.yaml")
+	if err := os.WriteFile(fixtures, []byte("call_tools: all\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	var stdout, stderr bytes.Buffer
+	args := append([]string{"fuzz", "--seed", "1", "--iterations", "1", "--timeout", "10s", "--fixtures", fixtures, "--call-tools", "none", "--"}, selfexec.Command("serve", "--transport", "stdio")...)
+	if code := dispatch(args, &stdout, &stderr); code != 0 {
+		t.Fatalf("fuzz exited %d\nstdout:\n%s\nstderr:\n%s", code, stdout.String(), stderr.String())
+	}
+	for _, want := range []string{"0 tools called, left out: ", "test_simple_text (call-tools is none)"} {
+		if !strings.Contains(stdout.String(), want) {
+			t.Errorf("the summary does not say %q:\n%s", want, stdout.String())
+		}
+	}
+}

@@ -49,7 +49,7 @@ func fuzzBench(ctx context.Context, o *fuzzOptions, targets []fuzzTarget, stdout
 			}
 			ceiling := s.PerSecond()
 			fmt.Fprintf(stdout, "  ping ceiling, %d connection(s): %8.0f round trips/s\n", workers, ceiling)
-			rep, err := fuzz.Run(ctx, fuzz.Options{Target: t.target, Seed: o.seed, Duration: phase, Workers: workers, ExecOptions: opt, Slow: []string{"slow"}})
+			rep, err := fuzz.Run(ctx, fuzz.Options{Target: t.target, Seed: o.seed, Duration: phase, Workers: workers, ExecOptions: opt, Policy: o.policy, Slow: []string{"slow"}})
 			if err != nil {
 				return exitFor(fmt.Errorf("fuzz --bench %s: %w", t.name, err), stderr)
 			}
@@ -79,7 +79,7 @@ func fuzzBench(ctx context.Context, o *fuzzOptions, targets []fuzzTarget, stdout
 			Bench []benchJSON       `json:"bench"`
 		}{map[string]string{"name": "mcpconform", "version": Version}, o.seed, out}
 		b, _ := json.MarshalIndent(doc, "", "  ")
-		if err := report.WriteFileAtomic(o.jsonPath, append(b, '\n')); err != nil {
+		if err := report.WriteFile(o.jsonPath, append(b, '\n')); err != nil {
 			return exitFor(err, stderr)
 		}
 	}

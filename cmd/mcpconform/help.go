@@ -51,6 +51,9 @@ printing a JSON line per step (README: "Certify your client").
 Runs the server checks. Checks that need a behaviour (progress, logging,
 sampling, a slow or failing tool) find its tool in --fixtures, else by the
 official conformance suite's fixture names, else they are UNIMPLEMENTED.
+A check calls only the tools the server marks readOnlyHint: true and not
+openWorldHint: true, and those --fixtures names (--call-tools all calls
+every tool); the summary lists the tools called and those left alone.
 ` + certifyAbout,
 		Examples: []string{
 			"mcpconform server -- ./my-server --stdio",

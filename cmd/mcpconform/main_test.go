@@ -19,6 +19,7 @@ import (
 	"github.com/mcpconform/mcpconform/harness/rules"
 	"github.com/mcpconform/mcpconform/harness/selfexec"
 	"github.com/mcpconform/mcpconform/harness/target"
+	"github.com/mcpconform/mcpconform/harness/toolpolicy"
 	"github.com/mcpconform/mcpconform/suites/run"
 )
 
@@ -54,7 +55,7 @@ func TestUsageErrorsExitTwoWithTheWayOut(t *testing.T) {
 		{[]string{"client", "--expected-failures", filepath.Join(dir, "none.yaml")}, "none.yaml"},
 		{[]string{"client", "--expected-failures", notYAML}, "no.such.check"},
 		{[]string{"client", "--update-snapshots"}, "--snapshots"},
-		{[]string{"server", "--parallel", "0"}, "--parallel must be 1 or more"},
+		{[]string{"server", "--parallel", "-1"}, "--parallel must be 1 or more"},
 		{[]string{"client", "--patience", "2s"}, "use 4s or more"},
 		{[]string{"server", "--check-timeout", "0s"}, "--check-timeout must be positive"},
 		{[]string{"server", "--quiet-window", "0s"}, "--quiet-window must be positive"},
@@ -74,7 +75,7 @@ func TestUsageErrorsExitTwoWithTheWayOut(t *testing.T) {
 		{[]string{"client", "--snapshots", big}, "is not a directory"},
 		{[]string{"server", "--snapshots", dir}, "the server role has no snapshots"},
 		{[]string{"server", "--fixtures", fifo}, "is a FIFO"},
-		{[]string{"client", "--expected-failures", big}, "over the limit of 4.0 MiB"},
+		{[]string{"client", "--expected-failures", big}, "over the limit of 1.0 MiB"},
 	}
 	for _, tc := range cases {
 		var stdout, stderr bytes.Buffer
@@ -393,23 +394,28 @@ func TestFixturesFileErrors(t *testing.T) {
 	dir := t.TempDir()
 	for _, tc := range []struct{ body, want string }{
 		{"progress: {tool: ticker, arguments: {steps: 3}}\n", ""},
+		{"call_tools: none\nunsafe: [rm]\nprogress: {tool: ticker, arguments: {steps: 3}}\n", ""},
 		{"telepathy: {tool: x}\n", `unknown role "telepathy"`},
 		{"progress: {arguments: {}}\n", `names no tool`},
 		{"progress: {tool: x, colour: red}\n", "colour"},
+		{"call_tools: sometimes\n", `call_tools: "sometimes": use all, read-only (the default) or none`},
 	} {
 		path := filepath.Join(dir, "f.yaml")
 		if err := os.WriteFile(path, []byte(tc.body), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		f, _, err := loadFixturesFile(path)
+		ff, err := loadFixturesFile(path)
+		f := ff.roles
 		switch {
 		case tc.want == "" && (err != nil || f["progress"].Tool != "ticker" || f["progress"].Arguments["steps"] != 3):
 			t.Errorf("%q: %v, %+v", tc.body, err, f)
+		case strings.HasPrefix(tc.body, "call_tools: none") && (ff.callTools != toolpolicy.None || !slices.Equal(ff.unsafe, []string{"rm"})):
+			t.Errorf("%q: call_tools %q, unsafe %v", tc.body, ff.callTools, ff.unsafe)
 		case tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)):
 			t.Errorf("%q: error %v, want one saying %q", tc.body, err, tc.want)
 		}
 	}
-	if _, _, err := loadFixturesFile(filepath.Join(dir, "missing.yaml")); err == nil {
+	if _, err := loadFixturesFile(filepath.Join(dir, "missing.yaml")); err == nil {
 		t.Error("a missing fixtures file was accepted")
 	}
 }
@@ -417,7 +423,8 @@ func TestFixturesFileErrors(t *testing.T) {
 // TestAdapterContractBreachIsOneHarnessError: an adapter that prints no tool
 // line, or bytes that are not contract lines, gets no verdict at all: the
 // pre-flight stops the run with exit 2 and one message that names what was
-// wrong and points to the contract.
+// wrong and points to the contract, and the report says the same, with no
+// checks.
 func TestAdapterContractBreachIsOneHarnessError(t *testing.T) {
 	for _, tc := range []struct {
 		name    string
@@ -442,8 +449,10 @@ func TestAdapterContractBreachIsOneHarnessError(t *testing.T) {
 			if strings.Contains(stdout.String(), "PASS") {
 				t.Errorf("verdicts were printed:\n%s", stdout.String())
 			}
-			if _, err := os.Stat(js); err == nil {
-				t.Error("a report was written for an adapter that breaks the contract")
+			var ix report.Index
+			readJSON(t, js, &ix)
+			if len(ix.Checks) != 0 || !strings.Contains(ix.Stopped, tc.want) || ix.Verdict() != report.VerdictStopped {
+				t.Errorf("the report has %d checks, stopped %q, verdict %s: want none, the reason, ERROR", len(ix.Checks), ix.Stopped, ix.Verdict())
 			}
 		})
 	}

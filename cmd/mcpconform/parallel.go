@@ -25,6 +25,7 @@ import (
 	"github.com/mcpconform/mcpconform/harness/reaper"
 	"github.com/mcpconform/mcpconform/harness/report"
 	"github.com/mcpconform/mcpconform/harness/selfexec"
+	"github.com/mcpconform/mcpconform/harness/toolpolicy"
 	"github.com/mcpconform/mcpconform/suites/run"
 )
 
@@ -36,21 +37,14 @@ import (
 // coordinator merges what each worker ran into one set of reports, which
 // are the same whatever N is (ordered by ID).
 
-// The default --parallel suits checks that wait on their targets rather
-// than on the CPU, on two cores. Server checks mostly wait on the server
-// (quiet windows, tool budgets): eight at once, measured against
-// server-everything, where sixteen only made each check slower. Client
-// checks also time the client's own processes and fakes: four.
-const (
-	defaultParallel       = 4
-	defaultServerParallel = 8
-)
-
 // The environment of a worker: where to ask, where to write, which one it is.
 const (
 	envShardSocket = "MCPCONFORM_SHARD_SOCKET"
 	envShardOut    = "MCPCONFORM_SHARD_OUT"
 	envShardWorker = "MCPCONFORM_SHARD_WORKER"
+	// envShardProbed names the file of what the coordinator's pre-flight
+	// probed (run.Handoff): a worker never probes again.
+	envShardProbed = "MCPCONFORM_SHARD_PROBED"
 )
 
 func init() {
@@ -61,6 +55,7 @@ func init() {
 type shardConf struct {
 	socket, out string
 	worker      int
+	probed      string // the coordinator's run.Handoff, as JSON
 }
 
 // workerShard reports whether this process is a worker, and takes the
@@ -71,9 +66,9 @@ func workerShard() (shardConf, bool) {
 	if sock == "" {
 		return shardConf{}, false
 	}
-	c := shardConf{socket: sock, out: os.Getenv(envShardOut)}
+	c := shardConf{socket: sock, out: os.Getenv(envShardOut), probed: os.Getenv(envShardProbed)}
 	c.worker, _ = strconv.Atoi(os.Getenv(envShardWorker))
-	for _, k := range []string{envShardSocket, envShardOut, envShardWorker} {
+	for _, k := range []string{envShardSocket, envShardOut, envShardWorker, envShardProbed} {
 		_ = os.Unsetenv(k)
 	}
 	return c, true
@@ -86,6 +81,7 @@ type shardOutput struct {
 	Results []shardResult     `json:"results"`
 	Eras    map[string]string `json:"eras"`
 	Info    map[string]string `json:"info"`
+	Tools   toolpolicy.Use    `json:"tools"`
 	Suite   types.Report      `json:"suite"`
 	Passed  bool              `json:"passed"`
 }
@@ -98,6 +94,8 @@ type shardResult struct {
 	Transcript []string      `json:"transcript"`
 	Seed       int64         `json:"seed"`
 	SeedOnly   bool          `json:"seed_only"`
+	// Transports are those a check of transport any was judged on.
+	Transports []check.Transport `json:"transports,omitempty"`
 }
 
 // runShard runs this worker's share of the checks and writes its output.
@@ -108,14 +106,14 @@ func runShard(shard shardConf, o *runOptions, p *prepared, roles []check.Role, s
 	}
 	run.SetClaimer(cl)
 	passed := runSpecs(o, p)
-	out := shardOutput{Eras: probedEras(), Info: probedInfo(), Suite: lastReport, Passed: passed}
+	out := shardOutput{Eras: probedEras(), Info: probedInfo(), Tools: run.ToolUse(), Suite: lastReport, Passed: passed}
 	for _, r := range run.Recorded() {
 		out.Results = append(out.Results, shardResult{ID: r.ID, Outcome: r.Outcome, Message: r.Message, DurationMS: r.DurationMS,
-			Transcript: r.Transcript, Seed: r.Seed, SeedOnly: r.SeedOnly})
+			Transcript: r.Transcript, Seed: r.Seed, SeedOnly: r.SeedOnly, Transports: r.Transports})
 	}
 	b, err := json.Marshal(out)
 	if err == nil {
-		err = report.WriteFileAtomic(shard.out, b)
+		err = report.WriteFile(shard.out, b)
 	}
 	if err != nil {
 		return exitFor(fmt.Errorf("worker %d: writing its results: %w", shard.worker, err), stderr)
@@ -131,8 +129,17 @@ func certifyParallel(o *runOptions, p *prepared, roles []check.Role, stdout, std
 		return exitFor(err, stderr)
 	}
 	defer os.RemoveAll(dir)
-	n := min(o.parallel, p.selected)
-	t := plannedTargets(o, roles)
+	n := min(p.workers, p.selected)
+	if p.lowered != "" {
+		fmt.Fprintln(stdout, "mcpconform: "+p.lowered)
+	}
+	// The reference's HTTP server, when it is certified, runs here for the
+	// pre-flight's probe only: each worker starts its own.
+	t, stopTargets, err := startTargets(o, roles)
+	if err != nil {
+		return exitFor(err, stderr)
+	}
+	defer stopTargets()
 	var wsMu sync.Mutex
 	var ws []*worker
 	stopSignals := onSignal(stderr, p.budget, func(cause any) {
@@ -151,10 +158,11 @@ func certifyParallel(o *runOptions, p *prepared, roles []check.Role, stdout, std
 	// before any worker starts.
 	cfg := runConfig(o, p, t)
 	run.Configure(cfg)
-	if err := preflight(cfg, t); err != nil {
-		return exitFor(err, stderr)
+	if err := preflight(cfg, roles); err != nil {
+		return stopRun(o, p, roles, t, err, stderr)
 	}
-	if e := run.ProbedEras()[check.HTTP]; e.Sessionless {
+	sessionless := run.ProbedEras()[check.HTTP].Sessionless
+	if sessionless {
 		// A server without sessions cannot tell two checks apart (their
 		// request ids, the capabilities they declared): one at a time.
 		n = 1
@@ -166,13 +174,17 @@ func certifyParallel(o *runOptions, p *prepared, roles []check.Role, stdout, std
 	if !run.Interrupted() {
 		con := console.New(stdout, p.console)
 		defer con.Close()
-		co, err := newCoordinator(filepath.Join(dir, "claims.sock"), con)
+		co, err := newCoordinator(filepath.Join(dir, "claims.sock"), con, sessionless)
 		if err != nil {
 			return exitFor(err, stderr)
 		}
 		defer co.close()
+		probed := filepath.Join(dir, "probed.json")
+		if err := writeHandoff(probed); err != nil {
+			return exitFor(err, stderr)
+		}
 		wsMu.Lock()
-		ws, err = startWorkers(o, dir, co.path, n)
+		ws, err = startWorkers(o, dir, co.path, probed, n)
 		wsMu.Unlock()
 		if err != nil {
 			return exitFor(err, stderr)
@@ -212,9 +224,17 @@ type worker struct {
 	exit     int
 }
 
+// workerEnv is the environment of worker i: the coordinator's, so that
+// the worker masks the same secret-named variables (runSecrets), with
+// where the coordinator listens, where the worker writes and where the
+// pre-flight's findings are.
+func workerEnv(socket, out, probed string, i int) []string {
+	return append(os.Environ(), envShardSocket+"="+socket, envShardOut+"="+out, envShardWorker+"="+strconv.Itoa(i), envShardProbed+"="+probed)
+}
+
 // startWorkers starts n workers: this command with its flags, told by
 // the environment where the coordinator listens and where to write.
-func startWorkers(o *runOptions, dir, socket string, n int) ([]*worker, error) {
+func startWorkers(o *runOptions, dir, socket, probed string, n int) ([]*worker, error) {
 	// The seed the coordinator settled and prints, so that every worker
 	// runs the cases that seed names (a later --seed of the user's is the
 	// same number).
@@ -227,7 +247,7 @@ func startWorkers(o *runOptions, dir, socket string, n int) ([]*worker, error) {
 		w := &worker{log: filepath.Join(dir, fmt.Sprintf("worker-%d.log", i)), out: filepath.Join(dir, fmt.Sprintf("worker-%d.json", i))}
 		argv := selfexec.Command("shard", args...)
 		w.cmd = exec.Command(argv[0], argv[1:]...)
-		w.cmd.Env = append(os.Environ(), envShardSocket+"="+socket, envShardOut+"="+w.out, envShardWorker+"="+strconv.Itoa(i))
+		w.cmd.Env = workerEnv(socket, w.out, probed, i)
 		// A group of its own: a terminal's Ctrl-C reaches the coordinator
 		// alone, which passes it on once.
 		w.cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
@@ -249,6 +269,33 @@ func startWorkers(o *runOptions, dir, socket string, n int) ([]*worker, error) {
 		ws[i] = w
 	}
 	return ws, nil
+}
+
+// writeHandoff writes what this process's pre-flight probed to path, for
+// the workers.
+func writeHandoff(path string) error {
+	b, err := json.Marshal(run.TakeHandoff())
+	if err != nil {
+		return fmt.Errorf("parallel run: the pre-flight's probes: %w", err)
+	}
+	return os.WriteFile(path, b, 0o600)
+}
+
+// takeHandoff makes the coordinator's probes this worker's.
+func takeHandoff(s shardConf) error {
+	if s.probed == "" {
+		return nil
+	}
+	b, err := os.ReadFile(s.probed)
+	if err != nil {
+		return fmt.Errorf("worker %d: the coordinator's probes: %w", s.worker, err)
+	}
+	var h run.Handoff
+	if err := json.Unmarshal(b, &h); err != nil {
+		return fmt.Errorf("worker %d: the coordinator's probes are unreadable (%v); a defect of mcpconform", s.worker, err)
+	}
+	run.GiveHandoff(h)
+	return nil
 }
 
 // waitWorkers waits for every worker, killing any still running at the
@@ -308,10 +355,11 @@ func mergeShards(ws []*worker) (finished, error) {
 				continue
 			}
 			f.results = append(f.results, check.Result{Descriptor: d, Outcome: r.Outcome, Message: r.Message, DurationMS: r.DurationMS,
-				Transcript: r.Transcript, Seed: r.Seed, SeedOnly: r.SeedOnly})
+				Transcript: r.Transcript, Seed: r.Seed, SeedOnly: r.SeedOnly, Transports: r.Transports})
 		}
 		maps.Copy(f.eras, out.Eras)
 		maps.Copy(f.info, out.Info)
+		run.AdoptToolUse(out.Tools)
 		suites[i] = out.Suite
 		f.passed = f.passed && out.Passed
 	}
@@ -371,14 +419,19 @@ type coordinator struct {
 	running  int
 	serial   bool
 	inflight map[int]map[string]bool // worker → check → serial
+	// serialise runs a Serial check alone: its verdict hangs on session
+	// state, which only a server without sessions shares between checks.
+	// Over stdio every check has a process of its own, and over HTTP a
+	// session: without serialise, Serial checks overlap like the others.
+	serialise bool
 }
 
-func newCoordinator(path string, progress run.Progress) (*coordinator, error) {
+func newCoordinator(path string, progress run.Progress, serialise bool) (*coordinator, error) {
 	ln, err := net.Listen("unix", path)
 	if err != nil {
 		return nil, fmt.Errorf("parallel run: listening on %s: %w", path, err)
 	}
-	c := &coordinator{path: path, ln: ln, progress: progress, claims: map[string]int{}, inflight: map[int]map[string]bool{}}
+	c := &coordinator{path: path, ln: ln, progress: progress, claims: map[string]int{}, inflight: map[int]map[string]bool{}, serialise: serialise}
 	c.cond = sync.NewCond(&c.mu)
 	go func() {
 		for {
@@ -427,6 +480,7 @@ func (c *coordinator) serve(conn net.Conn) {
 func (c *coordinator) claim(id string, serial bool, w int) bool {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	serial = serial && c.serialise
 	for {
 		if _, taken := c.claims[id]; taken {
 			return false

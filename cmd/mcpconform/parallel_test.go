@@ -148,7 +148,7 @@ func TestSerialChecksRunAlone(t *testing.T) {
 	}
 	defer os.RemoveAll(dir)
 	var progress progressLog
-	co, err := newCoordinator(filepath.Join(dir, "c.sock"), &progress)
+	co, err := newCoordinator(filepath.Join(dir, "c.sock"), &progress, true)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -111,9 +110,10 @@ func replayCommand(args []string, stdout, stderr io.Writer) int {
 // readCase reads one case file, refusing what is not a regular file or
 // is past report.MaxCaseFile.
 func readCase(name string) (*fuzz.Case, error) {
-	b, err := report.ReadInput("case file", name, report.MaxCaseFile)
+	f, err := report.OpenInput("case file", name, report.MaxCaseFile)
 	if err != nil {
 		return nil, err
 	}
-	return fuzz.ParseCase(strings.TrimPrefix(name, "./"), bytes.NewReader(b))
+	defer f.Close()
+	return fuzz.ParseCase(strings.TrimPrefix(name, "./"), f)
 }

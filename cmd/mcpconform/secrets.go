@@ -3,12 +3,13 @@ package main
 import (
 	"errors"
 	"io"
+	"os"
 
 	"github.com/mcpconform/mcpconform/harness/transcript"
 )
 
 // secretFlagUsage is the help of --secret, the same on every command.
-const secretFlagUsage = "a `VALUE` shown as *** wherever it would appear: console, reports, transcripts, snapshots (repeatable; each use is one value, commas included)"
+const secretFlagUsage = "a `VALUE` shown as *** wherever it would appear, URL-encoded or in base64 too: console, reports, transcripts, snapshots (repeatable; each use is one value, commas included; secret-named environment variables are masked without it)"
 
 // secretList is the repeatable --secret flag. Each use is one value taken
 // whole: a secret may hold a comma.
@@ -25,11 +26,14 @@ func (l *secretList) Set(v string) error {
 	return nil
 }
 
-// runSecrets are what a command masks in everything it writes: the
-// --secret values and the credentials of its --url (its userinfo and query
-// values).
+// runSecrets are what a command masks in everything it writes, each in
+// all its forms (transcript.Forms): the --secret values, the credentials of
+// its --url (its userinfo, as Go's client sends it in a Basic header too,
+// and its query values), and the values of this process's secret-named
+// environment variables (transcript.SecretEnvValues), which the workers of
+// a parallel run inherit and so mask alike.
 func runSecrets(values []string, rawURL string) transcript.Secrets {
-	s := transcript.Secrets{}.With(values...)
+	s := transcript.Secrets{}.With(values...).WithEnv(os.Environ())
 	if rawURL != "" {
 		s = s.WithURL(rawURL)
 	}

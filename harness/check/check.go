@@ -60,7 +60,9 @@ type Descriptor struct {
 	Level       Level    // MUST, SHOULD or MAY; empty: the level of its first binding rule
 	// Source says where the rule comes from: spec when a cited rule of the
 	// MCP specification binds the role under test in the check's era, else
-	// hardened (a seed behaviour). Register sets it from the rules.
+	// hardened (a seed behaviour). Register sets it from the rules, unless
+	// the descriptor names it hardened: a defence beyond the specification
+	// that the spec rules it cites motivate but none asks for.
 	Source     Source
 	Role       Role          // client or server
 	Transport  Transport     // stdio, http or any

@@ -152,3 +152,22 @@ func TestResolveFollowsTheRules(t *testing.T) {
 		}
 	}
 }
+
+// A descriptor that names itself hardened stays so beside a binding spec
+// rule (a defence the rule motivates but does not ask for), still citing a
+// rule of its side.
+func TestResolveKeepsANamedHardenedSource(t *testing.T) {
+	d := Descriptor{ID: "x.y", Title: "t", Requirement: "r", Role: Client, Transport: HTTP, KilledBy: []mutant.Name{"m"},
+		Rules: []string{"HT-54"}, Source: Hardened}
+	if got, err := d.Resolve(); err != nil || got.Source != Hardened || got.Level != MUST {
+		t.Errorf("named hardened beside HT-54: %s %s (%v), want hardened MUST", got.Source, got.Level, err)
+	}
+	d.Level = SHOULD
+	if got, err := d.Resolve(); err != nil || got.Source != Hardened || got.Level != SHOULD {
+		t.Errorf("named hardened SHOULD: %s %s (%v), want hardened SHOULD", got.Source, got.Level, err)
+	}
+	d.Rules = []string{"ST-03"}
+	if _, err := d.Resolve(); err == nil || !strings.Contains(err.Error(), "binds the client") {
+		t.Errorf("named hardened citing only the server's ST-03: error %v, want one saying no rule binds the client", err)
+	}
+}

@@ -71,4 +71,7 @@ type Result struct {
 	// SeedOnly marks a failure of a seed behaviour asserted inside a spec
 	// check (RequireHardened): its spec rule held.
 	SeedOnly bool
+	// Transports are the transports a check of transport any was judged
+	// on, in the order it judged them; empty for a check of one transport.
+	Transports []Transport
 }

@@ -26,7 +26,11 @@ const (
 // the check must cite a seed rule: its source is hardened (the seeds'
 // robustness profile, whichever side eases the other's discipline), its
 // level MUST unless the descriptor names a weaker one. A rule of the other side never makes a
-// check about coping with its breach a spec check.
+// check about coping with its breach a spec check. A descriptor that names
+// the source hardened itself keeps it, its level MUST unless it names
+// another: a defence beyond the specification, which the spec rules it
+// cites motivate but none asks for (a Host check against DNS rebinding
+// beside HT-03's Origin check).
 func (d Descriptor) Resolve() (Descriptor, error) {
 	if unknown := rules.Unknown(d.Rules); len(unknown) > 0 {
 		return d, fmt.Errorf("check %s: rule IDs %s are not in the rule table (harness/rules/rules.tsv)", d.ID, strings.Join(unknown, ", "))
@@ -42,6 +46,10 @@ func (d Descriptor) Resolve() (Descriptor, error) {
 		}
 	}
 	switch {
+	case d.Source == Hardened && len(binding)+len(seeds) > 0:
+		if d.Level == "" {
+			d.Level = MUST
+		}
 	case len(binding) > 0:
 		d.Source = Spec
 		if d.Level == "" {

@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/mcpconform/mcpconform/harness/report"
 )
 
 // Case is one corpus case: what it shows, the invariant it breaks, and the
@@ -40,26 +42,24 @@ type Case struct {
 	Frames []Frame
 }
 
-// maxCaseBytes bounds a corpus file; a case is a few frames.
-const maxCaseBytes = 8 << 20
-
-// ParseCase reads a case in its text form; name says where it came from,
+// ParseCase reads a case in its text form, line by line, refusing one past
+// report.MaxCaseFile (a case is a few frames); name says where it came from,
 // for errors.
 func ParseCase(name string, r io.Reader) (*Case, error) {
-	data, err := io.ReadAll(io.LimitReader(r, maxCaseBytes+1))
-	if err != nil {
-		return nil, fmt.Errorf("%s: %v", name, err)
-	}
-	if len(data) > maxCaseBytes {
-		return nil, fmt.Errorf("%s: larger than %d bytes; a corpus case holds a few frames", name, maxCaseBytes)
+	lr := &io.LimitedReader{R: r, N: report.MaxCaseFile + 1}
+	tooBig := func() error {
+		return fmt.Errorf("%s: larger than %s; a corpus case holds a few frames", name, report.Size(report.MaxCaseFile))
 	}
 	c := &Case{Transport: "any"}
 	var pending map[string]string
-	sc := bufio.NewScanner(bytes.NewReader(data))
-	sc.Buffer(make([]byte, 64<<10), maxCaseBytes)
+	sc := bufio.NewScanner(lr)
+	sc.Buffer(make([]byte, 64<<10), report.MaxCaseFile)
 	for n := 1; sc.Scan(); n++ {
 		line := strings.TrimRight(sc.Text(), "\r")
 		bad := func(format string, args ...any) error {
+			if lr.N == 0 { // the line was cut at the limit
+				return tooBig()
+			}
 			return fmt.Errorf("%s:%d: %s; see corpus/README.md for the case format", name, n, fmt.Sprintf(format, args...))
 		}
 		switch {
@@ -130,6 +130,9 @@ func ParseCase(name string, r io.Reader) (*Case, error) {
 		default:
 			return nil, bad("unknown line %q", clip(line, 60))
 		}
+	}
+	if lr.N == 0 {
+		return nil, tooBig()
 	}
 	if err := sc.Err(); err != nil {
 		return nil, fmt.Errorf("%s: %v", name, err)

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcpconform/mcpconform/harness/report"
 	"github.com/mcpconform/mcpconform/harness/serve"
 )
 
@@ -78,5 +79,24 @@ func TestCaseRoundTrip(t *testing.T) {
 	}
 	if string(back.Format()) != string(c.Format()) {
 		t.Fatalf("round trip changed the case:\n%s\nvs\n%s", c.Format(), back.Format())
+	}
+}
+
+// TestParseCaseRefusesPastTheLimit: a case is read line by line and refused
+// once it passes report.MaxCaseFile, whether its last line or a single line
+// crosses the limit.
+func TestParseCaseRefusesPastTheLimit(t *testing.T) {
+	head := "invariant: " + string(Invariants()[0]) + "\nsend {}\n"
+	for name, body := range map[string]string{
+		"many lines": strings.Repeat("# a comment line\n", int(report.MaxCaseFile)/17+1),
+		"one line":   "# " + strings.Repeat("x", int(report.MaxCaseFile)),
+	} {
+		_, err := ParseCase(name, strings.NewReader(head+body))
+		if err == nil || !strings.Contains(err.Error(), "larger than 8.0 MiB") {
+			t.Errorf("%s: err = %v, want larger than 8.0 MiB", name, err)
+		}
+	}
+	if _, err := ParseCase("at the limit", strings.NewReader(head+strings.Repeat("#", int(report.MaxCaseFile)-len(head)))); err != nil {
+		t.Errorf("a case of exactly %d bytes: %v", report.MaxCaseFile, err)
 	}
 }

@@ -15,6 +15,8 @@ import (
 	"github.com/leanovate/gopter"
 	"github.com/leanovate/gopter/commands"
 
+	"github.com/mcpconform/mcpconform/harness/mcp"
+	"github.com/mcpconform/mcpconform/harness/toolpolicy"
 	"github.com/mcpconform/mcpconform/harness/transcript"
 )
 
@@ -32,10 +34,11 @@ type Options struct {
 	// zero is one.
 	Workers int
 	ExecOptions
-	// Only, when set, is the list of tools that may be called; Unsafe
-	// tools are never called; Slow tools are called only with their
-	// cancel.
-	Only, Unsafe, Slow []string
+	// Policy says which tools may be called (its zero value: read-only
+	// tools only); Only, when set, narrows them to its list; Slow tools
+	// are called only with their cancel.
+	Policy     toolpolicy.Policy
+	Only, Slow []string
 	// MaxSteps bounds a sequence's length; zero is DefaultMaxSteps.
 	MaxSteps int
 	// ShrinkBudget bounds the time spent shrinking a finding with gopter;
@@ -96,7 +99,7 @@ type Report struct {
 	Seed     int64
 	Stats    Stats
 	Tools    []string // the tools called
-	Skipped  []string // tools left out (unsafe, not chosen)
+	Skipped  []string // tools left out, each with why: "NAME (WHY)"
 	Findings []Finding
 	Warnings []*Violation
 	// Interrupted says ctx ended the run before its bound.
@@ -459,7 +462,7 @@ func discover(cfg Options) (tools []Tool, skipped []string, err error) {
 	}
 	_, _ = c.send(Frame{Body: message(nil, "notifications/initialized", nil)})
 	only := set(cfg.Only)
-	unsafe, slow := set(cfg.Unsafe), set(cfg.Slow)
+	slow := set(cfg.Slow)
 	var cursor any
 	for page := int64(2); page < 1000; page++ {
 		var p any
@@ -472,16 +475,17 @@ func discover(cfg Options) (tools []Tool, skipped []string, err error) {
 		}
 		var list struct {
 			Tools []struct {
-				Name        string         `json:"name"`
+				mcp.Tool
 				InputSchema map[string]any `json:"inputSchema"`
 			} `json:"tools"`
 			NextCursor any `json:"nextCursor"`
 		}
 		_ = json.Unmarshal(res.result, &list)
 		for _, t := range list.Tools {
+			ok, why := cfg.Policy.Allows(t.Tool)
 			switch {
-			case unsafe[t.Name]:
-				skipped = append(skipped, t.Name+" (unsafe)")
+			case !ok:
+				skipped = append(skipped, t.Name+" ("+why+")")
 			case len(only) > 0 && !only[t.Name]:
 				skipped = append(skipped, t.Name+" (not in --tools)")
 			default:

@@ -2,10 +2,13 @@ package fuzz
 
 import (
 	"context"
+	"slices"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/mcpconform/mcpconform/harness/serve"
+	"github.com/mcpconform/mcpconform/harness/toolpolicy"
 )
 
 func TestFuzzReferenceStdioHolds(t *testing.T) {
@@ -78,5 +81,39 @@ func TestRetryDelayIsNotTheServersTime(t *testing.T) {
 	}
 	if out.Violation != nil {
 		t.Fatalf("the reference broke %v", out.Violation)
+	}
+}
+
+// TestFuzzCallsWhatThePolicyAllows: the fuzzer calls the tools the policy
+// lets it call (every tool of the reference is read-only) and names each
+// tool it leaves out, with why.
+func TestFuzzCallsWhatThePolicyAllows(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		policy  toolpolicy.Policy
+		called  int // at least
+		skipped []string
+	}{
+		{"read-only", toolpolicy.Policy{}, 15, nil},
+		{"unsafe", toolpolicy.Policy{Mode: toolpolicy.All, Unsafe: []string{"test_simple_text"}}, 15, []string{"test_simple_text (listed under unsafe: in the fixtures file)"}},
+		{"none", toolpolicy.Policy{Mode: toolpolicy.None}, 0, []string{"test_simple_text (call-tools is none)", "slow (call-tools is none)"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			rep, err := Run(context.Background(), Options{Target: reference(), Seed: 1, Iterations: 1, Policy: tc.policy, Slow: []string{"slow"}, ExecOptions: ExecOptions{Timeout: 5 * time.Second}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(rep.Tools) < tc.called || tc.called == 0 && len(rep.Tools) > 0 {
+				t.Errorf("called %v, want at least %d tools", rep.Tools, tc.called)
+			}
+			for _, s := range tc.skipped {
+				if !slices.Contains(rep.Skipped, s) {
+					t.Errorf("left out %v, want %q among them", rep.Skipped, s)
+				}
+				if name, _, _ := strings.Cut(s, " "); slices.Contains(rep.Tools, name) {
+					t.Errorf("%s was called", name)
+				}
+			}
+		})
 	}
 }

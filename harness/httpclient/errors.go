@@ -1,6 +1,8 @@
 package httpclient
 
 import (
+	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -9,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/mcpconform/mcpconform/harness/failure"
+	"github.com/mcpconform/mcpconform/harness/transcript"
 )
 
 // Causes the client's failures wrap, for callers that branch with errors.Is
@@ -29,19 +32,23 @@ var (
 	ErrNoSessionID = errors.New("no session id")
 )
 
-// maxErrorBody is how much of an error response's body is read; a body of
-// up to maxErrorShown bytes is quoted in the failure, a longer one never.
+// maxErrorBody is how much of an error response's body is read; a JSON
+// body is shown as JSON up to maxErrorShown bytes of it, a text body of up
+// to maxErrorShown bytes is quoted in the failure, a longer one never.
 const (
 	maxErrorBody  = 4 << 10
 	maxErrorShown = 256
 )
 
 // statusFailure describes an HTTP error response (ErrConnection) without
-// reading more than maxErrorBody of its body, and quoting it only when it is
-// short text.
+// reading more than maxErrorBody of its body: a JSON body as JSON (compact,
+// clipped), short text quoted.
 func statusFailure(op string, resp *http.Response) *failure.Error {
 	body, _ := io.ReadAll(io.LimitReader(resp.Body, maxErrorBody+1))
 	detail := "HTTP " + resp.Status
+	if shown, ok := jsonText(body); ok {
+		return failure.New(failure.ErrConnection, op, detail+": "+transcript.Clip(shown, maxErrorShown))
+	}
 	switch {
 	case len(body) > maxErrorShown:
 		detail += fmt.Sprintf(" (a body of more than %d bytes, not shown)", maxErrorShown)
@@ -51,6 +58,15 @@ func statusFailure(op string, resp *http.Response) *failure.Error {
 		detail += fmt.Sprintf(" (a body of %d bytes that is not text)", len(body))
 	}
 	return failure.New(failure.ErrConnection, op, detail)
+}
+
+// jsonText is body, when it is a whole JSON object or array, on one line.
+func jsonText(body []byte) (string, bool) {
+	var b bytes.Buffer
+	if err := json.Compact(&b, body); err != nil || b.Len() == 0 || (b.Bytes()[0] != '{' && b.Bytes()[0] != '[') {
+		return "", false
+	}
+	return b.String(), true
 }
 
 // causedBy returns a failure of kind with cause as its underlying error.

@@ -252,8 +252,9 @@ func TestGETStream(t *testing.T) {
 
 // TestResponseBodies: HT-17 and the memory bound: a JSON body larger than
 // MaxSSEEventSize fails the call; an HTTP error fails it with its status,
-// quoting a short body and never a long one; a request answered with 202
-// fails at once.
+// quoting a short text body and never a long one, and showing a JSON body
+// as JSON (on one line, clipped), not as an escaped string; a request
+// answered with 202 fails at once.
 func TestResponseBodies(t *testing.T) {
 	for _, tc := range []struct {
 		name   string
@@ -272,6 +273,16 @@ func TestResponseBodies(t *testing.T) {
 		{"long error body", func(w http.ResponseWriter, q *seen) {
 			http.Error(w, "secret "+strings.Repeat("y", 10_000), http.StatusBadGateway)
 		}, failure.ErrConnection, "502 Bad Gateway (a body of more than", "secret"},
+		{"JSON error body", func(w http.ResponseWriter, q *seen) {
+			w.Header().Set("Content-Type", "application/json")
+			w.WriteHeader(http.StatusBadRequest)
+			_, _ = w.Write([]byte("{\n  \"jsonrpc\": \"2.0\",\n  \"error\": {\"code\": -32600, \"message\": \"bad \\\"x\\\"\"}\n}\n"))
+		}, failure.ErrConnection, `400 Bad Request: {"jsonrpc":"2.0","error":{"code":-32600,"message":"bad \"x\""}}`, `"{\"`},
+		{"long JSON error body", func(w http.ResponseWriter, q *seen) {
+			w.Header().Set("Content-Type", "application/json")
+			w.WriteHeader(http.StatusBadRequest)
+			_, _ = w.Write([]byte(`{"error":{"message":"` + strings.Repeat("z", 1000) + `"}}`))
+		}, failure.ErrConnection, `400 Bad Request: {"error":{"message":"zzz`, "not shown"},
 		{"202 for a request", func(w http.ResponseWriter, q *seen) {
 			w.WriteHeader(http.StatusAccepted)
 		}, failure.ErrProtocol, "HT-17", ""},

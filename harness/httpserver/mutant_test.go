@@ -89,10 +89,6 @@ var ruleOf = map[mutant.Name]observation{
 		resp := e.post(initializeBody("2025-11-25"), header{"Origin", "https://evil.example"})
 		return resp.StatusCode != http.StatusForbidden, resp.Status
 	},
-	mutant.NoHostCheck: func(t *testing.T, e *endpoint) (bool, string) {
-		resp := e.post(initializeBody("2025-11-25"), header{"Host", "rebound.example"})
-		return resp.StatusCode != http.StatusForbidden, resp.Status
-	},
 	mutant.NoVersionCheck: func(t *testing.T, e *endpoint) (bool, string) {
 		sid := e.session()
 		resp := e.post(pingBody, sessionHeader(sid), versionHeader("1999-01-01"))
@@ -114,11 +110,6 @@ var ruleOf = map[mutant.Name]observation{
 		readAnswer(t, e.post(pingBody, sessionHeader(sid)))
 		_ = get.resp.Body.Close()
 		return nextIsNotTheMarker(t, e, sid, e.getStream(sid, lastEventHeader(ev.id)))
-	},
-	mutant.UnknownSessionAccepted: func(t *testing.T, e *endpoint) (bool, string) {
-		e.session()
-		resp := e.post(pingBody, sessionHeader("NEVERISSUED"))
-		return resp.StatusCode != http.StatusNotFound, resp.Status
 	},
 }
 
@@ -142,7 +133,39 @@ func TestEachServerMutantBreaksItsRule(t *testing.T) {
 	}
 }
 
-func TestUnknownSessionMutantStillRefusesEndedSessions(t *testing.T) {
+// variantOf maps permitted variants of the server transport to an
+// observation of what each does differently: the reference does not, the
+// variant does.
+var variantOf = map[mutant.Name]observation{
+	mutant.NoHostCheck: func(t *testing.T, e *endpoint) (bool, string) {
+		resp := e.post(initializeBody("2025-11-25"), header{"Host", "rebound.example"})
+		return resp.StatusCode != http.StatusForbidden, resp.Status
+	},
+	mutant.UnknownSessionAccepted: func(t *testing.T, e *endpoint) (bool, string) {
+		e.session()
+		resp := e.post(pingBody, sessionHeader("NEVERISSUED"))
+		return resp.StatusCode != http.StatusNotFound, resp.Status
+	},
+}
+
+func TestServerVariantsDoWhatTheySay(t *testing.T) {
+	for name, observe := range variantOf {
+		t.Run(string(name), func(t *testing.T) {
+			v, ok := mutant.LookupVariant(name)
+			if !ok {
+				t.Fatalf("%s is no permitted variant", name)
+			}
+			if differs, saw := observe(t, serve(t, minimal(""))); differs {
+				t.Errorf("the reference does what variant %s does (%s): saw %s", name, v.Description, saw)
+			}
+			if differs, saw := observe(t, serve(t, minimal(name))); !differs {
+				t.Errorf("variant %s does not do what it says (%s): saw %s", name, v.Description, saw)
+			}
+		})
+	}
+}
+
+func TestUnknownSessionVariantStillRefusesEndedSessions(t *testing.T) {
 	e := serve(t, minimal(mutant.UnknownSessionAccepted))
 	sid := e.session()
 	wantStatus(t, e.send(http.MethodDelete, "", sessionHeader(sid)), http.StatusNoContent)

@@ -9,8 +9,10 @@ import (
 	"github.com/mcpconform/mcpconform/harness/mutant"
 )
 
-// hostAllowed keeps DNS rebinding out (HT-03): the Host header must name the
-// server by a loopback name, or be one of the configured hosts.
+// hostAllowed keeps DNS rebinding out beside the Origin check HT-03 asks
+// for: the Host header must name the server by a loopback name, or be one
+// of the configured hosts. The spec asks for no Host check, so the
+// permitted variant no-host-check has none.
 func (s *Server) hostAllowed(host string) bool {
 	if s.cfg.Mutant == mutant.NoHostCheck {
 		return true

@@ -67,7 +67,8 @@ type Config struct {
 	AllowedOrigins []string
 	// AllowedHosts are Host header values (with or without port) accepted
 	// besides loopback names with any port; other hosts get 403, which stops
-	// DNS rebinding (HT-03).
+	// DNS rebinding beside the Origin check (HT-03); no rule of the spec
+	// asks for it (the hardened profile does).
 	AllowedHosts []string
 	// SupportedVersions are the protocol versions accepted in the
 	// MCP-Protocol-Version header (HT-72). Default DefaultSupportedVersions.
@@ -213,8 +214,8 @@ func New(cfg Config) *Server {
 	}
 }
 
-// ServeHTTP checks Host and Origin (HT-03, HT-04), then serves POST, GET and
-// DELETE; any other method gets 405.
+// ServeHTTP checks Host (beyond the spec) and Origin (HT-03, HT-04), then
+// serves POST, GET and DELETE; any other method gets 405.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if !s.hostAllowed(r.Host) {
 		refuse(w, http.StatusForbidden, codeServerError, fmt.Sprintf(

@@ -173,8 +173,9 @@ func (sess *Session) getStreamRead() bool {
 // sessionFor finds the session of a request that is not an initialize: the
 // one its Mcp-Session-Id names, after checking its MCP-Protocol-Version. It
 // answers the refusal itself and returns false: 400 without the header
-// (HT-55) or with a bad version (HT-72), 404 for an unknown or ended session
-// (HT-56). A stateless server serves every request in an ephemeral session.
+// (HT-55) or with a bad version (HT-72), 404 for an ended session (HT-56)
+// and, beyond the spec, for one it never issued. A stateless server serves
+// every request in an ephemeral session.
 func (s *Server) sessionFor(w http.ResponseWriter, r *http.Request) (*Session, bool) {
 	version, ok := s.checkVersion(w, r)
 	if !ok {

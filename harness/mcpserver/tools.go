@@ -111,10 +111,17 @@ func decodeArgs(args json.RawMessage, v any) error {
 // schema is a tool's inputSchema text.
 func schema(s string) json.RawMessage { return json.RawMessage(s) }
 
-// tool is the tools/list entry of a tool.
+// tool is the tools/list entry of a tool. Every tool of the reference reads
+// and changes nothing outside its session, so each is marked read-only and
+// closed-world (TL-02): what a checker that calls only such tools may call.
 func tool(name, description string, inputSchema json.RawMessage) mcp.Tool {
-	return mcp.Tool{Name: name, Description: description, InputSchema: inputSchema}
+	return mcp.Tool{Name: name, Description: description, InputSchema: inputSchema, Annotations: &readOnly}
 }
+
+// readOnly are the annotations of every tool of the reference.
+var readOnly = mcp.ToolAnnotations{ReadOnlyHint: ptr(true), OpenWorldHint: ptr(false)}
+
+func ptr[T any](v T) *T { return &v }
 
 // noArguments is the inputSchema of a tool without arguments (TL-03).
 var noArguments = schema(`{"type":"object","additionalProperties":false}`)

@@ -98,11 +98,9 @@ const (
 	MissingSessionAccepted Name = "missing-session-accepted"
 	DeleteKeepsSession     Name = "delete-keeps-session"
 	NoOriginCheck          Name = "no-origin-check"
-	NoHostCheck            Name = "no-host-check"
 	NoVersionCheck         Name = "no-version-check"
 	AcceptBatch            Name = "accept-batch"
 	ReplayOtherStreams     Name = "replay-other-streams"
-	UnknownSessionAccepted Name = "unknown-session-accepted"
 	NoPrimingEvent         Name = "no-priming-event"
 	NoRetryField           Name = "no-retry-field"
 )
@@ -188,11 +186,9 @@ var catalogue = []Mutant{
 	{MissingSessionAccepted, "server", "serves non-initialize requests without a session id (HT-55)"},
 	{DeleteKeepsSession, "server", "keeps a session alive after DELETE (HT-56, HT-58)"},
 	{NoOriginCheck, "server", "accepts any Origin (HT-03, HT-04)"},
-	{NoHostCheck, "server", "accepts any Host, so DNS rebinding works (HT-03)"},
 	{NoVersionCheck, "server", "accepts any MCP-Protocol-Version (HT-72)"},
 	{AcceptBatch, "server", "accepts JSON-RPC batches from 2025-06-18 on (JR-37, HT-13)"},
 	{ReplayOtherStreams, "server", "replays events of other streams on resumption (HT-46)"},
-	{UnknownSessionAccepted, "server", "serves requests bearing a session id it never issued (HT-56)"},
 	{NoPrimingEvent, "server", "opens an SSE answer without a priming event (HT-28)"},
 	{NoRetryField, "server", "drops a stream's connection without having sent a retry field (HT-29b)"},
 }

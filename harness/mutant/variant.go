@@ -4,7 +4,8 @@ import "sort"
 
 // Permitted variants of the reference implementations: behaviour the MCP
 // specification permits but the hardened profile (the seed behaviours NG-,
-// RM-, CX-) does not, or does not ask for. They run like mutants (the same
+// RM-, CX-, and the defences a check names hardened) does not, or does not
+// ask for. They run like mutants (the same
 // --mutant flag, the same Name consulted at the same places), but the
 // self-test proves the opposite of them: under --profile spec no check
 // fails a variant (precision), while under --profile hardened every check
@@ -26,11 +27,13 @@ const (
 
 // Variants of the reference server (mcpconform serve --mutant NAME).
 const (
-	LogsBeforeSetLevel Name = "logs-before-setlevel"
-	JSONResponses      Name = "json-responses"
-	DeleteRefused      Name = "delete-refused"
-	GETRefused         Name = "get-refused"
-	StatelessServer    Name = "stateless-server"
+	LogsBeforeSetLevel     Name = "logs-before-setlevel"
+	JSONResponses          Name = "json-responses"
+	DeleteRefused          Name = "delete-refused"
+	GETRefused             Name = "get-refused"
+	StatelessServer        Name = "stateless-server"
+	NoHostCheck            Name = "no-host-check"
+	UnknownSessionAccepted Name = "unknown-session-accepted"
 )
 
 // Variant describes one permitted variant.
@@ -78,6 +81,10 @@ var variants = []Variant{
 		"answers GET with 405: it offers no server-initiated stream (HT-31g permits it)"},
 	{StatelessServer, "server", "http", []string{"HT-50"},
 		"serves without sessions: no Mcp-Session-Id on the initialize answer, every request served apart (HT-50: the server may hand out a session id)"},
+	{NoHostCheck, "server", "http", []string{"HT-03", "HT-05"},
+		"accepts a request whatever host its Host header names; it still refuses a foreign Origin, the DNS-rebinding defence HT-03 asks for, and listens on loopback (HT-05): no rule of the spec asks for a Host check"},
+	{UnknownSessionAccepted, "server", "http", []string{"HT-56", "HT-50"},
+		"serves a request bearing a session id it never issued, in a session of its own; a session it ended still gets 404, which is all HT-56 asks"},
 }
 
 // Variants returns every permitted variant, sorted by name.

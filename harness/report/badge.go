@@ -50,8 +50,9 @@ func BadgeText(ix *Index) (string, bool) {
 }
 
 // Scope names the roles and the transports that ran, "client+server
-// http+stdio": those of the checks neither SKIPPED nor N/A, a transport of
-// any counting as none; "" when no check ran.
+// http+stdio": those of the checks neither SKIPPED nor N/A, a check of
+// transport any counting the transports it was judged on; "" when no check
+// ran.
 func (ix *Index) Scope() string {
 	var roles, transports []string
 	for _, c := range ix.Checks {
@@ -61,8 +62,10 @@ func (ix *Index) Scope() string {
 		if r := string(c.Role); !slices.Contains(roles, r) {
 			roles = append(roles, r)
 		}
-		if t := string(c.Transport); t != string(check.Any) && !slices.Contains(transports, t) {
-			transports = append(transports, t)
+		for _, t := range c.Seen() {
+			if t != check.Any && !slices.Contains(transports, string(t)) {
+				transports = append(transports, string(t))
+			}
 		}
 	}
 	slices.Sort(roles)

@@ -69,7 +69,6 @@ func LoadBaseline(path string) (*Baseline, error) {
 		return nil, fmt.Errorf("expected-failures baseline %s: more than one YAML document (a second '---'); keep a single document", path)
 	}
 
-	lines := entryLines(data)
 	b := &Baseline{path: path, reasons: map[check.Role]map[string]string{check.Client: {}, check.Server: {}}}
 	listedUnder := map[string]check.Role{}
 	for _, list := range []struct {
@@ -77,25 +76,28 @@ func LoadBaseline(path string) (*Baseline, error) {
 		entries []baselineEntry
 	}{{check.Client, f.Client}, {check.Server, f.Server}} {
 		for i, e := range list.entries {
+			id, reason := strings.TrimSpace(e.ID), strings.TrimSpace(e.Reason)
+			prev, dup := listedUnder[id]
+			if id != "" && reason != "" && !dup {
+				listedUnder[id] = list.role
+				b.reasons[list.role][id] = reason
+				continue
+			}
+			// A wrong entry: the file is parsed again, only now, for its line.
 			where := fmt.Sprintf("%s entry %d", list.role, i+1)
-			if l := lines[list.role]; i < len(l) {
+			if l := entryLines(data)[list.role]; i < len(l) {
 				where += fmt.Sprintf(" (line %d)", l[i])
 			}
-			id, reason := strings.TrimSpace(e.ID), strings.TrimSpace(e.Reason)
 			if id == "" {
 				return nil, fmt.Errorf("expected-failures baseline %s: %s has no id; give the ID of the check expected to fail (`mcpconform list` shows them)", path, where)
 			}
 			if reason == "" {
 				return nil, fmt.Errorf("expected-failures baseline %s: %s (%s) has no reason; say why it is expected to fail, for example the issue that tracks it", path, where, id)
 			}
-			if prev, dup := listedUnder[id]; dup {
-				if prev == list.role {
-					return nil, fmt.Errorf("expected-failures baseline %s: %s: %s is listed twice under %s; keep one entry", path, where, id, list.role)
-				}
-				return nil, fmt.Errorf("expected-failures baseline %s: %s: %s is listed under both client and server; a check has one role, keep the entry under that role only", path, where, id)
+			if prev == list.role {
+				return nil, fmt.Errorf("expected-failures baseline %s: %s: %s is listed twice under %s; keep one entry", path, where, id, list.role)
 			}
-			listedUnder[id] = list.role
-			b.reasons[list.role][id] = reason
+			return nil, fmt.Errorf("expected-failures baseline %s: %s: %s is listed under both client and server; a check has one role, keep the entry under that role only", path, where, id)
 		}
 	}
 	return b, nil

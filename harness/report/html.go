@@ -32,13 +32,13 @@ func RenderHTML(ix *Index) ([]byte, error) {
 	return b.Bytes(), nil
 }
 
-// WriteHTML writes RenderHTML(ix) to path, atomically.
+// WriteHTML writes RenderHTML(ix) to path with WriteFile.
 func WriteHTML(path string, ix *Index) error {
 	data, err := RenderHTML(ix)
 	if err != nil {
 		return fmt.Errorf("HTML report %s: %w", path, err)
 	}
-	return WriteFileAtomic(path, data)
+	return WriteFile(path, data)
 }
 
 var (
@@ -109,6 +109,11 @@ type checkView struct {
 	Rules    []rules.Rule
 	Verdict  verdict
 	Lines    template.HTML // the transcript, escaped
+
+	// SeenText are the transports it was judged on, space-separated (the
+	// transport filter's words); TransportText says them after its
+	// transport when that is any ("any: stdio http").
+	SeenText, TransportText string
 }
 
 func newPage(ix *Index) page {
@@ -134,7 +139,9 @@ func newPage(ix *Index) page {
 			rest = append(rest, v)
 		}
 		p.Roles = addOnce(p.Roles, c.Role)
-		p.Transports = addOnce(p.Transports, c.Transport)
+		for _, t := range c.Seen() {
+			p.Transports = addOnce(p.Transports, t)
+		}
 		for _, e := range c.Eras {
 			p.Eras = addOnce(p.Eras, e)
 		}
@@ -158,6 +165,14 @@ func newCheckView(c Check) *checkView {
 		eras[i] = string(e)
 	}
 	v.ErasText = strings.Join(eras, " ")
+	seen := make([]string, len(c.Seen()))
+	for i, t := range c.Seen() {
+		seen[i] = string(t)
+	}
+	v.SeenText, v.TransportText = strings.Join(seen, " "), string(c.Transport)
+	if len(c.Transports) > 0 && c.Transport == check.Any {
+		v.TransportText += ": " + strings.Join(seen, " ")
+	}
 	var profiles []string
 	if c.Source == check.Spec {
 		profiles = append(profiles, string(check.SpecProfile))

@@ -22,7 +22,7 @@
       var d = r.dataset;
       var ok = outcomes[d.outcome] === true &&
         (!f.role.value || d.role === f.role.value) &&
-        (!f.transport.value || d.transport === f.transport.value) &&
+        (!f.transport.value || has(d.transport, f.transport.value)) &&
         (!f.era.value || has(d.eras, f.era.value)) &&
         (!f.profile.value || has(d.profiles, f.profile.value)) &&
         (!q || texts[i].indexOf(q) >= 0);

@@ -166,6 +166,26 @@ func TestHTMLProfilesOfACheck(t *testing.T) {
 	}
 }
 
+// A check of transport any shows under the transport filter of each
+// transport it was judged on, and its tags name them; one not judged
+// stays under any. The badge's scope counts them too.
+func TestHTMLTransportsOfACheckOfAny(t *testing.T) {
+	both := result("server.both", check.Fail, "stdio: PASS; http: FAIL")
+	both.Transport, both.Transports = check.Any, []check.Transport{check.Stdio, check.HTTP}
+	none := result("server.none", check.NotApplicable, "no era")
+	none.Transport = check.Any
+	ix := NewIndex(Tool{Name: "mcpconform", Version: "1"}, nil, 5, []check.Result{both, none})
+	page := string(mustHTML(t, ix))
+	wantContains(t, page,
+		`id="check-server.both" data-outcome="FAIL" data-role="server" data-transport="stdio http"`,
+		`<span class="tags">server · any: stdio http ·`,
+		`id="check-server.none" data-outcome="N/A" data-role="server" data-transport="any"`,
+		`<option>any</option><option>http</option><option>stdio</option>`)
+	if got := ix.Scope(); got != "server http+stdio" {
+		t.Errorf("scope = %q, want the transports the check of any was judged on", got)
+	}
+}
+
 // A spec rule links to its section with its sentence on hover; a seed rule
 // shows its sentence on hover.
 const (

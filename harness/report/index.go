@@ -4,7 +4,8 @@
 // of normalised transcripts through go-snaps, and the expected-failures
 // baseline that turns listed failures into XFAIL and listed passes into STALE.
 //
-// Every file is written whole or not at all (WriteFileAtomic).
+// Every report is written by WriteFile: a regular file whole or not at all,
+// a FIFO or a device straight through, never replaced.
 package report
 
 import (
@@ -12,8 +13,10 @@ import (
 	"fmt"
 	"slices"
 	"sort"
+	"strings"
 
 	"github.com/mcpconform/mcpconform/harness/check"
+	"github.com/mcpconform/mcpconform/harness/toolpolicy"
 )
 
 // Tool names the program that produced a report.
@@ -43,6 +46,18 @@ func (s Summary) Count(o check.Outcome) int {
 		return *p
 	}
 	return 0
+}
+
+// String is the counts, "40 pass · 2 n/a": pass and fail always, the
+// other outcomes when some check has them.
+func (s Summary) String() string {
+	var parts []string
+	for _, o := range Outcomes {
+		if n := s.Count(o); n > 0 || o == check.Pass || o == check.Fail {
+			parts = append(parts, fmt.Sprintf("%d %s", n, strings.ToLower(string(o))))
+		}
+	}
+	return strings.Join(parts, " · ")
 }
 
 // Total returns the number of checks counted.
@@ -95,6 +110,10 @@ type Check struct {
 	Source      check.Source    `json:"source"`
 	Role        check.Role      `json:"role"`
 	Transport   check.Transport `json:"transport"`
+	// Transports are the transports a check of transport any was judged
+	// on (both, when the run named both and the server serves its era on
+	// both); absent for a check of one transport or one not judged.
+	Transports []check.Transport `json:"transports,omitempty"`
 	// Eras are the protocol eras the check applies to: legacy, modern or both.
 	Eras       []check.Era `json:"eras"`
 	Rules      []string    `json:"rules"`
@@ -106,6 +125,15 @@ type Check struct {
 	// hardenedScore says the hardened score counts the check when it is
 	// judged (Scores); the HTML filters by profile with it.
 	hardenedScore bool
+}
+
+// Seen returns the transports the check was judged on: its Transports,
+// else its Transport (any for a check of transport any not judged).
+func (c Check) Seen() []check.Transport {
+	if len(c.Transports) > 0 {
+		return c.Transports
+	}
+	return []check.Transport{c.Transport}
 }
 
 // Index is the JSON index of a run: the tool, the target, the counts, the
@@ -122,8 +150,15 @@ type Index struct {
 	// ran: the checks in flight and those not reached are SKIPPED.
 	Interrupted bool `json:"interrupted"`
 	// InterruptedBy is SIGINT, SIGTERM or run-timeout when Interrupted.
-	InterruptedBy string  `json:"interrupted_by,omitempty"`
-	Checks        []Check `json:"checks"`
+	InterruptedBy string `json:"interrupted_by,omitempty"`
+	// Stopped says why the run stopped before its checks (a target that is
+	// no MCP implementation, an adapter that breaks its contract): the
+	// verdict is ERROR, with no checks.
+	Stopped string `json:"stopped,omitempty"`
+	// Tools are the server's tools the checks called and those they left
+	// alone, and why; nil for a run that certified no server.
+	Tools  *toolpolicy.Use `json:"tools,omitempty"`
+	Checks []Check         `json:"checks"`
 }
 
 // NewIndex builds the index of a run from its results: the checks sorted by
@@ -144,6 +179,7 @@ func NewIndex(tool Tool, target map[string]any, seed int64, results []check.Resu
 			Source:        r.Source,
 			Role:          r.Role,
 			Transport:     r.Transport,
+			Transports:    append([]check.Transport(nil), r.Transports...),
 			Eras:          append([]check.Era{}, r.EraList()...),
 			Rules:         rules,
 			DurationMS:    r.DurationMS,
@@ -162,9 +198,13 @@ func NewIndex(tool Tool, target map[string]any, seed int64, results []check.Resu
 }
 
 // ExitCode returns the process exit status the run earns: 2 when the
-// harness could not judge a check (ERROR), 1 when a check failed or a
+// harness could not judge a check (ERROR) or the run stopped before its
+// checks, 1 when a check failed or a
 // baseline entry is stale, 0 otherwise.
 func (ix *Index) ExitCode() int {
+	if ix.Stopped != "" {
+		return 2
+	}
 	code := 0
 	for _, c := range ix.Checks {
 		switch {
@@ -183,14 +223,18 @@ const (
 	VerdictFailed        = "FAILED"
 	VerdictInterrupted   = "INTERRUPTED"
 	VerdictNothingJudged = "NOTHING JUDGED"
+	VerdictStopped       = "ERROR"
 )
 
-// Verdict is what every report says of the run: FAILED when a check failed
+// Verdict is what every report says of the run: ERROR when it stopped
+// before its checks (Stopped), FAILED when a check failed
 // it (ExitCode), INTERRUPTED when a signal or the run budget stopped it,
 // NOTHING JUDGED when no check reached a verdict (every one SKIPPED, N/A or
 // UNIMPLEMENTED), else passed.
 func (ix *Index) Verdict() string {
 	switch {
+	case ix.Stopped != "":
+		return VerdictStopped
 	case ix.ExitCode() != 0:
 		return VerdictFailed
 	case ix.Interrupted:
@@ -203,11 +247,11 @@ func (ix *Index) Verdict() string {
 	return VerdictPassed
 }
 
-// WriteJSON writes the index to path as indented JSON, atomically.
+// WriteJSON writes the index to path as indented JSON, with WriteFile.
 func WriteJSON(path string, ix *Index) error {
 	data, err := json.MarshalIndent(ix, "", "  ")
 	if err != nil {
 		return fmt.Errorf("JSON index %s: %w; a target value cannot be encoded as JSON, pass strings, numbers or lists", path, err)
 	}
-	return WriteFileAtomic(path, append(data, '\n'))
+	return WriteFile(path, append(data, '\n'))
 }

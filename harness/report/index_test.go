@@ -27,7 +27,9 @@ func TestJSONIndexFieldNames(t *testing.T) {
 	withExtras.Transcript = []string{`c2s {"id":"<n1>"}`}
 	noRules := result("stdio.server.bare", check.Pass, "")
 	noRules.Rules = nil
-	ix := NewIndex(Tool{Name: "mcpconform", Version: "1.0"}, nil, 99, []check.Result{withExtras, noRules})
+	judged := result("x.server.both", check.Pass, "stdio: PASS; http: PASS")
+	judged.Transport, judged.Transports = check.Any, []check.Transport{check.Stdio, check.HTTP}
+	ix := NewIndex(Tool{Name: "mcpconform", Version: "1.0"}, nil, 99, []check.Result{withExtras, noRules, judged})
 
 	path := filepath.Join(t.TempDir(), "index.json")
 	if err := WriteJSON(path, ix); err != nil {
@@ -53,12 +55,16 @@ func TestJSONIndexFieldNames(t *testing.T) {
 	assertKeys("target", doc["target"])
 	assertKeys("summary", doc["summary"], "pass", "fail", "warn", "info", "unimplemented", "skipped", "not_applicable", "xfail", "stale", "hardened", "error")
 	checks := doc["checks"].([]any)
-	if len(checks) != 2 {
+	if len(checks) != 3 {
 		t.Fatalf("checks = %v", checks)
 	}
 	common := []string{"id", "title", "requirement", "outcome", "level", "source", "role", "transport", "eras", "rules", "duration_ms", "message"}
 	assertKeys("checks[0]", checks[0], common...)
 	assertKeys("checks[1]", checks[1], append(common, "seed", "transcript")...)
+	assertKeys("checks[2]", checks[2], append(common, "transports")...)
+	if ts := checks[2].(map[string]any)["transports"]; !reflect.DeepEqual(ts, []any{"stdio", "http"}) {
+		t.Errorf("transports = %v, want [stdio http]", ts)
+	}
 	bare := checks[0].(map[string]any)
 	if rules, ok := bare["rules"].([]any); !ok || len(rules) != 0 {
 		t.Errorf("rules of a check without rules = %#v, want []", bare["rules"])

@@ -7,24 +7,23 @@ import (
 )
 
 // Size limits of the files a run reads: what a user names on the command
-// line is refused past them, before it can fill memory.
+// line is refused past them, before it is read, so that no input can fill
+// memory (a YAML file takes tens of times its size once parsed).
 const (
-	MaxFixturesFile = 1 << 20  // --fixtures
-	MaxBaselineFile = 4 << 20  // --expected-failures
-	MaxCaseFile     = 16 << 20 // a corpus case for mcpconform replay
+	MaxFixturesFile = 1 << 20  // --fixtures (YAML)
+	MaxBaselineFile = 1 << 20  // --expected-failures (YAML)
+	MaxCaseFile     = 8 << 20  // a corpus case, for mcpconform replay (read line by line)
 	MaxSnapshotFile = 16 << 20 // one snapshot under --snapshots
+	MaxReportFile   = 64 << 20 // the JSON report mcpconform badge reads
 )
 
 // ReadInput reads a file the user named, as what (e.g. "--fixtures"): it
 // must be a regular file (a directory, FIFO or device is refused before it
 // is opened, so nothing blocks or streams forever) of at most limit bytes.
 func ReadInput(what, path string, limit int64) ([]byte, error) {
-	if err := CheckInput(what, path, limit); err != nil {
-		return nil, err
-	}
-	f, err := os.Open(path)
+	f, err := OpenInput(what, path, limit)
 	if err != nil {
-		return nil, fmt.Errorf("%s %s: %w", what, path, err)
+		return nil, err
 	}
 	defer f.Close()
 	b, err := io.ReadAll(io.LimitReader(f, limit+1))
@@ -35,6 +34,19 @@ func ReadInput(what, path string, limit int64) ([]byte, error) {
 		return nil, fmt.Errorf("%s %s: grew past %s while it was read; give a file that is not being written", what, path, Size(limit))
 	}
 	return b, nil
+}
+
+// OpenInput opens what ReadInput would read, for a reader that parses it as
+// it goes and stops past limit.
+func OpenInput(what, path string, limit int64) (*os.File, error) {
+	if err := CheckInput(what, path, limit); err != nil {
+		return nil, err
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("%s %s: %w", what, path, err)
+	}
+	return f, nil
 }
 
 // CheckInput refuses what ReadInput would refuse, without reading.
@@ -56,7 +68,7 @@ func CheckInput(what, path string, limit int64) error {
 		return fmt.Errorf("%s %s is %s; give a regular file", what, path, kind)
 	}
 	if fi.Size() > limit {
-		return fmt.Errorf("%s %s is %s, over the limit of %s; is it the right file?", what, path, Size(fi.Size()), Size(limit))
+		return fmt.Errorf("%s %s is %s, over the limit of %s for this input; give the right file, or cut it under the limit", what, path, Size(fi.Size()), Size(limit))
 	}
 	return nil
 }

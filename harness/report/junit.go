@@ -39,7 +39,7 @@ func LeftOut(c Check) bool {
 // AfterSuite, …) that did not pass.
 const junitSuiteNodes = "mcpconform suite nodes"
 
-// WriteJUnit writes the JUnit XML report of a run to path, atomically. Its
+// WriteJUnit writes the JUnit XML report of a run to path with WriteFile. Its
 // outcomes are the index's (XFAIL, STALE, WARN, HARDENED, N/A … are not
 // Ginkgo states); report, Ginkgo's, gives the run's start and length and
 // the suite-level nodes that did not pass. The shape is Ginkgo's reporter
@@ -63,7 +63,7 @@ func WriteJUnit(report types.Report, ix *Index, path string) error {
 	if err != nil {
 		return fmt.Errorf("JUnit report %s: %w", path, err)
 	}
-	return WriteFileAtomic(path, append(append([]byte(xml.Header), data...), '\n'))
+	return WriteFile(path, append(append([]byte(xml.Header), data...), '\n'))
 }
 
 // JUnit builds the JUnit document WriteJUnit writes.
@@ -90,6 +90,14 @@ func JUnit(report types.Report, ix *Index) reporters.JUnitTestSuites {
 	slices.SortStableFunc(suites, func(a, b reporters.JUnitTestSuite) int { return strings.Compare(a.Name, b.Name) })
 	if nodes := failedSuiteNodes(report); len(nodes) > 0 {
 		suites = append(suites, reporters.JUnitTestSuite{Name: junitSuiteNodes, Package: "mcpconform", Timestamp: timestamp, TestCases: nodes})
+	}
+	if ix.Stopped != "" {
+		// No check ran: one test case carries the reason, so that a CI
+		// dashboard shows the run's ERROR.
+		suites = append(suites, reporters.JUnitTestSuite{Name: "pre-flight", Package: "mcpconform", Timestamp: timestamp,
+			Properties: reporters.JUnitProperties{Properties: runProperties(ix)},
+			TestCases: []reporters.JUnitTestCase{{Name: "the targets are MCP implementations", Classname: "preflight", Status: string(check.Error),
+				Error: &reporters.JUnitError{Message: ix.Stopped, Type: "stopped", Description: ix.Stopped}}}})
 	}
 	out := reporters.JUnitTestSuites{Time: report.RunTime.Seconds(), TestSuites: suites}
 	for i := range suites {
@@ -125,6 +133,9 @@ func runProperties(ix *Index) []reporters.JUnitProperty {
 	}
 	if ix.Interrupted {
 		ps = append(ps, reporters.JUnitProperty{Name: "interrupted_by", Value: ix.InterruptedBy})
+	}
+	if ix.Stopped != "" {
+		ps = append(ps, reporters.JUnitProperty{Name: "stopped", Value: ix.Stopped})
 	}
 	return ps
 }

@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/mcpconform/mcpconform/harness/check"
+	"github.com/mcpconform/mcpconform/harness/toolpolicy"
 )
 
 // maxMessageRunes bounds the one-line message of a Markdown table cell.
@@ -56,6 +57,9 @@ func renderMarkdown(ix *Index, lineRunes int) []byte {
 	if len(ix.Target) > 0 {
 		b.WriteString("**Target:** " + targetLine(ix.Target) + "\n\n")
 	}
+	if ix.Tools != nil {
+		writeToolsMarkdown(&b, *ix.Tools)
+	}
 
 	var attention, rest []Check
 	for _, c := range ix.Checks {
@@ -69,14 +73,18 @@ func renderMarkdown(ix *Index, lineRunes int) []byte {
 		return attentionRank[attention[i].Outcome] < attentionRank[attention[j].Outcome]
 	})
 	switch {
+	case ix.Stopped != "":
+		fmt.Fprintf(&b, "The run stopped before its checks: %s\n\n", mdCell(ix.Stopped))
 	case ix.Interrupted:
 		fmt.Fprintf(&b, "The run was interrupted (%s): the checks not reached are SKIPPED.\n\n", mdCell(ix.InterruptedBy))
 	case ix.Verdict() == VerdictNothingJudged:
 		b.WriteString("No check reached a verdict: every one was SKIPPED, N/A or UNIMPLEMENTED.\n\n")
 	}
-	if len(attention) == 0 {
+	switch {
+	case ix.Stopped != "":
+	case len(attention) == 0:
 		b.WriteString("Every check that ran passed.\n\n")
-	} else {
+	default:
 		fmt.Fprintf(&b, "### Needs attention (%d)\n\n", len(attention))
 		b.WriteString("| Check | Outcome | Level | Source | Rules | Message |\n| --- | --- | --- | --- | --- | --- |\n")
 		for _, c := range attention {
@@ -99,6 +107,24 @@ func renderMarkdown(ix *Index, lineRunes int) []byte {
 	return b.Bytes()
 }
 
+// writeToolsMarkdown writes the Tools section: the tools called, and a
+// table of those left alone with why.
+func writeToolsMarkdown(b *bytes.Buffer, u toolpolicy.Use) {
+	called := "none"
+	if len(u.Called) > 0 {
+		called = mdCell(strings.Join(u.Called, ", "))
+	}
+	fmt.Fprintf(b, "### Tools\n\n**Called (%d):** %s\n\n", len(u.Called), called)
+	if len(u.LeftAlone) == 0 {
+		return
+	}
+	fmt.Fprintf(b, "**Left alone (%d)** (`--call-tools all` calls every tool but the fixtures file's `unsafe:`; a tool `--fixtures` names is called whatever its annotations):\n\n| Tool | Why |\n| --- | --- |\n", len(u.LeftAlone))
+	for _, l := range u.LeftAlone {
+		fmt.Fprintf(b, "| %s | %s |\n", mdCell(l.Name), mdCell(l.Why))
+	}
+	b.WriteString("\n")
+}
+
 // verdictLines is a message as the attention table shows it: every line
 // but the leading requirement and the transcript's tail, each cut at its
 // end to lineRunes.
@@ -119,9 +145,9 @@ func cutRunes(s string, n int) string {
 	return string([]rune(s)[:n]) + " …"
 }
 
-// WriteMarkdown writes RenderMarkdown(ix) to path, atomically.
+// WriteMarkdown writes RenderMarkdown(ix) to path with WriteFile.
 func WriteMarkdown(path string, ix *Index) error {
-	return WriteFileAtomic(path, RenderMarkdown(ix))
+	return WriteFile(path, RenderMarkdown(ix))
 }
 
 // profileNote says which profile bound the run.

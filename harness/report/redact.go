@@ -19,6 +19,12 @@ func (ix *Index) Redact(s transcript.Secrets) {
 		c.Title, c.Requirement, c.Message = s.Redact(c.Title), s.Redact(c.Requirement), s.Redact(c.Message)
 		c.Transcript = redactAll(c.Transcript, s)
 	}
+	if t := ix.Tools; t != nil {
+		t.Called = redactAll(t.Called, s)
+		for i := range t.LeftAlone {
+			t.LeftAlone[i].Name = s.Redact(t.LeftAlone[i].Name)
+		}
+	}
 }
 
 // redactValue masks the strings of a target value: a string, a list or a

@@ -47,6 +47,10 @@ type Options struct {
 	// Mutant selects a mutant of the server (its transport, the MCP server,
 	// or the command); empty is the reference.
 	Mutant mutant.Name
+	// StartupDelay is how long `serve` waits before it serves (reads stdin,
+	// listens): a server that starts slowly, as one started by npx does,
+	// for the self-test's rerun-stability runs (selftest --repeat).
+	StartupDelay time.Duration
 }
 
 // DefaultAddr is where the reference server listens unless told otherwise:
@@ -134,6 +138,14 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	if o.Mutant == mutant.IgnoresSIGTERM {
 		signal.Ignore(syscall.SIGTERM)
 	}
+	if o.StartupDelay > 0 {
+		// The target's own slowness, not a wait of the harness.
+		select {
+		case <-time.After(o.StartupDelay):
+		case <-ctx.Done():
+			return 0
+		}
+	}
 	if transport == "stdio" {
 		return runStdio(ctx, o, stdin, stdout, stderr)
 	}
@@ -213,11 +225,15 @@ func parseFlags(args []string, stdout io.Writer) (Options, string, error) {
 	fs.IntVar(&o.PageSize, "page-size", mcpserver.DefaultPageSize, "items per page of the list methods")
 	fs.DurationVar(&o.ReverseTimeout, "reverse-timeout", mcpserver.DefaultReverseTimeout, "how long the server waits for the client's reply to its own requests")
 	fs.DurationVar(&o.SlowBound, "slow-bound", mcpserver.DefaultSlowBound, "the longest the slow tool waits to be cancelled")
+	fs.DurationVar(&o.StartupDelay, "startup-delay", 0, "wait this long before serving, as a slow-starting server does (for tests of start-up budgets)")
 	if err := help.Parse(fs, args, stdout); err != nil {
 		return o, "", err
 	}
 	if fs.NArg() > 0 {
 		return o, "", fmt.Errorf("unexpected argument %q; serve takes flags only (see --help)", fs.Arg(0))
+	}
+	if o.StartupDelay < 0 {
+		return o, "", fmt.Errorf("--startup-delay must not be negative, got %v", o.StartupDelay)
 	}
 	if o.PageSize < 1 || o.ReverseTimeout <= 0 || o.SlowBound <= 0 {
 		return o, "", fmt.Errorf("--page-size (%d), --reverse-timeout (%v) and --slow-bound (%v) must be positive", o.PageSize, o.ReverseTimeout, o.SlowBound)

@@ -6,7 +6,6 @@ package stdioserver
 
 import (
 	"bufio"
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -117,7 +116,7 @@ const readBufferSize = 64 << 10
 func (srv *lineServer) read(stdin io.Reader, lines chan<- stdinLine) {
 	r := bufio.NewReaderSize(stdin, readBufferSize)
 	for {
-		data, tooLong, err := readLine(r, srv.cfg.MaxLineBytes)
+		data, _, tooLong, err := jsonrpc.ReadLine(r, srv.cfg.MaxLineBytes)
 		l := stdinLine{data: data, tooLong: tooLong, err: err}
 		select {
 		case lines <- l:
@@ -126,32 +125,6 @@ func (srv *lineServer) read(stdin io.Reader, lines chan<- stdinLine) {
 		}
 		if err != nil {
 			return
-		}
-	}
-}
-
-// readLine reads one line without its newline. A line longer than max bytes
-// is read to its end but not kept: it comes back as tooLong. The last line
-// may lack a newline; after it comes the end of the stream (io.EOF).
-func readLine(r *bufio.Reader, max int) (line []byte, tooLong bool, err error) {
-	var buf []byte
-	for {
-		frag, err := r.ReadSlice('\n')
-		content := bytes.TrimSuffix(frag, []byte("\n"))
-		if !tooLong && len(buf)+len(content) > max {
-			tooLong, buf = true, nil
-		}
-		if !tooLong {
-			buf = append(buf, content...)
-		}
-		switch {
-		case err == nil:
-			return buf, tooLong, nil
-		case errors.Is(err, bufio.ErrBufferFull):
-		case len(frag) > 0 || len(buf) > 0 || tooLong:
-			return buf, tooLong, nil // the next read reports the end
-		default:
-			return nil, false, err
 		}
 	}
 }

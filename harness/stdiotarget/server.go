@@ -23,8 +23,9 @@ import (
 	"github.com/mcpconform/mcpconform/harness/transcript"
 )
 
-// maxServerLine bounds one stdout line of a server under test.
-const maxServerLine = 16 << 20
+// maxServerLine bounds one stdout line of a server under test: as much as
+// the HTTP checks read of one body or SSE event.
+const maxServerLine = 4 << 20
 
 // Server is a stdio server under test: its process (in its own
 // process group), the JSON-RPC messages it writes to stdout, and what else
@@ -119,31 +120,16 @@ func (s *Server) readStdout(r io.Reader) {
 	defer close(s.messages)
 	br := bufio.NewReaderSize(r, 64<<10)
 	for {
-		line, err := readLine(br)
-		if len(line) > 0 || err == nil {
+		line, size, tooLong, err := jsonrpc.ReadLine(br, maxServerLine)
+		switch {
+		case tooLong:
+			s.oversized(size)
+		case err == nil:
 			s.classify(line)
 		}
 		if err != nil {
 			return
 		}
-	}
-}
-
-// readLine reads one line without its newline, discarding past maxServerLine.
-func readLine(br *bufio.Reader) ([]byte, error) {
-	var line []byte
-	for {
-		chunk, err := br.ReadSlice('\n')
-		if len(line)+len(chunk) <= maxServerLine {
-			line = append(line, chunk...)
-		}
-		if err == bufio.ErrBufferFull {
-			continue
-		}
-		if n := len(line); n > 0 && line[n-1] == '\n' {
-			line = line[:n-1]
-		}
-		return line, err
 	}
 }
 
@@ -170,6 +156,16 @@ func (s *Server) classify(line []byte) {
 	default:
 		s.note(fmt.Sprintf("a %s line of %d bytes", class, len(line)))
 	}
+}
+
+// oversized records a line over maxServerLine: by its length only, for it
+// is not kept (whatever a server writes, what the harness holds is bounded).
+func (s *Server) oversized(size int64) {
+	what := fmt.Sprintf("a line of %d bytes, over the %d MiB the harness reads of one line (not kept)", size, maxServerLine>>20)
+	if s.log != nil {
+		s.log.Notef("the server wrote %s", what)
+	}
+	s.note(what)
 }
 
 func (s *Server) note(what string) {

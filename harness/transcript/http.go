@@ -161,7 +161,7 @@ func (r *recordedBody) finish(readErr string) {
 		}
 		switch body := bytes.TrimSpace(r.buf); {
 		case r.skipped > 0:
-			r.log.Notef("s2c body of %d bytes, too long to record", len(r.buf)+r.skipped)
+			r.log.Add(Note, tooLong(ServerToClient+" body", string(r.buf), len(r.buf)+r.skipped))
 		case len(body) > 0:
 			r.log.Add(ServerToClient, string(body))
 		}

@@ -2,7 +2,9 @@ package transcript
 
 import (
 	"fmt"
+	"strings"
 	"sync"
+	"unicode/utf8"
 )
 
 // Bounds of a Log: what one check keeps of its wire, whatever the peer
@@ -11,9 +13,20 @@ const (
 	// MaxLogEntries is how many entries a Log keeps: the first half and
 	// the latest; those between are counted.
 	MaxLogEntries = 2000
-	// MaxLineBytes is the longest frame a Log keeps as written; a longer one
-	// is kept as a note giving its direction and length.
+	// MaxLineBytes is the longest frame a Log keeps, once its strings are
+	// clipped; a longer one is kept as a note giving its direction, its
+	// length and its first ExcerptBytes.
 	MaxLineBytes = 64 << 10
+	// MaxStringBytes is the longest JSON string a frame keeps: a longer one
+	// (a tool's result, a resource's text, a dump of an environment) keeps
+	// its first MaxStringBytes bytes and says how many it lost, "… (N
+	// bytes cut)", so that the frame is still the same JSON and a report
+	// holds no megabyte of it.
+	MaxStringBytes = 1 << 10
+	// ExcerptBytes is how much of a text a transcript or a message shows
+	// where it cannot show it all: a frame that is not JSON, one too long
+	// to keep, a reply quoted in a check's message.
+	ExcerptBytes = 200
 )
 
 // Log is a transcript recorded as the wire is used, from any goroutine:
@@ -29,12 +42,16 @@ type Log struct {
 	dropped int
 }
 
-// Add appends one entry. A frame longer than MaxLineBytes becomes a note
-// with its length; past MaxLogEntries entries the oldest after the first
-// half are dropped and counted.
+// Add appends one entry. A frame's JSON strings longer than
+// MaxStringBytes are clipped, and a frame still longer than MaxLineBytes
+// becomes a note with its length and its start (tooLong); past
+// MaxLogEntries entries the oldest after the first half are dropped and
+// counted.
 func (l *Log) Add(dir, line string) {
-	if dir != Note && len(line) > MaxLineBytes {
-		dir, line = Note, fmt.Sprintf("%s frame of %d bytes, too long to record", dir, len(line))
+	if dir != Note {
+		if line = clipStrings(line); len(line) > MaxLineBytes {
+			dir, line = Note, tooLong(dir+" frame", line, len(line))
+		}
 	}
 	e := Entry{Dir: dir, Line: line}
 	l.mu.Lock()
@@ -66,4 +83,65 @@ func (l *Log) Entries() []Entry {
 	}
 	out = append(out, l.tail[l.next:]...)
 	return append(out, l.tail[:l.next]...)
+}
+
+// tooLong is the note that stands for a frame of total bytes the log does
+// not keep: what names it and an excerpt of its start.
+func tooLong(what, start string, total int) string {
+	return fmt.Sprintf("%s of %d bytes, too long to record; it begins: %s", what, total, excerpt(start, total))
+}
+
+// clipStrings returns line with every JSON string longer than
+// MaxStringBytes cut to its first MaxStringBytes bytes or fewer (an escape
+// or a character is not split) followed by "… (N bytes cut)". A line that
+// does not open a JSON object or array is returned as it is.
+func clipStrings(line string) string {
+	trimmed := strings.TrimLeft(line, " \t\r")
+	if len(line) <= MaxStringBytes || trimmed == "" || (trimmed[0] != '{' && trimmed[0] != '[') {
+		return line
+	}
+	var b strings.Builder
+	written, start, inString := 0, 0, false
+	for i := 0; i < len(line); i++ {
+		switch c := line[i]; {
+		case !inString:
+			if c == '"' {
+				inString, start = true, i+1
+			}
+		case c == '\\':
+			i++
+		case c == '"':
+			inString = false
+			if i-start > MaxStringBytes {
+				keep := stringCut(line[start:i], MaxStringBytes)
+				b.WriteString(line[written:start+keep] + cutNote(i-start-keep))
+				written = i
+			}
+		}
+	}
+	if written == 0 {
+		return line
+	}
+	b.WriteString(line[written:])
+	return b.String()
+}
+
+// stringCut is where the content of a JSON string is cut to keep at most
+// max bytes: after a whole escape sequence or character.
+func stringCut(content string, max int) int {
+	at := 0
+	for at < len(content) {
+		_, n := utf8.DecodeRuneInString(content[at:])
+		if content[at] == '\\' {
+			n = 2
+			if at+1 < len(content) && content[at+1] == 'u' {
+				n = 6
+			}
+		}
+		if at+n > max {
+			return at
+		}
+		at += n
+	}
+	return at
 }

@@ -27,8 +27,9 @@ var (
 	// under test gets afresh on every run.
 	loopbackPort = regexp.MustCompile(`((?:127\.0\.0\.1|localhost|\[::1\]|[A-Za-z0-9.-]+\.example):)\d{1,5}\b`)
 	// eventID is an SSE event's id in a note (`SSE event (id "7-1", …)`)
-	// or a Last-Event-ID header resuming after one.
-	eventID = regexp.MustCompile(`(?i)(\(id "|last-event-id"?\s*[:=]\s*"?)([^\s",;\\)]+)`)
+	// or a check's message (`event id "7-1"`), or a Last-Event-ID header
+	// resuming after one.
+	eventID = regexp.MustCompile(`(?i)(\(id "|\bevent id "|last-event-id"?\s*[:=]\s*"?)([^\s",;\\)]+)`)
 )
 
 // Normalise renders a transcript for a snapshot: one line per entry, the
@@ -60,17 +61,38 @@ var (
 //     "<event2>", … (a server numbers its streams across all its sessions,
 //     so they depend on what else it served).
 //   - A frame that is not a JSON object or array is rendered as
-//     `c2s text (N bytes)`: its length, never its content.
+//     `c2s text (N bytes): …`: its length and its first ExcerptBytes bytes
+//     (Excerpt: control characters escaped), date-times masked.
 //   - Notes are kept as text, with date-times and session ids masked.
 //   - Authorization header values and URL userinfo are masked as Redact
 //     does, in a note before its session ids.
-func Normalise(lines []Entry) []string {
-	n := &normaliser{
+func Normalise(lines []Entry) []string { return NewNormaliser().Lines(lines) }
+
+// Normaliser renders a check's transcript (Lines, as Normalise) and then
+// its message (Message) with the same placeholders, so that a message
+// naming an SSE event id names it as the transcript shows it.
+type Normaliser struct{ n *normaliser }
+
+// NewNormaliser returns a Normaliser that has numbered nothing yet.
+func NewNormaliser() *Normaliser {
+	return &Normaliser{n: &normaliser{
 		ids:      placeholders{prefix: ""},
 		tokens:   placeholders{prefix: "token-"},
 		sessions: map[string]string{},
 		events:   map[string]string{},
-	}
+	}}
+}
+
+// Message masks the SSE event ids a check's message names (`event id
+// "7-1"`, `Last-Event-ID: "7-1"`) as the transcript rendered by Lines
+// masks them: an id it showed gets its placeholder, another the next
+// number.
+func (nz *Normaliser) Message(msg string) string { return nz.n.eventIDs(msg) }
+
+// Lines renders a transcript as Normalise does, numbering on from what
+// this Normaliser rendered before.
+func (nz *Normaliser) Lines(lines []Entry) []string {
+	n := nz.n
 	out := make([]string, 0, len(lines))
 	for _, e := range lines {
 		line := loopbackPort.ReplaceAllString(n.render(e), "${1}<port>")
@@ -102,7 +124,7 @@ func (n *normaliser) render(e Entry) string {
 	}
 	v, ok := decodeStructured(e.Line)
 	if !ok {
-		return fmt.Sprintf("text (%d bytes)", len(e.Line))
+		return textFrame(e.Line)
 	}
 	switch x := v.(type) {
 	case map[string]any:
@@ -115,6 +137,15 @@ func (n *normaliser) render(e Entry) string {
 		}
 	}
 	return canonical(n.scrub(v))
+}
+
+// textFrame renders a frame that is not JSON: its length and an excerpt,
+// date-times masked.
+func textFrame(line string) string {
+	if line == "" {
+		return "text (0 bytes)"
+	}
+	return fmt.Sprintf("text (%d bytes): %s", len(line), timestamp.ReplaceAllString(Excerpt(line), TimePlaceholder))
 }
 
 // decodeStructured decodes a line that holds exactly one JSON object or
@@ -219,11 +250,15 @@ func (n *normaliser) note(s string) string {
 		sub := sessionHeader.FindStringSubmatch(m)
 		return sub[1] + n.session(sub[2])
 	})
-	s = eventID.ReplaceAllStringFunc(s, func(m string) string {
+	return timestamp.ReplaceAllString(n.eventIDs(s), TimePlaceholder)
+}
+
+// eventIDs masks the SSE event ids of s, numbered in order of first sight.
+func (n *normaliser) eventIDs(s string) string {
+	return eventID.ReplaceAllStringFunc(s, func(m string) string {
 		sub := eventID.FindStringSubmatch(m)
 		return sub[1] + numbered(n.events, "event", sub[2])
 	})
-	return timestamp.ReplaceAllString(s, TimePlaceholder)
 }
 
 // numbered returns v's placeholder "<kindN>", N in order of first sight.

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"unicode"
 )
 
 // This file is self-contained (standard library and package code only) so
@@ -25,8 +26,9 @@ const fuzzSecret = "Zq9-planted-credential-7Wx"
 // Normalise promises: one line per entry with its direction first, the same
 // output for the same input, the input left alone, a frame that is a JSON
 // object or array rendered as canonical JSON and any other frame as its
-// length alone, notes that a second pass leaves as they are, no planted
-// credential left, and an output of bounded size.
+// length and a bounded excerpt of printable characters, notes that a second
+// pass leaves as they are, no planted credential left, and an output of
+// bounded size.
 func FuzzNormalise(f *testing.F) {
 	f.Fuzz(func(t *testing.T, text string, plant []byte) {
 		entries := fuzzEntries(text, plant)
@@ -126,13 +128,32 @@ func checkNormalisedLine(t *testing.T, e Entry, got string) {
 	trimmed := bytes.Trim([]byte(e.Line), " \t\r\n")
 	structured := json.Valid(trimmed) && (trimmed[0] == '{' || trimmed[0] == '[')
 	if !structured && !json.Valid([]byte(rest)) {
-		if want := fmt.Sprintf("text (%d bytes)", len(e.Line)); rest != want {
-			t.Fatalf("%q: a frame that is not JSON became %q, want %q", e, rest, want)
-		}
+		checkTextFrame(t, e, rest)
 		return
 	}
 	if canon, ok := canonicalJSON(rest); !ok || canon != rest {
 		t.Fatalf("%q: a JSON frame became %q, which is not canonical JSON (%q)", e, rest, canon)
+	}
+}
+
+// checkTextFrame holds the rendering of a frame that is not JSON to its
+// promise: its length, then an excerpt of at most ExcerptBytes of it (each
+// byte written as at most an escape of 6) and what was cut, with no
+// character that a terminal would not show as itself.
+func checkTextFrame(t *testing.T, e Entry, rest string) {
+	t.Helper()
+	head := fmt.Sprintf("text (%d bytes)", len(e.Line))
+	excerpt, ok := strings.CutPrefix(rest, head+": ")
+	if !ok && (rest != head || e.Line != "") {
+		t.Fatalf("%q: a frame that is not JSON became %q, want %q and an excerpt", e, rest, head)
+	}
+	if len(excerpt) > 6*ExcerptBytes+64 {
+		t.Fatalf("%q: an excerpt of %d bytes: %q", e, len(excerpt), excerpt)
+	}
+	for _, r := range excerpt {
+		if !unicode.IsPrint(r) {
+			t.Fatalf("%q: the excerpt %q shows %U as itself", e, excerpt, r)
+		}
 	}
 }
 

@@ -56,11 +56,11 @@ func TestNormaliseBatchesAndNonJSON(t *testing.T) {
 	})
 	want := []string{
 		`c2s [{"id":"<s1>","jsonrpc":"2.0","method":"ping"},{"id":"<n1>","jsonrpc":"2.0","method":"ping"}]`,
-		`s2c text (40 bytes)`,
-		`s2c text (22 bytes)`,
-		`s2c text (2 bytes)`,
+		`s2c text (40 bytes): starting server v1.0 on /tmp/secret-path`,
+		`s2c text (22 bytes): {"jsonrpc":"2.0","id":`,
+		`s2c text (2 bytes): 42`,
 		`s2c text (0 bytes)`,
-		`c2s text (15 bytes)`,
+		`c2s text (15 bytes): {"a":1} {"b":2}`,
 		`s2c {"jsonrpc":"2.0","method":"x","params":{"html":"<b>&</b>","n":1.50}}`,
 	}
 	assertLines(t, got, want)
@@ -132,5 +132,28 @@ func TestNormaliseSessionMaskLeavesAuthorizationMasked(t *testing.T) {
 	}
 	if want := `c2s {"headers":{"Authorization":["***"]}}`; got[4] != want {
 		t.Errorf("got %s, want %s", got[4], want)
+	}
+}
+
+// TestMessageNamesEventIDsAsTheTranscript: a check's message names an SSE
+// event id by the placeholder its transcript shows, and a Last-Event-ID
+// the transcript never showed by the next one, so that two runs of the
+// same behaviour give the same message.
+func TestMessageNamesEventIDsAsTheTranscript(t *testing.T) {
+	run := func(a, b, c string) (string, []string) {
+		nz := NewNormaliser()
+		lines := nz.Lines([]Entry{
+			{Note, `SSE event (id "` + a + `")`},
+			{Note, `SSE event (id "` + b + `", event "message")`},
+		})
+		return nz.Message(`event id "` + b + `" appears on POST stream 1 and on the GET stream; the client resumed with Last-Event-ID: "` + c + `"`), lines
+	}
+	msg, lines := run("7-1", "7-2", "9-9")
+	want := `event id "<event2>" appears on POST stream 1 and on the GET stream; the client resumed with Last-Event-ID: "<event3>"`
+	if msg != want || lines[1] != `note SSE event (id "<event2>", event "message")` {
+		t.Errorf("message %q\nlines %q", msg, lines)
+	}
+	if again, _ := run("12-1", "12-2", "3-3"); again != msg {
+		t.Errorf("another run's ids give %q, want %q", again, msg)
 	}
 }

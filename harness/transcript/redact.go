@@ -2,6 +2,7 @@ package transcript
 
 import (
 	"cmp"
+	"encoding/base64"
 	"encoding/json"
 	"net/url"
 	"regexp"
@@ -17,6 +18,17 @@ const Redacted = "***"
 // shorter one (the 1 of ?v=1) would mask unrelated text. --secret masks a
 // value of any length everywhere.
 const minBareSecret = 6
+
+// minBase64Form is the shortest base64 form of a secret that is masked (its
+// whole encoding, or the part of it that shows inside a longer base64
+// text): a shorter one could be any few letters of a base64 text. The
+// base64 of a secret of 4 bytes or more is at least this long.
+const minBase64Form = 8
+
+// minCutFragment is the shortest start of a secret masked where a clip
+// (Clip's "…") cut the secret short: the few characters the cut left of it
+// before the mark.
+const minCutFragment = 3
 
 var (
 	// authJSON is an Authorization header recorded as a JSON member: a
@@ -43,21 +55,25 @@ type Secrets struct {
 type secretForm struct{ text, mask string }
 
 // With returns s with values added, each masked as *** wherever it
-// appears, as written and as it appears inside a JSON string. Empty values
-// are ignored.
+// appears in any of the forms Forms derives from it. Empty values are
+// ignored.
 func (s Secrets) With(values ...string) Secrets {
 	out := Secrets{forms: slices.Clone(s.forms)}
 	for _, v := range values {
-		out.add(v, Redacted)
+		out.addSecret(v)
 	}
 	return out.sorted()
 }
 
 // WithURL returns s with the credentials of rawURL added: its user name and
-// password (each when it is at least minBareSecret long; its userinfo is masked whole
-// inside any URL anyway), and each query value, masked where it follows
-// its key (token=***) and, from minBareSecret on, wherever it appears. A
-// rawURL that does not parse is a secret as a whole.
+// password (each when it is at least minBareSecret long; its userinfo is
+// masked whole inside any URL anyway); the Basic credential Go's client
+// sends for them (Authorization: Basic base64(user:password), base64 of
+// user: without a password), with the forms of user:password from
+// minBareSecret on; and each query value, masked where it follows its key
+// (token=***) and, from minBareSecret on, wherever it appears. Every bare
+// credential is masked in all its forms (Forms). A rawURL that does not
+// parse is a secret as a whole.
 func (s Secrets) WithURL(rawURL string) Secrets {
 	u, err := url.Parse(rawURL)
 	if err != nil {
@@ -66,13 +82,17 @@ func (s Secrets) WithURL(rawURL string) Secrets {
 	out := Secrets{forms: slices.Clone(s.forms)}
 	if u.User != nil {
 		// A token is often the user name alone (https://TOKEN@host/).
-		out.addBare(u.User.Username())
-	}
-	if pw, ok := u.User.Password(); ok {
+		user := u.User.Username()
+		out.addBare(user)
+		pw, _ := u.User.Password()
 		out.addBare(pw)
 		if _, esc, _ := strings.Cut(u.User.String(), ":"); esc != pw {
 			out.addBare(esc)
 		}
+		if basic := base64.StdEncoding.EncodeToString([]byte(user + ":" + pw)); len(basic) >= minBase64Form {
+			out.add(basic, Redacted)
+		}
+		out.addBare(user + ":" + pw)
 	}
 	for _, pair := range strings.Split(u.RawQuery, "&") {
 		key, value, ok := strings.Cut(pair, "=")
@@ -91,23 +111,81 @@ func (s Secrets) WithURL(rawURL string) Secrets {
 	return out.sorted()
 }
 
-// add adds text and its JSON-escaped form, both replaced by mask.
+// Forms returns every way a secret is written where a run may show it,
+// the one place they are derived: as written; URL-encoded as a query value
+// (url.QueryEscape) and as a path segment (url.PathEscape); in base64, the
+// standard and URL alphabets each with and without padding; and the part
+// of its base64 that is the same wherever the secret sits inside a longer
+// base64 text (a Basic credential, a token, an encoded dump), at each of
+// the three offsets a byte string can start at. Base64 forms shorter than
+// minBase64Form are left out. Redact masks each form also as it appears
+// inside a JSON string, once or twice encoded.
+func Forms(secret string) []string {
+	if secret == "" {
+		return nil
+	}
+	out := []string{secret, url.QueryEscape(secret), url.PathEscape(secret)}
+	for _, enc := range []*base64.Encoding{base64.StdEncoding, base64.URLEncoding} {
+		raw := enc.WithPadding(base64.NoPadding)
+		encoded := []string{enc.EncodeToString([]byte(secret)), raw.EncodeToString([]byte(secret))}
+		for shift := range 3 {
+			encoded = append(encoded, embeddedBase64(raw, secret, shift))
+		}
+		for _, f := range encoded {
+			if len(f) >= minBase64Form {
+				out = append(out, f)
+			}
+		}
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+// embeddedBase64 is the base64 of secret as it shows inside a longer base64
+// text that holds shift bytes before it (modulo 3): the characters that
+// carry only the secret's bits. The first ones also carry bits of the bytes
+// before it (none at shift 0, two characters at 1, three at 2), and the
+// last one, unless the secret ends a group of three bytes, bits of the byte
+// after it.
+func embeddedBase64(enc *base64.Encoding, secret string, shift int) string {
+	e := enc.EncodeToString(append(make([]byte, shift), secret...))
+	start, end := [3]int{0, 2, 3}[shift], len(e)
+	if (shift+len(secret))%3 != 0 {
+		end--
+	}
+	return e[min(start, end):end]
+}
+
+// addSecret adds every form of v (Forms), masked as ***.
+func (s *Secrets) addSecret(v string) {
+	for _, f := range Forms(v) {
+		s.add(f, Redacted)
+	}
+}
+
+// add adds text and the forms it takes inside a JSON string, once and
+// twice encoded (a JSON text quoted in a JSON string), all replaced by mask.
 func (s *Secrets) add(text, mask string) {
 	if text == "" {
 		return
 	}
 	s.forms = append(s.forms, secretForm{text, mask})
-	if quoted, err := json.Marshal(text); err == nil {
-		if esc := string(quoted[1 : len(quoted)-1]); esc != text {
-			s.forms = append(s.forms, secretForm{esc, mask})
+	for range 2 {
+		quoted, err := json.Marshal(text)
+		if err != nil {
+			return
+		}
+		if text = string(quoted[1 : len(quoted)-1]); text != s.forms[len(s.forms)-1].text {
+			s.forms = append(s.forms, secretForm{text, mask})
 		}
 	}
 }
 
-// addBare adds a credential of a URL on its own, when it is long enough.
+// addBare adds a credential of a URL on its own, in all its forms, when it
+// is long enough.
 func (s *Secrets) addBare(text string) {
 	if len(text) >= minBareSecret {
-		s.add(text, Redacted)
+		s.addSecret(text)
 	}
 }
 
@@ -121,15 +199,13 @@ func (s Secrets) sorted() Secrets {
 	return s
 }
 
-// Redact returns text with every secret of s masked, then the value of
-// every Authorization header (`Authorization: ***` as text,
-// `"Authorization":"***"` as a JSON member, `["***"]` for an array) and the
-// userinfo of every URL (http://***@host). A text already redacted is left
-// as it is.
+// Redact returns text with the value of every Authorization header
+// masked (`Authorization: ***` as text, `"Authorization":"***"` as a JSON
+// member, `["***"]` for an array) and the userinfo of every URL
+// (http://***@host), then every form of every secret of s, then what a
+// clip (Clip) left of a secret before its "…". A text already redacted is
+// left as it is.
 func (s Secrets) Redact(text string) string {
-	for _, f := range s.forms {
-		text = strings.ReplaceAll(text, f.text, f.mask)
-	}
 	text = authJSON.ReplaceAllStringFunc(text, func(m string) string {
 		sub := authJSON.FindStringSubmatch(m)
 		if strings.HasSuffix(m, "]") {
@@ -144,14 +220,50 @@ func (s Secrets) Redact(text string) string {
 		}
 		return name + ": " + Redacted
 	})
-	return userinfo.ReplaceAllString(text, "${1}"+Redacted+"@")
+	text = userinfo.ReplaceAllString(text, "${1}"+Redacted+"@")
+	for _, f := range s.forms {
+		text = strings.ReplaceAll(text, f.text, f.mask)
+	}
+	return s.maskCutFragments(text)
 }
 
-// Redact returns s with every occurrence of each secret (as written and as
-// it appears inside a JSON string) replaced by ***, and the Authorization
-// headers and URL userinfo masked as Secrets.Redact does. Longer secrets
-// are replaced first, so a secret that contains another leaves no fragment
-// behind. Empty secrets are ignored. Redact is idempotent.
+// maskCutFragments masks, before each ClipMark in text, the start of a
+// secret's form that a clip cut short (at least minCutFragment bytes of
+// it): the longest such start of any form.
+func (s Secrets) maskCutFragments(text string) string {
+	if len(s.forms) == 0 || !strings.Contains(text, ClipMark) {
+		return text
+	}
+	parts := strings.Split(text, ClipMark)
+	for i, head := range parts[:len(parts)-1] {
+		cut, mask := 0, ""
+		for _, f := range s.forms {
+			if k := cutFragment(head, f.text); k > cut {
+				cut, mask = k, f.mask
+			}
+		}
+		parts[i] = head[:len(head)-cut] + mask
+	}
+	return strings.Join(parts, ClipMark)
+}
+
+// cutFragment is the length of the longest proper start of form, at least
+// minCutFragment long, that head ends with; 0 when there is none.
+func cutFragment(head, form string) int {
+	for k := min(len(form)-1, len(head)); k >= minCutFragment; k-- {
+		if strings.HasSuffix(head, form[:k]) {
+			return k
+		}
+	}
+	return 0
+}
+
+// Redact returns s with every occurrence of each secret (in each of its
+// Forms, and as it appears inside a JSON string) replaced by ***, and the
+// Authorization headers and URL userinfo masked as Secrets.Redact does.
+// Longer secrets are replaced first, so a secret that contains another
+// leaves no fragment behind. Empty secrets are ignored. Redact is
+// idempotent.
 func Redact(s string, secrets ...string) string {
 	return Secrets{}.With(secrets...).Redact(s)
 }

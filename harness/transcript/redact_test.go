@@ -1,8 +1,11 @@
 package transcript
 
 import (
+	"encoding/base64"
 	"encoding/json"
 	"errors"
+	"fmt"
+	"net/http"
 	"net/url"
 	"strings"
 	"testing"
@@ -125,5 +128,141 @@ func TestRedactErrorShowsTheURLRedacted(t *testing.T) {
 	plain := errors.New("x")
 	if RedactError(plain) != plain {
 		t.Error("an error that is no *url.Error changed")
+	}
+}
+
+// TestEveryDerivedFormIsMasked: a secret is masked in each form a server
+// or a client may echo it in, alone or inside a longer text: URL-encoded,
+// base64 in either alphabet with or without padding, inside a longer
+// base64 text at any offset, and inside a JSON string once or twice
+// encoded.
+func TestEveryDerivedFormIsMasked(t *testing.T) {
+	const secret = `PL/ANT+ED "s3cr?t"&x`
+	s := Secrets{}.With(secret)
+	b := []byte(secret)
+	quoted := func(v string) string { q, _ := json.Marshal(v); return string(q[1 : len(q)-1]) }
+	forms := map[string]string{
+		"as written":         secret,
+		"query-escaped":      url.QueryEscape(secret),
+		"path-escaped":       url.PathEscape(secret),
+		"base64":             base64.StdEncoding.EncodeToString(b),
+		"base64 raw":         base64.RawStdEncoding.EncodeToString(b),
+		"base64 URL":         base64.URLEncoding.EncodeToString(b),
+		"base64 URL raw":     base64.RawURLEncoding.EncodeToString(b),
+		"JSON":               quoted(secret),
+		"JSON twice":         quoted(quoted(secret)),
+		"query-escaped JSON": quoted(url.QueryEscape(secret)),
+	}
+	for prefix := range 3 {
+		inner := base64.StdEncoding.EncodeToString(append([]byte("Bearer "[:4+prefix]), append(b, " tail"...)...))
+		forms[fmt.Sprintf("inside base64, %d bytes before", 4+prefix)] = inner
+		forms[fmt.Sprintf("inside URL base64, %d bytes before", 4+prefix)] = base64.URLEncoding.EncodeToString(append([]byte("Bearer "[:4+prefix]), append(b, " tail"...)...))
+	}
+	for name, form := range forms {
+		got := s.Redact("echo: " + form + " end")
+		if !strings.Contains(got, Redacted) {
+			t.Errorf("%s: %q not masked: %q", name, form, got)
+		}
+		// What is left of a base64 text around the secret holds only the
+		// bits of its neighbours.
+		for _, f := range Forms(secret) {
+			if strings.Contains(got, f) {
+				t.Errorf("%s: form %q survived in %q", name, f, got)
+			}
+		}
+		if s.Redact(got) != got {
+			t.Errorf("%s: not idempotent: %q then %q", name, got, s.Redact(got))
+		}
+	}
+	// A secret too short for its base64 to be told from any few letters
+	// is masked as written and escaped, not as base64.
+	for _, f := range Forms("ab") {
+		if f != "ab" {
+			t.Errorf("Forms(ab) holds %q", f)
+		}
+	}
+}
+
+// TestURLCredentialsAreMaskedInTheirBasicForm is the issue's case: Go's
+// client sends --url http://user:s3cret@host as Authorization: Basic
+// dXNlcjpzM2NyZXQ=, and a user without a password as base64 of user:.
+func TestURLCredentialsAreMaskedInTheirBasicForm(t *testing.T) {
+	for _, c := range []struct{ url, basic string }{
+		{"http://user:s3cret@127.0.0.1:1/mcp", "dXNlcjpzM2NyZXQ="},
+		{"http://TOKENVALUE42@127.0.0.1:1/mcp", base64.StdEncoding.EncodeToString([]byte("TOKENVALUE42:"))},
+		{"http://me:p%40ss%20word@h/mcp", base64.StdEncoding.EncodeToString([]byte("me:p@ss word"))},
+	} {
+		// What Go's client sends for the URL's userinfo (net/http's send).
+		req, err := http.NewRequest(http.MethodGet, c.url, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		pw, _ := req.URL.User.Password()
+		req.SetBasicAuth(req.URL.User.Username(), pw)
+		if sent := strings.TrimPrefix(req.Header.Get("Authorization"), "Basic "); sent != c.basic {
+			t.Fatalf("%s: Go sends %q, the test expects %q", c.url, sent, c.basic)
+		}
+		s := Secrets{}.WithURL(c.url)
+		for _, echo := range []string{
+			`{"echoed":"` + c.basic + `"}`,
+			"x-echo: Basic " + c.basic,
+			"credential=" + url.QueryEscape(c.basic),
+			`[["authorization","Basic ` + c.basic + `"]]`,
+		} {
+			if got := s.Redact(echo); strings.Contains(got, strings.TrimRight(c.basic, "=")) {
+				t.Errorf("%s: the Basic credential survived in %q", c.url, got)
+			}
+		}
+	}
+}
+
+// TestRedactMasksHeadersBeforeSecrets: a secret that is a header's name
+// (an environment value such as Authorization) cannot hide the header's
+// value from its mask.
+func TestRedactMasksHeadersBeforeSecrets(t *testing.T) {
+	s := Secrets{}.With("Authorization")
+	for _, in := range []string{"Authorization: Bearer tok-planted", `{"Authorization":"Bearer tok-planted"}`} {
+		if got := s.Redact(in); strings.Contains(got, "tok-planted") {
+			t.Errorf("Redact(%q) = %q", in, got)
+		}
+	}
+}
+
+// TestRedactMasksWhatAClipLeftOfASecret: a text clipped inside a secret
+// (Clip, or any excerpt ending in …) shows no start of it.
+func TestRedactMasksWhatAClipLeftOfASecret(t *testing.T) {
+	const secret = "PLANTEDSECRET"
+	s := Secrets{}.With(secret)
+	text := "the server said: " + secret + " and more"
+	for cut := len("the server said: ") + minCutFragment; cut < len("the server said: ")+len(secret); cut++ {
+		got := s.Redact(Clip(text, cut))
+		if strings.Contains(got, secret[:minCutFragment]) || !strings.Contains(got, Redacted+ClipMark) {
+			t.Errorf("clipped at %d: %q", cut, got)
+		}
+	}
+	if got := s.Redact("versions… and PL… stay"); got != "versions… and PL… stay" {
+		t.Errorf("a fragment shorter than %d or no fragment was masked: %q", minCutFragment, got)
+	}
+}
+
+// TestRedactMasksTheLongestCutFragment: of two secrets whose starts both
+// end a clipped text, the longer start is masked whole.
+func TestRedactMasksTheLongestCutFragment(t *testing.T) {
+	s := Secrets{}.With("sho-a-very-long-secret-value", "abcdefXYZ-short")
+	if got := s.Redact(Clip("see abcdefXYZ-short and more", len("see abcdefXYZ-sho"))); !strings.HasPrefix(got, "see ***…") {
+		t.Errorf("got %q", got)
+	}
+}
+
+// TestTextFrameExcerptMasksSecrets: the excerpt of a text frame shows its
+// bytes, and a secret in them, even one the excerpt cuts, is masked by the
+// check's Redact.
+func TestTextFrameExcerptMasksSecrets(t *testing.T) {
+	const secret = "PLANTEDSECRET"
+	line := strings.Repeat("x", ExcerptBytes-5) + secret + " not json"
+	got := Secrets{}.With(secret).Redact(Normalise([]Entry{{ClientToServer, line}})[0])
+	want := fmt.Sprintf("c2s text (%d bytes): %s***… (%d bytes cut)", len(line), strings.Repeat("x", ExcerptBytes-5), len(line)-ExcerptBytes)
+	if got != want {
+		t.Errorf("got  %q\nwant %q", got, want)
 	}
 }

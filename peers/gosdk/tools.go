@@ -19,12 +19,21 @@ const progressSteps = 3
 // SDK's, which is what a report about this peer is about.
 func newServer() *mcp.Server {
 	server := mcp.NewServer(&mcp.Implementation{Name: "mcpconform-gosdk-peer", Version: sdkVersion()}, nil)
-	mcp.AddTool(server, &mcp.Tool{Name: "echo", Description: "Returns its text argument (empty when absent)."}, echo)
-	mcp.AddTool(server, &mcp.Tool{Name: "about", Description: "Names the SDK this peer is built with; takes no arguments."}, about)
+	mcp.AddTool(server, &mcp.Tool{Name: "echo", Description: "Returns its text argument (empty when absent).", Annotations: readOnly()}, echo)
+	mcp.AddTool(server, &mcp.Tool{Name: "about", Description: "Names the SDK this peer is built with; takes no arguments.", Annotations: readOnly()}, about)
 	// "progress" is the name mcpconform (and the official conformance suite)
 	// looks for when a check needs a tool that reports progress.
-	mcp.AddTool(server, &mcp.Tool{Name: "progress", Description: "Logs a message and reports progress on the call's progress token, then returns."}, progress)
+	mcp.AddTool(server, &mcp.Tool{Name: "progress", Description: "Logs a message and reports progress on the call's progress token, then returns.", Annotations: readOnly()}, progress)
 	return server
+}
+
+// readOnly are the annotations of every tool of the peer: none changes or
+// reaches anything outside its session, which is what lets mcpconform call
+// them by default (it calls only tools marked readOnlyHint: true and not
+// openWorldHint: true).
+func readOnly() *mcp.ToolAnnotations {
+	closedWorld := false
+	return &mcp.ToolAnnotations{ReadOnlyHint: true, OpenWorldHint: &closedWorld}
 }
 
 // echoArgs are the arguments of the echo tool.

@@ -36,10 +36,11 @@ func newServer() *server.MCPServer {
 	s.AddTool(mcp.NewTool("echo",
 		mcp.WithDescription("Returns its text argument (empty when absent)."),
 		mcp.WithString("text", mcp.Description("the text to echo back")),
+		readOnly(), closedWorld(),
 	), echo)
 	s.AddTool(mcp.NewTool("about",
 		mcp.WithDescription("Names the SDK this peer is built with; takes no arguments."),
-		mcp.WithReadOnlyHintAnnotation(true),
+		readOnly(), closedWorld(),
 	), about)
 	// "progress" is the name mcpconform (and the official conformance suite)
 	// looks for when a check needs a tool that reports progress.
@@ -47,6 +48,7 @@ func newServer() *server.MCPServer {
 		mcp.WithDescription("Logs a message and reports progress on the call's progress token, then returns."),
 		mcp.WithNumber("steps", mcp.Description("how many progress notifications to send"),
 			mcp.DefaultNumber(defaultProgressSteps), mcp.Min(1), mcp.Max(maxProgressSteps)),
+		readOnly(), closedWorld(),
 	), progress)
 	s.AddResource(mcp.NewResource(aboutURI, "about",
 		mcp.WithResourceDescription("Names the SDK this peer is built with."),
@@ -58,6 +60,13 @@ func newServer() *server.MCPServer {
 	), greet)
 	return s
 }
+
+// readOnly and closedWorld annotate every tool of the peer: none changes or
+// reaches anything outside its session, which is what lets mcpconform call
+// them by default (it calls only tools marked readOnlyHint: true and not
+// openWorldHint: true; mcp.NewTool marks every tool open-world unless told).
+func readOnly() mcp.ToolOption    { return mcp.WithReadOnlyHintAnnotation(true) }
+func closedWorld() mcp.ToolOption { return mcp.WithOpenWorldHintAnnotation(false) }
 
 func echo(_ context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 	return mcp.NewToolResultText(req.GetString("text", "")), nil

@@ -68,7 +68,7 @@ var _ = clientCheck(check.Descriptor{
 		c.Unimplemented(fmt.Sprintf("the client did not reject the oversize event (calls: %s; see http.client.sse.over-limit), so there was no oversize failure to reconnect after", describeCalls(r.Calls)))
 	}
 	for _, q := range r.ByMethod("GET") {
-		c.Require(q.Header.Get(mcp.HeaderLastEventID) == "", "no GET with Last-Event-ID", "the client resumed with Last-Event-ID %q", q.Header.Get(mcp.HeaderLastEventID))
+		c.Require(q.Header.Get(mcp.HeaderLastEventID) == "", "no GET with Last-Event-ID", "the client resumed with Last-Event-ID: %q", q.Header.Get(mcp.HeaderLastEventID))
 	}
 })
 

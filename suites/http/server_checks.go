@@ -13,6 +13,7 @@ import (
 	"github.com/mcpconform/mcpconform/harness/jsonrpc"
 	"github.com/mcpconform/mcpconform/harness/mcp"
 	"github.com/mcpconform/mcpconform/harness/mutant"
+	"github.com/mcpconform/mcpconform/harness/toolpolicy"
 	"github.com/mcpconform/mcpconform/harness/transcript"
 	"github.com/mcpconform/mcpconform/suites/run"
 )
@@ -144,22 +145,18 @@ var _ = serverCheck(check.Descriptor{
 		"200 text/event-stream or 405", "status %d, Content-Type %q", resp.StatusCode, ct)
 })
 
-// callEveryTool lists the tools and calls each one that has no required
-// arguments (and the fixtures' slow tool with its arguments), with a
-// progress token and the log level at debug, returning the replies. It is
-// how a check makes a server it does not know send messages. A reply whose
-// stream the server closed before the response is resumed (HT-29a, HT-45),
-// so what the server sends after the close is seen too. A call is never
-// waited for past the run's ToolBudget, and a slow tool (run.SlowTools) not
-// past its first event: callTool cancels it, and the check says so (Note).
+// callEveryTool lists the tools and calls each one that the run's tool
+// policy lets checks call and that has no required arguments (and the
+// fixtures' slow tool with its arguments), with a progress token and the
+// log level at debug, returning the replies. It is how a check makes a
+// server it does not know send messages: when the policy left every tool
+// alone, the check is UNIMPLEMENTED. A reply whose stream the server closed
+// before the response is resumed (HT-29a, HT-45), so what the server sends
+// after the close is seen too. A call is never waited for past the run's
+// ToolBudget, and a slow tool (run.SlowTools) not past its first event:
+// callTool cancels it, and the check says so (Note).
 func callEveryTool(c *run.C, p *probe, s session) []*reply {
 	p.call(s, "logging/setLevel", map[string]any{"level": "debug"}, 0) // a server without logging refuses; that is fine
-	type tool struct {
-		Name        string `json:"name"`
-		InputSchema struct {
-			Required []string `json:"required"`
-		} `json:"inputSchema"`
-	}
 	raws := c.Pages("tools/list", "tools", func(cursor string) json.RawMessage {
 		r, id := p.call(s, "tools/list", run.CursorParams(cursor), 0)
 		resp := r.response(id)
@@ -170,11 +167,13 @@ func callEveryTool(c *run.C, p *probe, s session) []*reply {
 	slow := run.SlowTools(fixtures)
 	var out []*reply
 	var cut, opened []string
+	var left []toolpolicy.LeftAlone
 	for _, raw := range raws {
-		var t tool
+		var t run.ListedTool
 		_ = json.Unmarshal(raw, &t)
-		if slices.Contains(c.Options().Unsafe, t.Name) {
-			continue // the fixtures file says calling it writes, deletes or reaches out
+		if ok, why := c.MayCall(t.Tool); !ok {
+			left = append(left, toolpolicy.LeftAlone{Name: t.Name, Why: why})
+			continue
 		}
 		args := map[string]any{}
 		isSlow := slices.Contains(slow, t.Name)
@@ -183,6 +182,7 @@ func callEveryTool(c *run.C, p *probe, s session) []*reply {
 		} else if len(t.InputSchema.Required) > 0 {
 			continue
 		}
+		c.Calls(t.Name)
 		r := p.callTool(s, t.Name, args, isSlow)
 		switch {
 		case r.Cancelled && isSlow:
@@ -191,6 +191,12 @@ func callEveryTool(c *run.C, p *probe, s session) []*reply {
 			cut = append(cut, t.Name)
 		}
 		out = append(out, r)
+	}
+	switch {
+	case len(out) == 0 && len(left) > 0:
+		c.Unimplemented("the check calls the server's tools to make it send messages, and none may be called: " + toolpolicy.Explain(left))
+	case len(left) > 0:
+		c.Note("%d tools were not called: %s", len(left), toolpolicy.Explain(left))
 	}
 	if len(cut) > 0 {
 		c.Note("%d of %d tool calls got no answer within the tool budget of %s and were cancelled (%s): what their streams would have carried later was not observed; --tool-budget waits longer, the fixtures file's slow role cancels a slow tool at once",
@@ -324,18 +330,22 @@ var _ = serverCheck(check.Descriptor{
 	c.Require(r.Status == nethttp.StatusBadRequest, "400 Bad Request", "%s", r.describe())
 })
 
+// The spec asks for 404 only for a session the server ended (HT-56), which
+// http.server.session.delete-then-404 judges; an id it never issued is
+// refused the same way under the hardened profile.
 var _ = serverCheck(check.Descriptor{
 	ID:          "http.server.session.unknown-404",
-	Title:       "a request with a session id the server never issued gets 404",
-	Requirement: "Every request bearing an unknown or ended session id gets 404 Not Found.",
+	Title:       "a request with a session id the server never issued gets 404, as an ended session's does",
+	Requirement: "A request bearing a session id the server never issued gets 404 Not Found, as one bearing the id of a session it ended must (HT-56, which names only ended sessions: a hardened rule).",
 	Rules:       []string{"HT-56"},
+	Source:      check.Hardened,
 	KilledBy:    []mutant.Name{mutant.UnknownSessionAccepted},
 }, func(c *run.C) {
 	p := newProbe(c)
 	s := sessionful(c, p)
 	s.ID = "mcpconform-never-issued-" + s.ID
 	r, _ := p.call(s, "tools/list", nil, 0)
-	c.Require(r.Status == nethttp.StatusNotFound, "404 Not Found", "%s", r.describe())
+	c.Require(r.Status == nethttp.StatusNotFound, "404 Not Found for a session id the server never issued, as for one it ended", "%s", r.describe())
 })
 
 var _ = serverCheck(check.Descriptor{
@@ -355,7 +365,7 @@ var _ = serverCheck(check.Descriptor{
 	c.Require(err == nil, "the server answers DELETE", "%v", transcript.RedactError(err))
 	resp.Body.Close()
 	if resp.StatusCode == nethttp.StatusMethodNotAllowed {
-		return
+		c.Unimplemented("the server answered DELETE with 405: it does not let clients end sessions (HT-58 permits it), so no session could be ended and its 404 was not observed")
 	}
 	c.Require(resp.StatusCode/100 == 2, "DELETE gets 2xx or 405", "status %d", resp.StatusCode)
 	r, _ := p.call(s, "tools/list", nil, 0)
@@ -380,11 +390,15 @@ var _ = serverCheck(check.Descriptor{
 	wantForbidden(c, p, "Origin "+foreignOrigin, func(req *nethttp.Request) { req.Header.Set("Origin", foreignOrigin) })
 })
 
+// The spec's defence against DNS rebinding is the Origin check (HT-03) and a
+// loopback address (HT-05); no sentence of it asks for a Host check, so a
+// server without one misses a hardened rule only.
 var _ = serverCheck(check.Descriptor{
 	ID:          "http.server.host.rebinding-403",
 	Title:       "a request whose Host is a foreign name (DNS rebinding) gets 403, before and inside a session",
-	Requirement: "A local server defends against DNS rebinding: a request addressed to a foreign host name is refused with 403.",
+	Requirement: "A local server defends against DNS rebinding by its Host header too, beyond the Origin check HT-03 asks for: a request addressed to a foreign host name is refused with 403 (a hardened rule).",
 	Rules:       []string{"HT-03", "HT-05"},
+	Source:      check.Hardened,
 	KilledBy:    []mutant.Name{mutant.NoHostCheck},
 }, func(c *run.C) {
 	p := newProbe(c)
@@ -495,6 +509,6 @@ var _ = serverCheck(check.Descriptor{
 	time.Sleep(c.QuietWindow()) // a replay goes out as the GET is answered
 
 	for _, ev := range g.Events() {
-		c.Require(!foreign[ev.ID], "only the resumed stream's events", "the replay carried event %q of another stream", ev.ID)
+		c.Require(!foreign[ev.ID], "only the resumed stream's events", "the replay carried event id %q of another stream", ev.ID)
 	}
 })

@@ -47,7 +47,7 @@ var _ = serverCheck(check.Descriptor{
 		streams++
 		first := r.Events[0]
 		c.Require(first.ID != "" && first.Data == "", "a first event with an id and empty data",
-			"the first event of an SSE answer has id %q and %d bytes of data", first.ID, len(first.Data))
+			"the first event of an SSE answer has event id %q and %d bytes of data", first.ID, len(first.Data))
 	}
 	if streams == 0 {
 		c.Unimplemented("the server answers every request with application/json: there is no SSE stream to prime")

@@ -11,8 +11,10 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
+	"github.com/mcpconform/mcpconform/harness/check"
 	"github.com/mcpconform/mcpconform/harness/jsonrpc"
 	"github.com/mcpconform/mcpconform/harness/mcp"
 	"github.com/mcpconform/mcpconform/harness/sse"
@@ -41,6 +43,9 @@ type probe struct {
 	// sessions opened by this check, ended with DELETE when it ends.
 	mu       sync.Mutex
 	sessions []string
+	// answered: the server replied to one of the check's requests; until
+	// then a reply's wait also has the start-up budget (StartupBudget).
+	answered atomic.Bool
 }
 
 func newProbe(c *run.C) *probe {
@@ -121,10 +126,18 @@ func (p *probe) request(body []byte, h headers) *nethttp.Request {
 }
 
 func (p *probe) do(req *nethttp.Request, wait jsonrpc.ID, linger time.Duration) *reply {
-	r, err := p.exchange(req, reading{wait: wait, linger: linger, deadline: time.Now().Add(p.c.Options().Patience)})
+	d := p.c.Options().Patience
+	if !p.answered.Load() {
+		d += p.c.StartupBudget(check.HTTP)
+	}
+	r, err := p.exchange(req, reading{wait: wait, linger: linger, deadline: time.Now().Add(d)})
 	if err != nil {
+		if !p.answered.Load() && run.Unreachable(err) {
+			p.c.Errorf("the HTTP session could not be opened: %v; the era probe reached the server, so it is unsteady: rerun, or check that nothing else stops it", transcript.RedactError(err))
+		}
 		p.c.Failf("the server answers "+req.Method, "%v", transcript.RedactError(err))
 	}
+	p.answered.Store(true)
 	return r
 }
 

@@ -94,12 +94,20 @@ type C struct {
 	unordered bool
 	// notes qualify the verdict, whatever it is (Note).
 	notes []string
+	// transports are those a check of transport any was judged on, and
+	// over the one it is judged on now (JudgeOn).
+	transports []check.Transport
+	over       check.Transport
 }
 
 // Note adds to the check's message what qualifies its verdict: what it
 // could not observe (a tool call cancelled past its budget), so that a PASS
-// never claims more than was seen.
-func (c *C) Note(format string, args ...any) { c.notes = append(c.notes, fmt.Sprintf(format, args...)) }
+// never claims more than was seen. A note already made is not repeated.
+func (c *C) Note(format string, args ...any) {
+	if n := fmt.Sprintf(format, args...); !slices.Contains(c.notes, n) {
+		c.notes = append(c.notes, n)
+	}
+}
 
 // QuietWindow returns how long the check listens where nothing may arrive;
 // its descriptor must declare the wait (check.QuietWindow).
@@ -258,14 +266,14 @@ func execute(d check.Descriptor, body func(c *C)) {
 		msg = strings.TrimSpace(msg + "\nnote: " + strings.Join(c.notes, "\nnote: "))
 	}
 	res := check.Result{Descriptor: d, Outcome: grade(d, v, cfg), Message: msg, DurationMS: time.Since(start).Milliseconds(), Seed: c.seed,
-		SeedOnly: v.outcome == check.Fail && v.hardened}
+		SeedOnly: v.outcome == check.Fail && v.hardened, Transports: c.transports}
 	if Interrupted() {
 		// Its targets were killed under it: what it saw proves nothing.
 		record(check.Result{Descriptor: d, Outcome: check.Skipped, Message: InterruptedWhileRunning, DurationMS: res.DurationMS})
 		ginkgo.Skip(InterruptedWhileRunning)
 	}
-	res.Transcript = c.transcriptLines(c.entries)
-	if snap := c.transcriptLines(clientSide(c.entries)); cfg.SnapshotDir != "" && !c.unordered && observed(res.Outcome) && len(snap) > 0 {
+	res.Transcript, res.Message = c.evidence(res.Message)
+	if snap := c.transcriptLines(transcript.NewNormaliser(), clientSide(c.entries)); cfg.SnapshotDir != "" && !c.unordered && observed(res.Outcome) && len(snap) > 0 {
 		diff, err := report.MatchSnapshot(cfg.SnapshotDir, cfg.Implementation, d.ID, snap, cfg.UpdateSnapshots)
 		switch {
 		case err != nil:
@@ -277,7 +285,7 @@ func execute(d check.Descriptor, body func(c *C)) {
 	if res.Outcome == check.Fail || res.Outcome == check.Warn || res.Outcome == check.HardenedMiss {
 		if len(res.Transcript) == 0 {
 			// Silence is the evidence: say so rather than show nothing.
-			res.Transcript = c.transcriptLines([]transcript.Entry{{Dir: transcript.Note, Line: "no message crossed the wire during this check"}})
+			res.Transcript = c.transcriptLines(transcript.NewNormaliser(), []transcript.Entry{{Dir: transcript.Note, Line: "no message crossed the wire during this check"}})
 		}
 		res.Message = c.explain(res.Message, res.Transcript)
 	}
@@ -443,11 +451,20 @@ func clientSide(entries []transcript.Entry) []transcript.Entry {
 	return out
 }
 
-func (c *C) transcriptLines(entries []transcript.Entry) []string {
+// evidence is the check's transcript, normalised and masked, and msg with
+// the SSE event ids it names masked as the transcript shows them.
+func (c *C) evidence(msg string) ([]string, string) {
+	nz := transcript.NewNormaliser()
+	lines := c.transcriptLines(nz, c.entries)
+	return lines, nz.Message(msg)
+}
+
+// transcriptLines renders entries with nz, secrets masked.
+func (c *C) transcriptLines(nz *transcript.Normaliser, entries []transcript.Entry) []string {
 	if len(entries) == 0 {
 		return nil
 	}
-	lines := transcript.Normalise(entries)
+	lines := nz.Lines(entries)
 	for i := range lines {
 		lines[i] = c.secrets.Redact(lines[i])
 	}

@@ -17,6 +17,7 @@ import (
 	"github.com/mcpconform/mcpconform/harness/serve"
 	"github.com/mcpconform/mcpconform/harness/stdio"
 	"github.com/mcpconform/mcpconform/harness/target"
+	"github.com/mcpconform/mcpconform/harness/toolpolicy"
 	"github.com/mcpconform/mcpconform/harness/transcript"
 )
 
@@ -62,6 +63,7 @@ type Options struct {
 	Prompt   time.Duration
 	// ProbeTimeout bounds each era probe of a server (server/discover, then
 	// initialize): past it, a server that answered neither is no MCP server.
+	// It is also the least start-up budget of a check (StartupBudget).
 	ProbeTimeout time.Duration
 	// QuietWindow is how long a check listens where nothing may arrive
 	// (check.QuietWindow); ToolBudget how long it waits for the answer to a
@@ -74,6 +76,10 @@ type Options struct {
 	// Unsafe are tools no check calls, whatever else it does: the fixtures
 	// file's `unsafe: [TOOL, …]`, tools that write, delete or reach out.
 	Unsafe []string
+	// CallTools is which tools checks may call (ToolPolicy): zero means
+	// read-only, the tools the server marks readOnlyHint: true and not
+	// openWorldHint: true, and those Fixtures name (--call-tools).
+	CallTools toolpolicy.Mode
 	// ServerCheckDeadline bounds one server check, whatever its target
 	// does (zero: DefaultServerCheckDeadline); past it the check is ERROR.
 	ServerCheckDeadline time.Duration
@@ -107,10 +113,13 @@ const (
 	DefaultCheckDeadline       = 30 * time.Second
 	DefaultServerCheckDeadline = 2 * time.Minute
 	DefaultProbeTimeout        = 5 * time.Second
-	DefaultPropertySamples     = 8
-	DefaultFuzzCases           = 20
-	DefaultQuietWindow         = DefaultPrompt / 4
-	DefaultToolBudget          = time.Second
+	// StartupFactor is how many times the slowest start the era probe saw
+	// a check gives a server to start (StartupBudget).
+	StartupFactor          = 4
+	DefaultPropertySamples = 8
+	DefaultFuzzCases       = 20
+	DefaultQuietWindow     = DefaultPrompt / 4
+	DefaultToolBudget      = time.Second
 )
 
 // ReferenceConfig are the reference adapter's settings when it is the
@@ -192,6 +201,16 @@ func (c Options) WithDefaults() Options {
 		c.ToolBudget = DefaultToolBudget
 	}
 	return c
+}
+
+// StartupBudget is how long a check gives the server it just started (or
+// the HTTP session it opens) to show it is there, beyond the check's own
+// patience: StartupFactor times the slowest start the era probe measured
+// (seen), never less than ProbeTimeout. A start is not the rule's time:
+// a server that shows nothing within it did not start, and the check is
+// an ERROR, never a FAIL.
+func (c Options) StartupBudget(seen time.Duration) time.Duration {
+	return max(c.ProbeTimeout, StartupFactor*seen)
 }
 
 // WaitDuration is the time wait w takes in one run of its check in this

@@ -1,9 +1,12 @@
 package run
 
 import (
+	"errors"
 	"fmt"
+	"net"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/mcpconform/mcpconform/harness/check"
 )
@@ -27,6 +30,10 @@ type ServerEras struct {
 	// Mcp-Session-Id (a stateless server, HT-50): every client shares
 	// what it keeps, so checks against it cannot run side by side.
 	Sessionless bool
+	// Startup is the slowest start the probe saw: from launching the
+	// server (or sending the first POST) to its answer. Checks give a
+	// server StartupBudget(Startup) to start.
+	Startup time.Duration
 }
 
 // Applies reports whether a check of eras applies to the server: a
@@ -124,6 +131,12 @@ func (c *C) RequireEra(t check.Transport) {
 	}
 }
 
+// StartupBudget is how long a check gives the server over transport t to
+// start: Options.StartupBudget of the slowest start its probe saw.
+func (c *C) StartupBudget(t check.Transport) time.Duration {
+	return c.cfg.StartupBudget(c.ServerEras(t).Startup)
+}
+
 // ProbedEras returns what the run's era probes found, by transport; empty
 // when no check asked.
 func ProbedEras() map[check.Transport]ServerEras {
@@ -135,4 +148,12 @@ func ProbedEras() map[check.Transport]ServerEras {
 		out[t] = p.eras
 	}
 	return out
+}
+
+// Unreachable reports whether err is an HTTP client's failure to connect
+// at all (nothing listens, the address is refused): the session could not
+// be opened, which no rule of a check is about.
+func Unreachable(err error) bool {
+	var op *net.OpError
+	return errors.As(err, &op) && op.Op == "dial"
 }

@@ -37,6 +37,7 @@ func resetResults() {
 	resMu.Lock()
 	defer resMu.Unlock()
 	results = map[string]check.Result{}
+	toolUse.Reset()
 }
 
 // Results returns the result of every catalogued check in the given roles:

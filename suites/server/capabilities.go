@@ -10,6 +10,7 @@ import (
 
 	"github.com/mcpconform/mcpconform/harness/check"
 	"github.com/mcpconform/mcpconform/harness/mutant"
+	"github.com/mcpconform/mcpconform/harness/toolpolicy"
 	"github.com/mcpconform/mcpconform/suites/run"
 )
 
@@ -76,9 +77,12 @@ var _ = serverCheck(check.Descriptor{
 			}
 		}
 		if _, ok := results["tools/list"]; ok {
-			found, _ := offeredFixtures(c, p, "logging")
+			found, _, left := offeredFixtures(c, p, "logging")
+			if len(found) == 0 && len(left) > 0 {
+				c.Note("no logging tool was called, so a log message it would send was not observed: %s", toolpolicy.Explain(left))
+			}
 			for _, f := range found {
-				p.request("tools/call", callParams(f, nil))
+				p.request("tools/call", p.callParams(f, nil))
 			}
 		}
 		for _, m := range append(p.unread, p.quiet(c.QuietWindow())...) {

@@ -98,6 +98,11 @@ func newHTTPConn(url string, timeout time.Duration, log *transcript.Log) *httpCo
 
 func (c *httpConn) messages() <-chan *jsonrpc.Message { return c.in }
 
+// lasting lets each later exchange take up to d (its client's timeout,
+// otherwise the one newHTTPConn gave), reading its SSE stream included:
+// for an answer that comes only after a timeout of the server's own.
+func (c *httpConn) lasting(d time.Duration) { c.client.Timeout = d }
+
 func (c *httpConn) silence(bool) string {
 	if c.last == "" || c.lastSSE {
 		return ""

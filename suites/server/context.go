@@ -26,7 +26,7 @@ var _ = serverCheck(check.Descriptor{
 	eachTransport(c, func(p *peer) {
 		p.initialize(v1125, nil)
 		f := fixture(c, p, "failing")
-		m := p.request("tools/call", callParams(f, nil))
+		m := p.request("tools/call", p.callParams(f, nil))
 		var r struct {
 			IsError bool `json:"isError"`
 		}
@@ -71,7 +71,7 @@ var _ = serverCheck(check.Descriptor{
 		for k, f := range fixtures(c, p, "progress") {
 			for _, token := range []jsonrpc.ID{jsonrpc.StringID("mcpconform-progress-" + f.Tool), jsonrpc.IntID(int64(4242 + k))} {
 				p := p.reopen()
-				m := p.request("tools/call", callParams(f, map[string]any{"progressToken": token}))
+				m := p.request("tools/call", p.callParams(f, map[string]any{"progressToken": token}))
 				c.Require(m.Error == nil, "the progress tool succeeds ("+p.transport+")", "%s", describe(m))
 				values, wrong := progressOf(p.unread, token)
 				c.Require(wrong == 0, fmt.Sprintf("every progress notification carries token %s", token), "%d carried another token", wrong)
@@ -95,7 +95,7 @@ var _ = serverCheck(check.Descriptor{
 		p.initialize(v1125, nil)
 		f := fixture(c, p, "progress")
 		p.unread = nil
-		p.request("tools/call", callParams(f, nil))
+		p.request("tools/call", p.callParams(f, nil))
 		late := p.quiet(c.QuietWindow())
 		for _, m := range append(p.unread, late...) {
 			c.Require(m.Method != "notifications/progress", "no progress notification ("+p.transport+")", "one arrived")
@@ -115,7 +115,7 @@ var _ = serverCheck(check.Descriptor{
 		p.initialize(v1125, nil)
 		for _, f := range fixtures(c, p, "progress") {
 			token := jsonrpc.StringID("mcpconform-late-" + f.Tool)
-			p.request("tools/call", callParams(f, map[string]any{"progressToken": token}))
+			p.request("tools/call", p.callParams(f, map[string]any{"progressToken": token}))
 			p.unread = nil
 			p.request("ping", nil) // anything stale for the finished request comes before or with this
 			late, _ := progressOf(append(p.unread, p.quiet(c.QuietWindow())...), token)
@@ -143,7 +143,7 @@ var _ = serverCheck(check.Descriptor{
 			set := p.request("logging/setLevel", map[string]any{"level": level})
 			c.Require(set.Error == nil, "setLevel "+level+" succeeds", "%s", describe(set))
 			p.unread = nil
-			p.request("tools/call", callParams(f, nil))
+			p.request("tools/call", p.callParams(f, nil))
 			// A request's log messages come before its response (on stdio in
 			// line order, over HTTP on the request's stream); ones after it
 			// are server.progress.none-after-response's kind of breach.
@@ -171,7 +171,7 @@ var _ = serverCheck(check.Descriptor{
 		sent[p.transport] = []string{}
 		for _, f := range fixtures(c, p, "logging") {
 			p.unread = nil
-			p.request("tools/call", callParams(f, nil))
+			p.request("tools/call", p.callParams(f, nil))
 			for _, lm := range logMessages(p.unread) {
 				c.Require(indexOf(levels, lm.Level) >= 0 && len(lm.Data) > 0, "a level among "+strings.Join(levels, ", ")+" and data ("+p.transport+")",
 					"params %s", lm.raw)
@@ -231,7 +231,7 @@ var _ = serverCheck(check.Descriptor{
 		p.initialize(v1125, nil)
 		f := fixture(c, p, "slow")
 		id := p.id()
-		p.message(id, "tools/call", callParams(f, nil))
+		p.message(id, "tools/call", p.callParams(f, nil))
 		if h, ok := p.conn.(*httpConn); ok && h.settled() {
 			// An application/json answer comes when the call is done: no
 			// cancellation can overtake it over this transport.
@@ -265,7 +265,7 @@ func reverseCheck(id, role, capability, method string, rules []string, killer mu
 			p.initialize(v1125, map[string]any{})
 			f := fixture(c, p, role)
 			id := p.id()
-			p.message(id, "tools/call", callParams(f, nil))
+			p.message(id, "tools/call", p.callParams(f, nil))
 			resp := p.wait(responseTo(id), c.Options().Patience)
 			for _, m := range p.unread {
 				if m.Kind() == jsonrpc.KindRequest && m.Method == method {
@@ -307,18 +307,27 @@ var _ = serverCheck(check.Descriptor{
 	eachTransport(c, func(p *peer) {
 		p.initialize(v1125, map[string]any{"sampling": map[string]any{}})
 		f := fixture(c, p, "sampling")
-		id := p.id()
-		p.message(id, "tools/call", callParams(f, nil))
-		asked := p.wait(func(m *jsonrpc.Message) bool { return m.Method == "sampling/createMessage" }, c.Options().Patience)
-		if asked == nil {
-			c.Unimplemented(fmt.Sprintf("the sampling tool %q sent no sampling/createMessage within %s (%s): map a tool that samples in the fixtures file", f.Tool, c.Options().Patience, p.transport))
-		}
 		// Never answer it: the tool call must still end. LC-30 asks for a
-		// timeout but names no length, so the check gives it the whole
-		// check deadline (--timeout) before it calls the wait endless.
-		bound := c.Options().CheckDeadline
+		// timeout but names no length: --timeout is the longest the
+		// server's own may be, and the server answers within --patience
+		// after it, so a server whose timeout is --timeout (as the
+		// reference's default is) is not judged by a race.
+		cfg := c.Options()
+		bound := cfg.CheckDeadline + cfg.Patience
+		if h, ok := p.conn.(*httpConn); ok {
+			// The answer comes on the call's own stream, which must outlast
+			// the bound (an exchange lasts --timeout otherwise).
+			h.lasting(cfg.Patience + bound)
+		}
+		id := p.id()
+		p.message(id, "tools/call", p.callParams(f, nil))
+		asked := p.wait(func(m *jsonrpc.Message) bool { return m.Method == "sampling/createMessage" }, cfg.Patience)
+		if asked == nil {
+			c.Unimplemented(fmt.Sprintf("the sampling tool %q sent no sampling/createMessage within %s (%s): map a tool that samples in the fixtures file", f.Tool, cfg.Patience, p.transport))
+		}
 		resp := p.wait(responseTo(id), bound)
-		c.Require(resp != nil, fmt.Sprintf("the tool call ends within %s (--timeout) although its sampling request is never answered (%s)", bound, p.transport),
+		c.Require(resp != nil, fmt.Sprintf("the tool call ends within %s (--timeout %s, the longest the server's own timeout may be, and --patience %s for its answer after it) although its sampling request is never answered (%s)",
+			bound, cfg.CheckDeadline, cfg.Patience, p.transport),
 			"no response: the server is still waiting")
 	})
 })

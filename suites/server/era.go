@@ -49,6 +49,7 @@ func probeEras(cfg run.Options, t check.Transport) run.ServerEras {
 		e.Evidence = fmt.Sprintf("answered server/discover with error %d (%s)%s", m.Error.Code, clip(m.Error.Message), discover.over)
 	}
 	init := probeOnce(cfg, t, "initialize", initializeParams(v1125, nil), "")
+	e.Startup = max(discover.took, init.took)
 	switch m := init.reply; {
 	case m == nil:
 		e.Legacy = true
@@ -81,8 +82,10 @@ func notAServer(cfg run.Options, t check.Transport, discover, init answer) strin
 	if discover.kind == init.kind {
 		what = init.both
 	}
-	return fmt.Sprintf("the stdio server %q %s; is it an MCP server speaking stdio? try running it by hand with a JSON-RPC initialize line: %s",
-		strings.Join(cfg.ServerCommand, " "), what, initializeLine)
+	return fmt.Sprintf("the stdio server %q %s (each asked in a process of its own and given %s, %s in all: --probe-timeout); "+
+		"is it an MCP server speaking stdio? try running it by hand with a JSON-RPC initialize line: %s; "+
+		"if it is one that starts slowly (npx fetching a package, a busy machine), give it a longer --probe-timeout",
+		strings.Join(cfg.ServerCommand, " "), what, cfg.ProbeTimeout, 2*cfg.ProbeTimeout, initializeLine)
 }
 
 // initializeLine is what a user can paste into a stdio server by hand.
@@ -124,14 +127,9 @@ func refusesLegacy(e *jsonrpc.Error) bool {
 	return e.Code == jsonrpc.CodeUnsupportedProtocolVersion
 }
 
-// clip shortens what a server wrote for a message that repeats it.
-func clip(s string) string {
-	const max = 120
-	if r := []rune(s); len(r) > max {
-		return string(r[:max]) + "…"
-	}
-	return s
-}
+// clip shortens what a server wrote for a message that repeats it, saying
+// how much it cut.
+func clip(s string) string { return transcript.Clip(s, transcript.ExcerptBytes) }
 
 // answer is what one era probe saw.
 type answer struct {
@@ -151,6 +149,9 @@ type answer struct {
 	spoke bool
 	// sessionless: over HTTP, the reply carried no Mcp-Session-Id.
 	sessionless bool
+	// took is how long the reply took from the server's launch (over
+	// HTTP, from the POST); zero without a reply.
+	took time.Duration
 }
 
 // probeOnce sends one request on a fresh connection (over HTTP with
@@ -159,6 +160,16 @@ type answer struct {
 // answers (any HTTP reply, a JSON-RPC response), exits, writes a line that
 // is not JSON-RPC, or sends the request back.
 func probeOnce(cfg run.Options, t check.Transport, method string, params any, version string) answer {
+	start := time.Now()
+	a := probeConn(cfg, t, method, params, version)
+	if a.reply != nil {
+		a.took = time.Since(start)
+	}
+	return a
+}
+
+// probeConn is probeOnce's exchange.
+func probeConn(cfg run.Options, t check.Transport, method string, params any, version string) answer {
 	d := cfg.ProbeTimeout
 	cn, err := dial(cfg, t, nil)
 	if err != nil {
@@ -246,20 +257,20 @@ func stdioAnswer(p *peer, cn stdioConn, id jsonrpc.ID, method string, d time.Dur
 	// only a target that wrote nothing but such lines is no server.
 	if bad := cn.s.NonMessages(); len(bad) > 0 && !spoke {
 		return answer{what: fmt.Sprintf("wrote %s to stdout and did not answer %s within %s", bad[0], method, d), kind: "noise",
-			both: fmt.Sprintf("wrote %s to stdout and answered neither server/discover nor initialize within %s", bad[0], d)}
+			both: fmt.Sprintf("wrote %s to stdout and answered neither server/discover nor initialize", bad[0])}
 	}
 	if spoke {
 		return answer{what: fmt.Sprintf("did not answer %s within %s", method, d), spoke: true}
 	}
 	return answer{what: fmt.Sprintf("wrote nothing and did not answer %s within %s", method, d), kind: "silent",
-		both: fmt.Sprintf("wrote nothing and answered neither server/discover nor initialize within %s", d)}
+		both: "wrote nothing and answered neither server/discover nor initialize"}
 }
 
 // exited is the answer of a server that ended before it answered.
 func exited(method, exit string) answer {
 	exit = strings.TrimPrefix(exit, "the server ")
 	return answer{what: fmt.Sprintf("%s, without answering %s", exit, method), kind: "exited",
-		both: exit + ", without answering server/discover or initialize (asked each in a process of its own)"}
+		both: exit + ", without answering server/discover or initialize"}
 }
 
 // modernParams are params of a 2026-07-28 request naming version, with

@@ -7,6 +7,8 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/mcpconform/mcpconform/harness/mcp"
+	"github.com/mcpconform/mcpconform/harness/toolpolicy"
 	"github.com/mcpconform/mcpconform/suites/run"
 )
 
@@ -24,16 +26,20 @@ var officialFixtures = map[string][]run.Fixture{
 }
 
 // fixture finds the tool that shows role: from the fixtures file, else by
-// an official fixture name the server offers, else the check is
-// UNIMPLEMENTED with a message saying how to map one. A server is never
-// failed for lacking a fixture.
+// an official fixture name the server offers, and only one the run's tool
+// policy lets checks call; else the check is UNIMPLEMENTED with a message
+// saying which tools were left alone and why, or how to map one. A server
+// is never failed for lacking a fixture.
 func fixture(c *run.C, p *peer, role string) run.Fixture { return fixtures(c, p, role)[0] }
 
 // fixtures is fixture, with every offered tool that shows role.
 func fixtures(c *run.C, p *peer, role string) []run.Fixture {
-	found, offered := offeredFixtures(c, p, role)
+	found, offered, left := offeredFixtures(c, p, role)
 	if len(found) > 0 {
 		return found
+	}
+	if len(left) > 0 {
+		c.Unimplemented(fmt.Sprintf("no tool for the %q behaviour may be called: %s", role, toolpolicy.Explain(left)))
 	}
 	var names []string
 	for _, f := range officialFixtures[role] {
@@ -45,37 +51,51 @@ func fixtures(c *run.C, p *peer, role string) []run.Fixture {
 	return nil
 }
 
-// offeredFixtures are the tools that show role: the fixtures file's, else
-// the official fixtures the server offers; none is not a failure. offered
-// lists the server's tools when they were asked for.
-func offeredFixtures(c *run.C, p *peer, role string) (found []run.Fixture, offered []string) {
+// offeredFixtures are the tools that show role and that the run's tool
+// policy lets checks call: the fixtures file's, else the official fixtures
+// the server offers; none is not a failure. offered lists the server's
+// tools when they were asked for; left are the tools of role the policy
+// left alone.
+func offeredFixtures(c *run.C, p *peer, role string) (found []run.Fixture, offered []string, left []toolpolicy.LeftAlone) {
 	if f, ok := c.Options().Fixtures[role]; ok {
-		return []run.Fixture{f}, nil
+		if ok, why := c.MayCall(mcp.Tool{Name: f.Tool}); !ok {
+			return nil, nil, []toolpolicy.LeftAlone{{Name: f.Tool, Why: why}}
+		}
+		return []run.Fixture{f}, nil, nil
 	}
-	offered = p.toolNames()
+	tools := p.tools()
+	for _, t := range tools {
+		offered = append(offered, t.Name)
+	}
 	for _, f := range officialFixtures[role] {
-		if slices.Contains(offered, f.Tool) {
+		i := slices.IndexFunc(tools, func(t mcp.Tool) bool { return t.Name == f.Tool })
+		if i < 0 {
+			continue
+		}
+		if ok, why := c.MayCall(tools[i]); ok {
 			found = append(found, f)
+		} else {
+			left = append(left, toolpolicy.LeftAlone{Name: f.Tool, Why: why})
 		}
 	}
-	return found, offered
+	return found, offered, left
 }
 
-// toolNames lists the server's tools (every page).
-func (p *peer) toolNames() []string {
-	var names []string
+// tools lists the server's tools (every page).
+func (p *peer) tools() []mcp.Tool {
+	var tools []mcp.Tool
 	for _, raw := range listAll(p.c, p, "tools/list", "tools") {
-		var t struct {
-			Name string `json:"name"`
-		}
+		var t mcp.Tool
 		_ = json.Unmarshal(raw, &t)
-		names = append(names, t.Name)
+		tools = append(tools, t)
 	}
-	return names
+	return tools
 }
 
-// callParams are tools/call params for f, with meta (when given) as _meta.
-func callParams(f run.Fixture, meta map[string]any) map[string]any {
+// callParams are tools/call params for f, with meta (when given) as _meta;
+// the reports list f's tool as called.
+func (p *peer) callParams(f run.Fixture, meta map[string]any) map[string]any {
+	p.c.Calls(f.Tool)
 	args := f.Arguments
 	if args == nil {
 		args = map[string]any{}

@@ -157,7 +157,7 @@ var _ = serverCheck(check.Descriptor{
 			c.Require(unknown != nil, fmt.Sprintf("a response to mcpconform/no-such-method under the reused id %s within %s (%s)", id, c.Options().Patience, p.transport),
 				"none: the server dropped the request")
 			c.Require(unknown.Error != nil, fmt.Sprintf("an unknown method under the reused id %s gets its own answer, an error (%s)", id, p.transport),
-				"a result %s, as if it were the earlier ping", unknown.Result)
+				"a result %s, as if it were the earlier ping", clip(string(unknown.Result)))
 			if r.Capabilities["tools"] != nil {
 				list := p.reused(id, "tools/list", nil)
 				var tl struct {
@@ -203,7 +203,7 @@ func answered(m *jsonrpc.Message) string {
 	case m.Error != nil:
 		return fmt.Sprintf("error %d %q", m.Error.Code, m.Error.Message)
 	}
-	return fmt.Sprintf("result %s", m.Result)
+	return fmt.Sprintf("result %s", clip(string(m.Result)))
 }
 
 func describe(m *jsonrpc.Message) string {

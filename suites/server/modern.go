@@ -11,6 +11,7 @@ import (
 	"github.com/mcpconform/mcpconform/harness/jsonrpc"
 	"github.com/mcpconform/mcpconform/harness/mcp"
 	"github.com/mcpconform/mcpconform/harness/mutant"
+	"github.com/mcpconform/mcpconform/harness/toolpolicy"
 	"github.com/mcpconform/mcpconform/suites/run"
 )
 
@@ -62,13 +63,13 @@ var _ = serverCheck(check.Descriptor{
 			CacheScope        string                     `json:"cacheScope"`
 		}
 		err := json.Unmarshal(m.Result, &r)
-		c.Require(err == nil && len(r.SupportedVersions) > 0, "supportedVersions: a non-empty list of version strings ("+p.transport+")", "%s", m.Result)
+		c.Require(err == nil && len(r.SupportedVersions) > 0, "supportedVersions: a non-empty list of version strings ("+p.transport+")", "%s", clip(string(m.Result)))
 		for _, v := range r.SupportedVersions {
 			c.Require(isVersion.MatchString(v), "versions of the form YYYY-MM-DD", "%q", v)
 		}
-		c.Require(r.Capabilities != nil, "capabilities: an object ("+p.transport+")", "%s", m.Result)
+		c.Require(r.Capabilities != nil, "capabilities: an object ("+p.transport+")", "%s", clip(string(m.Result)))
 		c.Require(r.ResultType == "complete", `resultType "complete" (`+p.transport+")", "resultType %q", r.ResultType)
-		c.Require(r.TTLMs != nil && *r.TTLMs >= 0 && *r.TTLMs == float64(int64(*r.TTLMs)), "ttlMs: an integer ≥ 0 ("+p.transport+")", "%s", m.Result)
+		c.Require(r.TTLMs != nil && *r.TTLMs >= 0 && *r.TTLMs == float64(int64(*r.TTLMs)), "ttlMs: an integer ≥ 0 ("+p.transport+")", "%s", clip(string(m.Result)))
 		c.Require(r.CacheScope == "public" || r.CacheScope == "private", `cacheScope "public" or "private" (`+p.transport+")", "cacheScope %q", r.CacheScope)
 	})
 })
@@ -93,7 +94,7 @@ var _ = serverCheck(check.Descriptor{
 		}
 		err := json.Unmarshal(m.Error.Data, &data)
 		c.Require(err == nil && len(data.Supported) > 0 && data.Requested == unservedVersion,
-			fmt.Sprintf("data {supported: [versions…], requested: %q} (%s)", unservedVersion, p.transport), "data %s", m.Error.Data)
+			fmt.Sprintf("data {supported: [versions…], requested: %q} (%s)", unservedVersion, p.transport), "data %s", clip(string(m.Error.Data)))
 		if p.transport == "http" {
 			c.Require(p.status() == nethttp.StatusBadRequest, "HTTP status 400", "status %d", p.status())
 		}
@@ -131,7 +132,7 @@ func postLying(c *run.C, method string, params map[string]any, version string, o
 	h := newHTTPConn(cfg.ServerURL, cfg.CheckDeadline, c.Log())
 	c.Cleanup(h.close)
 	h.version, h.modern, h.override = version, true, override
-	p := &peer{c: c, conn: h, transport: "http"}
+	p := newPeer(c, h, check.HTTP)
 	p.message(p.id(), method, modernParams(mcp.ModernVersion, params))
 	m := p.wait(func(m *jsonrpc.Message) bool { return m.Kind() == jsonrpc.KindError || m.Kind() == jsonrpc.KindResult }, p.within(cfg.Prompt))
 	return h.lastStatus, m
@@ -190,11 +191,13 @@ var _ = serverCheck(check.Descriptor{
 	eachTransport(c, func(p *peer) {
 		p.modern = mcp.ModernVersion
 		var tried []string
+		var left []toolpolicy.LeftAlone
 		for _, a := range asksClient {
-			found, _ := offeredFixtures(c, p, a.role)
+			found, _, refused := offeredFixtures(c, p, a.role)
+			left = append(left, refused...)
 			for _, f := range found {
 				tried = append(tried, f.Tool)
-				m := p.modernRequest("tools/call", mcp.ModernVersion, modernParams(mcp.ModernVersion, callParams(f, nil)))
+				m := p.modernRequest("tools/call", mcp.ModernVersion, modernParams(mcp.ModernVersion, p.callParams(f, nil)))
 				var data struct {
 					Required map[string]json.RawMessage `json:"requiredCapabilities"`
 				}
@@ -208,6 +211,9 @@ var _ = serverCheck(check.Descriptor{
 					c.Require(p.status() == nethttp.StatusBadRequest, "HTTP status 400", "status %d", p.status())
 				}
 			}
+		}
+		if len(tried) == 0 && len(left) > 0 {
+			c.Unimplemented("no tool that asks the client for something may be called: " + toolpolicy.Explain(left))
 		}
 		if len(tried) == 0 {
 			c.Unimplemented("no tool asks the client for anything: map sampling, elicitation or roots in a --fixtures file")
@@ -229,7 +235,7 @@ var _ = serverCheck(check.Descriptor{
 		p.modern = mcp.ModernVersion
 		for _, f := range fixtures(c, p, "logging") {
 			p.unread = nil
-			m := p.modernRequest("tools/call", mcp.ModernVersion, modernParams(mcp.ModernVersion, callParams(f, nil)))
+			m := p.modernRequest("tools/call", mcp.ModernVersion, modernParams(mcp.ModernVersion, p.callParams(f, nil)))
 			c.Require(m.Error == nil, f.Tool+" answers ("+p.transport+")", "%s", describe(m))
 			logs := logMessages(append(p.unread, p.quiet(c.QuietWindow())...))
 			c.Require(len(logs) == 0, "no notifications/message ("+p.transport+")", "%d arrived", len(logs))

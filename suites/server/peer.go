@@ -3,7 +3,6 @@ package server
 import (
 	"encoding/json"
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/mcpconform/mcpconform/harness/check"
@@ -39,40 +38,53 @@ type peer struct {
 	modern string
 	// wire, when set, records every message sent and read (wire.go).
 	wire *wire
+	// heard: the server sent a message on this connection, so it has
+	// started. Until then a wait for a response also gives it startup,
+	// the run's start-up budget (StartupBudget).
+	heard   bool
+	startup time.Duration
+}
+
+// newPeer is the check's side of cn, a connection to a server it just
+// started (or a session it is opening) over t.
+func newPeer(c *run.C, cn conn, t check.Transport) *peer {
+	return &peer{c: c, conn: cn, transport: string(t), startup: c.StartupBudget(t)}
 }
 
 // eachTransport runs body once per transport the run names, on a fresh
-// connection each time.
+// connection each time, and judges each transport apart: a failure over
+// one does not keep the other from being judged, and the check ends with
+// the worst of them, each one's verdict in its message (run.C.Conclude).
 func eachTransport(c *run.C, body func(p *peer)) { onTransports(c, true, body) }
 
 // onTransports is eachTransport, over stdio only unless withHTTP. A
-// transport over which the server does not serve the check's era is left
-// out; when that leaves none, the check is N/A.
+// transport over which the server does not serve the check's era is N/A
+// and not judged; when that leaves none, the check is N/A.
 func onTransports(c *run.C, withHTTP bool, body func(p *peer)) {
 	cfg := c.Options()
 	if len(cfg.ServerCommand) == 0 && (cfg.ServerURL == "" || !withHTTP) {
 		c.Skip(run.NoServerCommand)
 	}
-	var ran bool
-	var why []string
+	var judged []run.Judgement
 	for _, t := range []check.Transport{check.Stdio, check.HTTP} {
 		if t == check.Stdio && len(cfg.ServerCommand) == 0 || t == check.HTTP && (cfg.ServerURL == "" || !withHTTP) {
 			continue
 		}
 		if ok, reason := c.EraApplies(t); !ok {
-			why = append(why, reason)
+			judged = append(judged, run.NotJudged(t, reason))
 			continue
 		}
-		cn, err := dial(cfg, t, c.Log())
-		c.Require(err == nil, "the server starts", "%v", err)
-		p := &peer{c: c, conn: cn, transport: string(t)}
-		c.Cleanup(p.conn.close)
-		ran = true
-		body(p)
+		judged = append(judged, c.JudgeOn(t, func() {
+			cn, err := dial(cfg, t, c.Log())
+			if err != nil {
+				c.Errorf("the server could not be started over %s: %v", t, err)
+			}
+			p := newPeer(c, cn, t)
+			c.Cleanup(p.conn.close)
+			body(p)
+		}))
 	}
-	if !ran {
-		c.NotApplicable(strings.Join(why, "; "))
-	}
+	c.Conclude(judged)
 }
 
 // dial opens a fresh connection to the server under test over t: a new
@@ -92,8 +104,10 @@ func dial(cfg run.Options, t check.Transport, log *transcript.Log) (conn, error)
 // same transport, past the handshake.
 func (p *peer) reopen() *peer {
 	cn, err := dial(p.c.Options(), check.Transport(p.transport), p.c.Log())
-	p.c.Require(err == nil, "the server starts again ("+p.transport+")", "%v", err)
-	q := &peer{c: p.c, conn: cn, transport: p.transport}
+	if err != nil {
+		p.c.Errorf("the server could not be started again over %s: %v", p.transport, err)
+	}
+	q := newPeer(p.c, cn, check.Transport(p.transport))
 	p.c.Cleanup(cn.close)
 	q.initialize(v1125, nil)
 	return q
@@ -109,6 +123,12 @@ func (p *peer) id() jsonrpc.ID {
 func (p *peer) raw(b []byte) {
 	p.wire.sent(b)
 	err := p.conn.send(b)
+	if err != nil && !p.started() && (p.transport == string(check.Stdio) || run.Unreachable(err)) {
+		// Nothing was exchanged yet: the server (or its HTTP session)
+		// could not be reached, which no rule of the check is about.
+		p.c.Errorf("the server could not be reached over %s before it answered anything: %v; "+
+			"the era probe reached it, so it is slow or unsteady to start: rerun, lower --parallel or raise --probe-timeout", p.transport, err)
+	}
 	p.c.Require(err == nil, "the server accepts the message ("+p.transport+")", "%v", err)
 }
 
@@ -162,6 +182,7 @@ func (p *peer) waitUntil(match func(*jsonrpc.Message) bool, d time.Duration, sto
 			p.ended = true
 			return nil
 		}
+		p.heard = true
 		p.wire.received(m)
 		if match(m) {
 			return m
@@ -193,15 +214,61 @@ func (p *peer) request(method string, params any) *jsonrpc.Message {
 
 func (p *peer) requestWithID(id jsonrpc.ID, method string, params any) *jsonrpc.Message {
 	p.message(id, method, params)
-	m := p.wait(responseTo(id), p.patience())
-	p.c.Require(m != nil, fmt.Sprintf("a response to %s (id %s) over %s", method, id, p.transport), "%s", p.silence(p.patience()))
+	d := p.patience()
+	m := p.wait(responseTo(id), d)
+	if m == nil {
+		p.requireStarted(method)
+	}
+	p.c.Require(m != nil, fmt.Sprintf("a response to %s (id %s) over %s", method, id, p.transport), "%s", p.silence(d))
 	return m
 }
 
 // patience is how long to wait for the response to the request just sent:
-// the run's Patience, but no time at all once an HTTP reply is complete
+// the run's Patience, and the start-up budget too while the server has
+// not yet shown it started; no time at all once an HTTP reply is complete
 // without it (nothing else can bring it).
-func (p *peer) patience() time.Duration { return p.within(p.c.Options().Patience) }
+func (p *peer) patience() time.Duration {
+	d := p.c.Options().Patience
+	if !p.started() {
+		d += p.startup
+	}
+	return p.within(d)
+}
+
+// started reports whether the server has shown it is there: a message on
+// this connection, or over HTTP any reply.
+func (p *peer) started() bool {
+	if h, ok := p.conn.(*httpConn); ok && h.last != "" {
+		return true
+	}
+	return p.heard
+}
+
+// requireStarted ends the check as ERROR when the server has shown
+// nothing since it was started, its start-up budget and the check's
+// patience gone: it did not start, and no rule of the check can be judged.
+// A stdio server still running is asked for a ping first: one that
+// answers it had started, and its silence to method is the check's to
+// judge. A server that exited is judged too (its exit is the evidence).
+func (p *peer) requireStarted(method string) {
+	if p.started() || p.ended {
+		return
+	}
+	if p.transport == string(check.Stdio) {
+		id := p.id()
+		p.message(id, "ping", nil)
+		if p.wait(responseTo(id), p.c.Options().Patience) != nil {
+			p.c.Note("the server answered a ping sent after the silence: it had started")
+			return
+		}
+		if p.ended {
+			return
+		}
+	}
+	p.c.Errorf("the server did not start: it sent nothing over %s within %s of its start (its start-up budget, %d times the slowest start the era probe saw and at least --probe-timeout, and the check's patience) "+
+		"and answered no ping after, so %s could not be judged; on a busy machine raise --probe-timeout or lower --parallel",
+		p.transport, p.startup+p.c.Options().Patience, run.StartupFactor, method)
+}
 
 // within is d, or no time at all once the latest HTTP reply is complete: a
 // JSON body or none, whatever its status, brings every message it will.

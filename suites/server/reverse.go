@@ -54,7 +54,7 @@ type reverseCase struct {
 // how many requests of method were answered.
 func (p *peer) callAnswering(f run.Fixture, method string, a reverseAnswer, patience time.Duration) (resp *jsonrpc.Message, asked int) {
 	id := p.id()
-	p.message(id, "tools/call", callParams(f, nil))
+	p.message(id, "tools/call", p.callParams(f, nil))
 	isResponse := responseTo(id)
 	deadline := time.Now().Add(patience)
 	for {

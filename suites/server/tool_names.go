@@ -28,17 +28,17 @@ var _ = serverCheck(check.Descriptor{
 			// TL-04 binds from 2025-11-25 on.
 			c.NotApplicable(fmt.Sprintf("the server negotiated %s (%s); tool names are constrained from 2025-11-25 on (TL-04)", r.ProtocolVersion, p.transport))
 		}
-		names := p.toolNames()
-		if len(names) == 0 {
+		tools := p.tools()
+		if len(tools) == 0 {
 			c.Unimplemented(fmt.Sprintf("tools/list offers no tool (%s): the rule is about tool names; offer at least one tool", p.transport))
 		}
 		var bad []string
-		for _, n := range names {
-			if !toolName.MatchString(n) {
-				bad = append(bad, fmt.Sprintf("%q", n))
+		for _, t := range tools {
+			if !toolName.MatchString(t.Name) {
+				bad = append(bad, fmt.Sprintf("%q", t.Name))
 			}
 		}
-		c.Require(len(bad) == 0, fmt.Sprintf("every name of the %d tools matches [A-Za-z0-9_.-]{1,128} (%s, %s)", len(names), r.ProtocolVersion, p.transport),
+		c.Require(len(bad) == 0, fmt.Sprintf("every name of the %d tools matches [A-Za-z0-9_.-]{1,128} (%s, %s)", len(tools), r.ProtocolVersion, p.transport),
 			"%s", strings.Join(bad, ", "))
 	})
 })

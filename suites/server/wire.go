@@ -10,6 +10,7 @@ import (
 	"github.com/mcpconform/mcpconform/harness/jsonrpc"
 	"github.com/mcpconform/mcpconform/harness/mcp"
 	"github.com/mcpconform/mcpconform/harness/mutant"
+	"github.com/mcpconform/mcpconform/harness/toolpolicy"
 	"github.com/mcpconform/mcpconform/harness/transcript"
 	"github.com/mcpconform/mcpconform/suites/run"
 )
@@ -57,9 +58,12 @@ func wireSchemaValid(c *run.C, t check.Transport) {
 	}
 	converse := func(talk func(p *peer) string) {
 		cn, err := dial(cfg, t, c.Log())
-		c.Require(err == nil, "the server starts ("+string(t)+")", "%v", err)
+		if err != nil {
+			c.Errorf("the server could not be started over %s: %v", t, err)
+		}
 		c.Cleanup(cn.close)
-		p := &peer{c: c, conn: cn, transport: string(t), wire: newWire(c.Log())}
+		p := newPeer(c, cn, t)
+		p.wire = newWire(c.Log())
 		version := talk(p)
 		p.wire.judge(c, version, p.transport)
 	}
@@ -80,7 +84,7 @@ func legacyConversation(p *peer) string {
 	tools := p.walkDeclared(r.Capabilities)
 	if f, ok := callable(p.c, tools); ok {
 		id := p.id()
-		p.message(id, "tools/call", callParams(f, nil))
+		p.message(id, "tools/call", p.callParams(f, nil))
 		p.awaitCall(f, id)
 	}
 	p.request("ping", nil)
@@ -101,7 +105,7 @@ func modernConversation(p *peer) string {
 	tools := p.walkDeclared(r.Capabilities)
 	if f, ok := callable(p.c, tools); ok {
 		id := p.id()
-		p.message(id, "tools/call", modernParams(mcp.ModernVersion, callParams(f, nil)))
+		p.message(id, "tools/call", modernParams(mcp.ModernVersion, p.callParams(f, nil)))
 		p.awaitCall(f, id)
 	}
 	p.offer("mcpconform/no-such-method", modernParams(mcp.ModernVersion, nil))
@@ -165,36 +169,45 @@ func (p *peer) walkDeclared(caps map[string]json.RawMessage) []json.RawMessage {
 
 // callable is the tool the conversation calls: the first listed that the
 // fixtures file maps, with its arguments, else the first whose inputSchema
-// requires no argument, with {}; never a slow tool (run.SlowTools), which
-// answers only when cancelled.
+// requires no argument, with {}; only one the run's tool policy lets checks
+// call (the check notes the tools it left alone when it calls none), and
+// never a slow tool (run.SlowTools), which answers only when cancelled.
 func callable(c *run.C, tools []json.RawMessage) (run.Fixture, bool) {
-	type tool struct {
-		Name        string `json:"name"`
-		InputSchema struct {
-			Required []string `json:"required"`
-		} `json:"inputSchema"`
-	}
 	fixtures := c.Options().Fixtures
 	slow := run.SlowTools(fixtures)
-	var listed []tool
+	var listed []run.ListedTool
 	for _, raw := range tools {
-		var t tool
-		if json.Unmarshal(raw, &t) == nil && t.Name != "" && !slices.Contains(slow, t.Name) && !slices.Contains(c.Options().Unsafe, t.Name) {
+		var t run.ListedTool
+		if json.Unmarshal(raw, &t) == nil && t.Name != "" && !slices.Contains(slow, t.Name) {
 			listed = append(listed, t)
 		}
+	}
+	for _, t := range listed {
+		c.MayCall(t.Tool) // the reports list every tool the run leaves alone, not only those it looked at first
+	}
+	var left []toolpolicy.LeftAlone
+	mayCall := func(t run.ListedTool) bool {
+		ok, why := c.MayCall(t.Tool)
+		if !ok {
+			left = append(left, toolpolicy.LeftAlone{Name: t.Name, Why: why})
+		}
+		return ok
 	}
 	roles := slices.Sorted(maps.Keys(fixtures))
 	for _, t := range listed {
 		for _, role := range roles {
-			if fixtures[role].Tool == t.Name {
+			if fixtures[role].Tool == t.Name && mayCall(t) {
 				return fixtures[role], true
 			}
 		}
 	}
 	for _, t := range listed {
-		if len(t.InputSchema.Required) == 0 {
+		if len(t.InputSchema.Required) == 0 && mayCall(t) {
 			return run.Fixture{Tool: t.Name}, true
 		}
+	}
+	if len(left) > 0 {
+		c.Note("the conversation calls no tool, so no tools/call result was judged: %s", toolpolicy.Explain(left))
 	}
 	return run.Fixture{}, false
 }

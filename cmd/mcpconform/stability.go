@@ -1,0 +1,235 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"maps"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/mcpconform/mcpconform/harness/check"
+	"github.com/mcpconform/mcpconform/harness/reaper"
+	"github.com/mcpconform/mcpconform/harness/report"
+	"github.com/mcpconform/mcpconform/harness/selfexec"
+	"github.com/mcpconform/mcpconform/suites/run"
+)
+
+// Rerun stability (selftest --repeat N): the same targets certified N
+// times, under a CPU load the self-test makes itself, must give every
+// check the same outcome each time; and since the targets are the
+// reference and a slow-starting variant of it, which every rule permits,
+// no run may FAIL, WARN or ERROR anything.
+
+// stabilityStartup is how long the slow-starting variant of the reference
+// waits before it serves: several seconds, as a server started with npx.
+const stabilityStartup = 3 * time.Second
+
+// stabilityTarget is one certification the repeat runs.
+type stabilityTarget struct {
+	Name string   `json:"name"`
+	Args []string `json:"-"` // after `mcpconform server`, without the report flags
+}
+
+// stabilityTargets are the reference server over both transports, and the
+// reference over stdio starting stabilityStartup late, each certified the
+// way a user certifies a server: the default workers, the default waits.
+func stabilityTargets() []stabilityTarget {
+	slow := append(run.ReferenceServerCommand(""), "--startup-delay", stabilityStartup.String())
+	return []stabilityTarget{
+		{Name: "reference server", Args: []string{"--profile", string(check.HardenedProfile)}},
+		{Name: fmt.Sprintf("reference stdio server starting %s late", stabilityStartup), Args: append([]string{"--profile", string(check.HardenedProfile), "--"}, slow...)},
+	}
+}
+
+// stabilityResult is what the repeat found of one target.
+type stabilityResult struct {
+	Target  string    `json:"target"`
+	Seconds []float64 `json:"seconds"`
+	// Differs are the checks whose outcome changed between runs, each with
+	// its outcome in every run ("" where a run did not report it).
+	Differs []stabilityDiff `json:"differs"`
+	// Unearned are the verdicts no run of a conformant target may give:
+	// FAIL, WARN, HARDENED, STALE or ERROR, as "ID: OUTCOME (run N)".
+	Unearned []string `json:"unearned"`
+	// Stopped says a run ended without its checks (its reason).
+	Stopped []string `json:"stopped"`
+}
+
+type stabilityDiff struct {
+	ID       string          `json:"id"`
+	Outcomes []check.Outcome `json:"outcomes"`
+}
+
+// rerunStability certifies each target n times in turn while every core
+// is kept busy, and reports what differed; the exit status is 1 when
+// anything did.
+func rerunStability(n int, seed int64, jsonPath string, stdout, stderr io.Writer) int {
+	dir, err := os.MkdirTemp("", "mcpconform-repeat-")
+	if err != nil {
+		return exitFor(err, stderr)
+	}
+	defer os.RemoveAll(dir)
+	ctx, stopLoad := context.WithCancel(context.Background())
+	defer stopLoad()
+	loadCPU(ctx, runtime.NumCPU())
+	fmt.Fprintf(stdout, "selftest --repeat %d: under CPU load on %d cores\n", n, runtime.NumCPU())
+	var results []stabilityResult
+	for i, t := range stabilityTargets() {
+		r := stabilityResult{Target: t.Name, Differs: []stabilityDiff{}, Unearned: []string{}, Stopped: []string{}}
+		var runs []map[string]check.Outcome
+		for k := range n {
+			out := filepath.Join(dir, fmt.Sprintf("t%d-run%d.json", i, k))
+			start := time.Now()
+			ix, err := certifyOnce(append([]string{"--json", out, "--no-color", "--seed", fmt.Sprint(seed)}, t.Args...), out, filepath.Join(dir, fmt.Sprintf("t%d-run%d.log", i, k)))
+			took := time.Since(start).Seconds()
+			r.Seconds = append(r.Seconds, took)
+			if err != nil {
+				return exitFor(fmt.Errorf("selftest --repeat: %s, run %d: %w", t.Name, k+1, err), stderr)
+			}
+			fmt.Fprintf(stdout, "selftest --repeat: %-50s run %d in %.1fs: %s\n", t.Name, k+1, took, ix.Summary)
+			if ix.Stopped != "" {
+				r.Stopped = append(r.Stopped, fmt.Sprintf("run %d: %s", k+1, ix.Stopped))
+			}
+			runs = append(runs, outcomesOf(ix))
+			for _, c := range ix.Checks {
+				if unearned(c.Outcome) {
+					r.Unearned = append(r.Unearned, fmt.Sprintf("%s: %s (run %d)", c.ID, c.Outcome, k+1))
+				}
+			}
+		}
+		r.Differs = differing(runs)
+		results = append(results, r)
+	}
+	if jsonPath != "" {
+		b, err := json.MarshalIndent(map[string]any{"repeat": n, "targets": results}, "", "  ")
+		if err == nil {
+			err = report.WriteFile(jsonPath, append(b, '\n'))
+		}
+		if err != nil {
+			return exitFor(err, stderr)
+		}
+	}
+	return printStability(stdout, n, results)
+}
+
+// certifyOnce runs `mcpconform server` with args in a child and reads the
+// JSON index it wrote to out, whatever its exit status; its output goes to
+// log.
+func certifyOnce(args []string, out, log string) (*report.Index, error) {
+	argv := selfexec.Command("server", args...)
+	cmd := exec.Command(argv[0], argv[1:]...)
+	f, err := os.Create(log)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	cmd.Stdout, cmd.Stderr = f, f
+	if err := cmd.Start(); err != nil {
+		return nil, err
+	}
+	reaper.Track(cmd.Process.Pid)
+	_ = cmd.Wait()
+	reaper.Untrack(cmd.Process.Pid)
+	b, err := os.ReadFile(out)
+	if err != nil {
+		return nil, fmt.Errorf("exit status %d and no report; the end of its output:\n%s", cmd.ProcessState.ExitCode(), logTail(log))
+	}
+	var ix report.Index
+	if err := json.Unmarshal(b, &ix); err != nil {
+		return nil, fmt.Errorf("its report %s is unreadable: %w", out, err)
+	}
+	return &ix, nil
+}
+
+// outcomesOf is each check's outcome in ix.
+func outcomesOf(ix *report.Index) map[string]check.Outcome {
+	res := map[string]check.Outcome{}
+	for _, c := range ix.Checks {
+		res[c.ID] = c.Outcome
+	}
+	return res
+}
+
+// unearned reports whether a conformant target's check may not end with o.
+func unearned(o check.Outcome) bool {
+	switch o {
+	case check.Fail, check.Warn, check.HardenedMiss, check.Stale, check.Error:
+		return true
+	}
+	return false
+}
+
+// differing lists the checks whose outcome is not the same in every run.
+func differing(runs []map[string]check.Outcome) []stabilityDiff {
+	ids := map[string]bool{}
+	for _, r := range runs {
+		for id := range r {
+			ids[id] = true
+		}
+	}
+	diffs := []stabilityDiff{}
+	for _, id := range slices.Sorted(maps.Keys(ids)) {
+		outcomes := make([]check.Outcome, len(runs))
+		for k, r := range runs {
+			outcomes[k] = r[id]
+		}
+		if slices.ContainsFunc(outcomes, func(o check.Outcome) bool { return o != outcomes[0] }) {
+			diffs = append(diffs, stabilityDiff{ID: id, Outcomes: outcomes})
+		}
+	}
+	return diffs
+}
+
+// loadCPU keeps n cores busy until ctx ends, as other jobs of a shared CI
+// runner do.
+func loadCPU(ctx context.Context, n int) {
+	for range n {
+		go func() {
+			for x := 0; ctx.Err() == nil; x++ {
+				if x%(1<<20) == 0 {
+					runtime.Gosched()
+				}
+			}
+		}()
+	}
+}
+
+func printStability(w io.Writer, n int, results []stabilityResult) int {
+	code := 0
+	for _, r := range results {
+		if len(r.Differs) == 0 && len(r.Unearned) == 0 && len(r.Stopped) == 0 {
+			fmt.Fprintf(w, "%s: every check gave the same outcome in %d runs, none FAIL, WARN or ERROR\n", r.Target, n)
+			continue
+		}
+		code = 1
+		fmt.Fprintf(w, "%s: NOT STABLE\n", r.Target)
+		for _, d := range r.Differs {
+			outs := make([]string, len(d.Outcomes))
+			for k, o := range d.Outcomes {
+				outs[k] = cmpOr(string(o), "absent")
+			}
+			fmt.Fprintf(w, "  %s differs between runs: %s\n", d.ID, strings.Join(outs, ", "))
+		}
+		for _, u := range r.Unearned {
+			fmt.Fprintf(w, "  unearned verdict %s\n", u)
+		}
+		for _, s := range r.Stopped {
+			fmt.Fprintf(w, "  stopped before its checks in %s\n", s)
+		}
+	}
+	return code
+}
+
+func cmpOr(s, or string) string {
+	if s == "" {
+		return or
+	}
+	return s
+}

@@ -1,0 +1,126 @@
+package run
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/mcpconform/mcpconform/harness/check"
+)
+
+// A check of transport any judges each transport the run names apart:
+// JudgeOn runs its body on one transport in a verdict scope of its own, so
+// that a failure over stdio does not keep HTTP from being judged, and
+// Conclude ends the check with the worst of the transports' verdicts,
+// each of them in its message.
+
+// Judgement is what a check's body ended with on one transport.
+type Judgement struct {
+	Transport check.Transport
+	v         verdict
+}
+
+// JudgeOn runs f, the check's body on transport t, and returns what it
+// ended with: PASS when it returned, else the verdict it ended the body
+// with (FAIL, UNIMPLEMENTED, ERROR, …). The check's result lists t among
+// the transports it was judged on, and where the transcript goes over from
+// another transport to t a note says so. A panic that is no verdict
+// passes through.
+func (c *C) JudgeOn(t check.Transport, f func()) (j Judgement) {
+	if c.over != "" && c.over != t {
+		c.Log().Notef("over %s from here (over %s above)", t, c.over)
+	}
+	c.over = t
+	if !slices.Contains(c.transports, t) {
+		c.transports = append(c.transports, t)
+	}
+	j = Judgement{Transport: t, v: verdict{outcome: check.Pass}}
+	defer func() {
+		if r := recover(); r != nil {
+			v, ok := r.(verdict)
+			if !ok {
+				panic(r)
+			}
+			j.v = v
+		}
+	}()
+	f()
+	return j
+}
+
+// NotJudged is the judgement of a transport the check does not apply to
+// (the server serves the check's era on another one only): N/A, with why.
+func NotJudged(t check.Transport, why string) Judgement {
+	return Judgement{Transport: t, v: verdict{outcome: check.NotApplicable, message: why}}
+}
+
+// Conclude ends the check with the worst of js (ERROR, then FAIL, a
+// hardened rule missed, UNIMPLEMENTED, INFO, PASS, N/A), the first of
+// equals deciding, unless that is PASS: then it returns, so that the body
+// goes on, and notes each transport not judged. With one judgement the
+// check ends as its body did. With more, the message opens with each
+// transport's outcome under the run's profile ("stdio: PASS; http:
+// FAIL"), then the deciding verdict's message, then each other
+// transport's, indented under its name.
+func (c *C) Conclude(js []Judgement) {
+	if len(js) == 0 {
+		return
+	}
+	worst := 0
+	for i, j := range js {
+		if severity(j.v) > severity(js[worst].v) {
+			worst = i
+		}
+	}
+	v := js[worst].v
+	if v.outcome == check.Pass {
+		for _, j := range js {
+			note := fmt.Sprintf("not judged over %s: %s", j.Transport, j.v.message)
+			if j.v.outcome == check.NotApplicable && !slices.Contains(c.notes, note) {
+				c.notes = append(c.notes, note)
+			}
+		}
+		return
+	}
+	if len(js) == 1 {
+		panic(v)
+	}
+	summary := make([]string, len(js))
+	for i, j := range js {
+		summary[i] = fmt.Sprintf("%s: %s", j.Transport, grade(c.D, j.v, c.cfg))
+	}
+	parts := []string{strings.Join(summary, "; ")}
+	if v.message != "" {
+		parts = append(parts, v.message)
+	}
+	for i, j := range js {
+		if i != worst && j.v.message != "" {
+			parts = append(parts, fmt.Sprintf("%s (%s):\n  %s", j.Transport, grade(c.D, j.v, c.cfg), strings.ReplaceAll(j.v.message, "\n", "\n  ")))
+		}
+	}
+	v.message = strings.Join(parts, "\n")
+	panic(v)
+}
+
+// severity orders verdicts from the least to the most telling against
+// the target: what does not apply, a pass, an observation without
+// verdict, what could not be observed, a hardened rule missed, a rule
+// broken, and what the harness could not judge at all.
+func severity(v verdict) int {
+	switch v.outcome {
+	case check.Error:
+		return 6
+	case check.Fail:
+		if v.hardened {
+			return 4
+		}
+		return 5
+	case check.Unimplemented:
+		return 3
+	case check.Info:
+		return 2
+	case check.Pass:
+		return 1
+	}
+	return 0
+}
