@@ -12,6 +12,7 @@ import (
 	"runtime"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/mcpconform/mcpconform/harness/check"
@@ -67,9 +68,9 @@ type stabilityDiff struct {
 	Outcomes []check.Outcome `json:"outcomes"`
 }
 
-// rerunStability certifies each target n times in turn while every core
-// is kept busy, and reports what differed; the exit status is 1 when
-// anything did.
+// rerunStability certifies each target n times, every run at once, while
+// every core is kept busy, and reports what differed; the exit status is 1
+// when anything did.
 func rerunStability(n int, seed int64, jsonPath string, stdout, stderr io.Writer) int {
 	dir, err := os.MkdirTemp("", "mcpconform-repeat-")
 	if err != nil {
@@ -80,31 +81,49 @@ func rerunStability(n int, seed int64, jsonPath string, stdout, stderr io.Writer
 	defer stopLoad()
 	loadCPU(ctx, runtime.NumCPU())
 	fmt.Fprintf(stdout, "selftest --repeat %d: under CPU load on %d cores\n", n, runtime.NumCPU())
-	var results []stabilityResult
-	for i, t := range stabilityTargets() {
-		r := stabilityResult{Target: t.Name, Differs: []stabilityDiff{}, Unearned: []string{}, Stopped: []string{}}
-		var runs []map[string]check.Outcome
+	// Every run of every target at once: each is a user's run on a busy
+	// machine, and together they take the time of the slowest.
+	targets := stabilityTargets()
+	type ran struct {
+		ix   *report.Index
+		took float64
+		err  error
+	}
+	runs := make([][]ran, len(targets))
+	var wg sync.WaitGroup
+	for i, t := range targets {
+		runs[i] = make([]ran, n)
 		for k := range n {
-			out := filepath.Join(dir, fmt.Sprintf("t%d-run%d.json", i, k))
-			start := time.Now()
-			ix, err := certifyOnce(append([]string{"--json", out, "--no-color", "--seed", fmt.Sprint(seed)}, t.Args...), out, filepath.Join(dir, fmt.Sprintf("t%d-run%d.log", i, k)))
-			took := time.Since(start).Seconds()
-			r.Seconds = append(r.Seconds, took)
-			if err != nil {
-				return exitFor(fmt.Errorf("selftest --repeat: %s, run %d: %w", t.Name, k+1, err), stderr)
+			wg.Go(func() {
+				out := filepath.Join(dir, fmt.Sprintf("t%d-run%d.json", i, k))
+				start := time.Now()
+				ix, err := certifyOnce(append([]string{"--json", out, "--no-color", "--seed", fmt.Sprint(seed)}, t.Args...), out, filepath.Join(dir, fmt.Sprintf("t%d-run%d.log", i, k)))
+				runs[i][k] = ran{ix, time.Since(start).Seconds(), err}
+			})
+		}
+	}
+	wg.Wait()
+	var results []stabilityResult
+	for i, t := range targets {
+		r := stabilityResult{Target: t.Name, Differs: []stabilityDiff{}, Unearned: []string{}, Stopped: []string{}}
+		var outcomes []map[string]check.Outcome
+		for k, got := range runs[i] {
+			if got.err != nil {
+				return exitFor(fmt.Errorf("selftest --repeat: %s, run %d: %w", t.Name, k+1, got.err), stderr)
 			}
-			fmt.Fprintf(stdout, "selftest --repeat: %-50s run %d in %.1fs: %s\n", t.Name, k+1, took, ix.Summary)
-			if ix.Stopped != "" {
-				r.Stopped = append(r.Stopped, fmt.Sprintf("run %d: %s", k+1, ix.Stopped))
+			r.Seconds = append(r.Seconds, got.took)
+			fmt.Fprintf(stdout, "selftest --repeat: %-50s run %d in %.1fs: %s\n", t.Name, k+1, got.took, got.ix.Summary)
+			if got.ix.Stopped != "" {
+				r.Stopped = append(r.Stopped, fmt.Sprintf("run %d: %s", k+1, got.ix.Stopped))
 			}
-			runs = append(runs, outcomesOf(ix))
-			for _, c := range ix.Checks {
+			outcomes = append(outcomes, outcomesOf(got.ix))
+			for _, c := range got.ix.Checks {
 				if unearned(c.Outcome) {
 					r.Unearned = append(r.Unearned, fmt.Sprintf("%s: %s (run %d)", c.ID, c.Outcome, k+1))
 				}
 			}
 		}
-		r.Differs = differing(runs)
+		r.Differs = differing(outcomes)
 		results = append(results, r)
 	}
 	if jsonPath != "" {
