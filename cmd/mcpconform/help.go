@@ -120,13 +120,18 @@ and the checks that enforce it.`,
 
 var selftestHelp = usage.Help{
 	Command:  "mcpconform selftest",
-	Synopsis: []string{"[--json F] [--matrix] [--fuzz=false] [--parallel N] [--seed N] [-v]"},
+	Synopsis: []string{"[--json F] [--matrix] [--fuzz=false] [--parallel N] [--seed N] [-v]", "--repeat N [--json F] [--seed N]"},
 	About: `
 Runs the suites against the reference client and server, which must pass
 everything, and against every mutant, which the checks naming it must fail;
 prints the kill matrix. Exit status 1 when a mutant survives or the
-reference fails a check.`,
-	Examples: []string{"mcpconform selftest", "mcpconform selftest --matrix --json kill-matrix.json"},
+reference fails a check.
+
+--repeat N instead certifies the reference server and a variant of it that
+starts 3s late N times each, all at once and under CPU load: exit status 1
+when a check's outcome differs between runs or any run FAILs, WARNs or
+ERRORs.`,
+	Examples: []string{"mcpconform selftest", "mcpconform selftest --matrix --json kill-matrix.json", "mcpconform selftest --repeat 3"},
 }
 
 var versionHelp = usage.Help{
