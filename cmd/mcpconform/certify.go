@@ -115,7 +115,7 @@ func parseRunFlags(name string, args []string, stdout io.Writer) (*runOptions, e
 	if name == "server" {
 		fs.StringVar(&o.url, "url", "", "the streamable HTTP endpoint of the server under test (default: the built-in reference)")
 		fs.StringVar(&o.fixtures, "fixtures", "", "YAML `FILE` mapping behaviours (progress, logging, sampling, elicitation, roots, slow, failing) to tools")
-		fs.DurationVar(&o.probeTimeout, "probe-timeout", run.DefaultProbeTimeout, "how long the server has to answer server/discover, then initialize, before any check; a server that answers neither stops the run")
+		fs.DurationVar(&o.probeTimeout, "probe-timeout", run.DefaultProbeTimeout, "how long the server has to answer server/discover, then initialize, before any check (a server that answers neither stops the run); also the least time each check gives the server it starts to start")
 	}
 	if err := runHelp[name].Parse(fs, args, stdout); err != nil {
 		return nil, err
@@ -777,6 +777,8 @@ func selectedChecks(roles []check.Role, filter string) (selected, waiting int) {
 	return selected, waiting
 }
 
+// defaultRunTimeout is the run budget without --run-timeout: a minute, and
+// ten seconds a selected check.
 func defaultRunTimeout(checks int) time.Duration {
 	return time.Minute + time.Duration(checks)*10*time.Second
 }

@@ -160,7 +160,8 @@ func TestAStoppedRunWritesEveryReport(t *testing.T) {
 	dir := t.TempDir()
 	js, md, xml, page := filepath.Join(dir, "r.json"), filepath.Join(dir, "r.md"), filepath.Join(dir, "r.xml"), filepath.Join(dir, "r.html")
 	var stdout, stderr bytes.Buffer
-	code := dispatch([]string{"server", "--no-color", "--probe-timeout", "1s", "--json", js, "--markdown", md, "--junit", xml, "--html", page, "--", "sleep", "1001"}, &stdout, &stderr)
+	code := dispatch([]string{"server", "--no-color", "--probe-timeout", "1s", "--secret", "s3cr3t-arg", "--json", js, "--markdown", md, "--junit", xml, "--html", page,
+		"--", "sh", "-c", "exec sleep 1001", "s3cr3t-arg"}, &stdout, &stderr)
 	if code != 2 {
 		t.Fatalf("exit %d, want 2\n%s", code, stderr.String())
 	}
@@ -169,10 +170,13 @@ func TestAStoppedRunWritesEveryReport(t *testing.T) {
 	if !strings.Contains(ix.Stopped, "wrote nothing") || len(ix.Checks) != 0 || ix.Verdict() != report.VerdictStopped {
 		t.Errorf("JSON: stopped %q, %d checks, verdict %s; want the reason, none, ERROR", ix.Stopped, len(ix.Checks), ix.Verdict())
 	}
-	for path, want := range map[string]string{md: "The run stopped before its checks: the stdio server", xml: `type="stopped"`, page: "The run stopped before its checks"} {
+	for path, want := range map[string]string{md: "The run stopped before its checks: the stdio server", xml: `type="stopped"`, page: "The run stopped before its checks", js: "wrote nothing"} {
 		b, err := os.ReadFile(path)
 		if err != nil || !strings.Contains(string(b), want) {
 			t.Errorf("%s does not say %q (%v)", filepath.Base(path), want, err)
+		}
+		if strings.Contains(string(b), "s3cr3t-arg") {
+			t.Errorf("%s shows the secret in the command", filepath.Base(path))
 		}
 	}
 }

@@ -33,7 +33,8 @@ import (
 // each the same command with the same flags. Every worker walks the same
 // checks in the same order and asks the coordinator (this process, over
 // a Unix socket) before each one: the first to ask runs it, the others
-// pass it by. A check whose descriptor says Serial runs alone. The
+// pass it by. A check whose descriptor says Serial runs alone when the run
+// has an HTTP server (its sessions may share what it keeps). The
 // coordinator merges what each worker ran into one set of reports, which
 // are the same whatever N is (ordered by ID).
 
@@ -134,7 +135,7 @@ func certifyParallel(o *runOptions, p *prepared, roles []check.Role, stdout, std
 		fmt.Fprintln(stdout, "mcpconform: "+p.lowered)
 	}
 	// The reference's HTTP server, when it is certified, runs here for the
-	// pre-flight's probe only: each worker starts its own.
+	// pre-flight's probe: each worker starts its own for its checks.
 	t, stopTargets, err := startTargets(o, roles)
 	if err != nil {
 		return exitFor(err, stderr)
@@ -161,8 +162,7 @@ func certifyParallel(o *runOptions, p *prepared, roles []check.Role, stdout, std
 	if err := preflight(cfg, roles); err != nil {
 		return stopRun(o, p, roles, t, err, stderr)
 	}
-	sessionless := run.ProbedEras()[check.HTTP].Sessionless
-	if sessionless {
+	if run.ProbedEras()[check.HTTP].Sessionless {
 		// A server without sessions cannot tell two checks apart (their
 		// request ids, the capabilities they declared): one at a time.
 		n = 1
@@ -174,7 +174,10 @@ func certifyParallel(o *runOptions, p *prepared, roles []check.Role, stdout, std
 	if !run.Interrupted() {
 		con := console.New(stdout, p.console)
 		defer con.Close()
-		co, err := newCoordinator(filepath.Join(dir, "claims.sock"), con, sessionless)
+		// Serial checks share what a server keeps per session (the log
+		// level, the capabilities declared) only over HTTP; over stdio
+		// each check has a process of its own.
+		co, err := newCoordinator(filepath.Join(dir, "claims.sock"), con, cfg.ServerURL != "")
 		if err != nil {
 			return exitFor(err, stderr)
 		}
@@ -419,10 +422,10 @@ type coordinator struct {
 	running  int
 	serial   bool
 	inflight map[int]map[string]bool // worker → check → serial
-	// serialise runs a Serial check alone: its verdict hangs on session
-	// state, which only a server without sessions shares between checks.
-	// Over stdio every check has a process of its own, and over HTTP a
-	// session: without serialise, Serial checks overlap like the others.
+	// serialise runs a Serial check alone: its verdict hangs on what the
+	// server keeps per session, which a server over HTTP may keep for all
+	// its sessions at once. Over stdio every check has a process of its
+	// own: without an HTTP server Serial checks overlap like the others.
 	serialise bool
 }
 

@@ -14,6 +14,7 @@ import (
 // after, so a secret is masked as it was written.
 func (ix *Index) Redact(s transcript.Secrets) {
 	ix.Target = redactValue(ix.Target, s).(map[string]any)
+	ix.Stopped = s.Redact(ix.Stopped)
 	for i := range ix.Checks {
 		c := &ix.Checks[i]
 		c.Title, c.Requirement, c.Message = s.Redact(c.Title), s.Redact(c.Requirement), s.Redact(c.Message)

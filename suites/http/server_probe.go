@@ -133,7 +133,7 @@ func (p *probe) do(req *nethttp.Request, wait jsonrpc.ID, linger time.Duration) 
 	r, err := p.exchange(req, reading{wait: wait, linger: linger, deadline: time.Now().Add(d)})
 	if err != nil {
 		if !p.answered.Load() && run.Unreachable(err) {
-			p.c.Errorf("the HTTP session could not be opened: %v; the era probe reached the server, so it is unsteady: rerun, or check that nothing else stops it", transcript.RedactError(err))
+			p.c.NotStarted("the HTTP session could not be opened: %v; the era probe reached the server, so it is unsteady: rerun, or check that nothing else stops it", transcript.RedactError(err))
 		}
 		p.c.Failf("the server answers "+req.Method, "%v", transcript.RedactError(err))
 	}

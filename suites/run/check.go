@@ -196,6 +196,13 @@ func (c *C) Errorf(format string, args ...any) {
 	panic(verdict{outcome: check.Error, message: "harness error: " + fmt.Sprintf(format, args...)})
 }
 
+// NotStarted ends the check as ERROR because its target did not start (or
+// its session could not be opened): nothing of the rule was observed, and
+// it is neither the target's FAIL nor a defect of the harness.
+func (c *C) NotStarted(format string, args ...any) {
+	panic(verdict{outcome: check.Error, message: "not judged: " + fmt.Sprintf(format, args...)})
+}
+
 // Unimplemented ends the check as UNIMPLEMENTED: the implementation does not
 // offer what the check needs; why says how to make it available.
 func (c *C) Unimplemented(why string) { panic(verdict{outcome: check.Unimplemented, message: why}) }

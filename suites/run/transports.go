@@ -104,16 +104,18 @@ func (c *C) Conclude(js []Judgement) {
 
 // severity orders verdicts from the least to the most telling against
 // the target: what does not apply, a pass, an observation without
-// verdict, what could not be observed, a hardened rule missed, a rule
-// broken, and what the harness could not judge at all.
+// verdict, what could not be observed, a hardened rule missed, what the
+// harness could not judge (a server that did not start), and a rule
+// broken: a FAIL judged over one transport is the check's verdict even
+// when the other could not be judged.
 func severity(v verdict) int {
 	switch v.outcome {
-	case check.Error:
-		return 6
 	case check.Fail:
 		if v.hardened {
 			return 4
 		}
+		return 6
+	case check.Error:
 		return 5
 	case check.Unimplemented:
 		return 3

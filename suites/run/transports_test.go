@@ -65,7 +65,8 @@ func TestConcludeWorstDecides(t *testing.T) {
 		{"pass and UNIMPLEMENTED", pass, unimplemented, check.Unimplemented, false},
 		{"UNIMPLEMENTED and a hardened miss", unimplemented, hardened, check.Fail, true},
 		{"a hardened miss and a failure", hardened, fail("http"), check.Fail, false},
-		{"a failure and an error", fail("stdio"), broken, check.Error, false},
+		{"a failure judged over one transport, the other not started", fail("stdio"), broken, check.Fail, false},
+		{"an error and a hardened miss", broken, hardened, check.Error, false},
 	} {
 		v, _ := judgeBoth(t, check.MUST, check.SpecProfile, tc.stdio, tc.http)
 		if v.outcome != tc.want || v.hardened != tc.hardened {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/mcpconform/mcpconform/harness/check"
 	"github.com/mcpconform/mcpconform/harness/jsonrpc"
+	"github.com/mcpconform/mcpconform/harness/mcp"
 	"github.com/mcpconform/mcpconform/harness/stdiotarget"
 	"github.com/mcpconform/mcpconform/harness/transcript"
 	"github.com/mcpconform/mcpconform/suites/run"
@@ -123,11 +124,15 @@ func (p *peer) id() jsonrpc.ID {
 func (p *peer) raw(b []byte) {
 	p.wire.sent(b)
 	err := p.conn.send(b)
-	if err != nil && !p.started() && (p.transport == string(check.Stdio) || run.Unreachable(err)) {
+	if err != nil && !p.started() {
 		// Nothing was exchanged yet: the server (or its HTTP session)
 		// could not be reached, which no rule of the check is about.
-		p.c.Errorf("the server could not be reached over %s before it answered anything: %v; "+
-			"the era probe reached it, so it is slow or unsteady to start: rerun, lower --parallel or raise --probe-timeout", p.transport, err)
+		switch {
+		case p.transport == string(check.Stdio):
+			p.c.NotStarted("the stdio server took no input before it answered anything (%v); the era probe started it, so it is unsteady to start: rerun, or lower --parallel", err)
+		case run.Unreachable(err):
+			p.c.NotStarted("the HTTP session could not be opened: %v; the era probe reached the server, so it is unsteady: rerun, or check that nothing else stops it", err)
+		}
 	}
 	p.c.Require(err == nil, "the server accepts the message ("+p.transport+")", "%v", err)
 }
@@ -218,6 +223,7 @@ func (p *peer) requestWithID(id jsonrpc.ID, method string, params any) *jsonrpc.
 	m := p.wait(responseTo(id), d)
 	if m == nil {
 		p.requireStarted(method)
+		m = p.waitReady(responseTo(id)) // an answer that came while requireStarted asked
 	}
 	p.c.Require(m != nil, fmt.Sprintf("a response to %s (id %s) over %s", method, id, p.transport), "%s", p.silence(d))
 	return m
@@ -247,27 +253,29 @@ func (p *peer) started() bool {
 // requireStarted ends the check as ERROR when the server has shown
 // nothing since it was started, its start-up budget and the check's
 // patience gone: it did not start, and no rule of the check can be judged.
-// A stdio server still running is asked for a ping first: one that
-// answers it had started, and its silence to method is the check's to
-// judge. A server that exited is judged too (its exit is the evidence).
+// A stdio server still running is first asked what the era probe saw it
+// answer (initialize, or server/discover for a modern-only server): one
+// that answers, or sends anything meanwhile, had started, and its silence
+// to method is the check's to judge. A server that exited is judged too
+// (its exit is the evidence).
 func (p *peer) requireStarted(method string) {
-	if p.started() || p.ended {
+	if p.started() || p.ended || p.transport != string(check.Stdio) {
 		return
 	}
-	if p.transport == string(check.Stdio) {
-		id := p.id()
-		p.message(id, "ping", nil)
-		if p.wait(responseTo(id), p.c.Options().Patience) != nil {
-			p.c.Note("the server answered a ping sent after the silence: it had started")
-			return
-		}
-		if p.ended {
-			return
-		}
+	id := p.id()
+	if e := p.c.ServerEras(check.Stdio); e.Legacy || !e.Modern {
+		p.message(id, "initialize", initializeParams(v1125, nil))
+	} else {
+		p.message(id, mcp.MethodDiscover, modernParams(mcp.ModernVersion, nil))
 	}
-	p.c.Errorf("the server did not start: it sent nothing over %s within %s of its start (its start-up budget, %d times the slowest start the era probe saw and at least --probe-timeout, and the check's patience) "+
-		"and answered no ping after, so %s could not be judged; on a busy machine raise --probe-timeout or lower --parallel",
-		p.transport, p.startup+p.c.Options().Patience, run.StartupFactor, method)
+	answered := p.wait(responseTo(id), p.c.Options().Patience) != nil
+	if answered || p.started() || p.ended {
+		p.c.Note("the server answered after it was silent to %s: it had started", method)
+		return
+	}
+	p.c.NotStarted("the server did not start: it sent nothing over stdio within %s of its start (its start-up budget, %d times the slowest start the era probe saw and at least --probe-timeout, and the check's patience) "+
+		"and answered nothing after, so %s could not be judged; on a busy machine raise --probe-timeout or lower --parallel",
+		p.startup+p.c.Options().Patience, run.StartupFactor, method)
 }
 
 // within is d, or no time at all once the latest HTTP reply is complete: a
