@@ -34,7 +34,7 @@ import (
 // checks in the same order and asks the coordinator (this process, over
 // a Unix socket) before each one: the first to ask runs it, the others
 // pass it by. A check whose descriptor says Serial runs alone when the run
-// has an HTTP server (its sessions may share what it keeps). The
+// certifies a server at a URL (its sessions may share what it keeps). The
 // coordinator merges what each worker ran into one set of reports, which
 // are the same whatever N is (ordered by ID).
 
@@ -175,9 +175,10 @@ func certifyParallel(o *runOptions, p *prepared, roles []check.Role, stdout, std
 		con := console.New(stdout, p.console)
 		defer con.Close()
 		// Serial checks share what a server keeps per session (the log
-		// level, the capabilities declared) only over HTTP; over stdio
-		// each check has a process of its own.
-		co, err := newCoordinator(filepath.Join(dir, "claims.sock"), con, cfg.ServerURL != "")
+		// level, the capabilities declared) only with a server at a URL
+		// the user gave: over stdio each check has a process of its own,
+		// and each worker certifying the reference starts its own.
+		co, err := newCoordinator(filepath.Join(dir, "claims.sock"), con, o.url != "")
 		if err != nil {
 			return exitFor(err, stderr)
 		}
@@ -425,7 +426,8 @@ type coordinator struct {
 	// serialise runs a Serial check alone: its verdict hangs on what the
 	// server keeps per session, which a server over HTTP may keep for all
 	// its sessions at once. Over stdio every check has a process of its
-	// own: without an HTTP server Serial checks overlap like the others.
+	// own, and so has every worker's reference HTTP server: without a
+	// user's URL Serial checks overlap like the others.
 	serialise bool
 }
 

@@ -76,7 +76,8 @@ type Descriptor struct {
 	// Serial marks a check that cannot share its target with another check
 	// in flight (it changes what every session of the server sees, or
 	// judges the whole target): with --parallel it runs alone when the run
-	// has an HTTP server; over stdio each check has a server of its own.
+	// certifies a server at a URL; over stdio each check has a server of
+	// its own.
 	Serial bool
 	// Waits are the waits it spends on a conformant implementation (quiet
 	// windows, the budget of a slow tool call; the client's timeouts and
