@@ -62,3 +62,18 @@ func TestSpecOrderTakesTheProbedLimits(t *testing.T) {
 		t.Errorf("after a pre-flight declaring startup_timeout_ms 10000, the start-up wait does not come first")
 	}
 }
+
+// TestStartupBudget: a check gives a server StartupFactor times the
+// slowest start the probe saw, never less than ProbeTimeout.
+func TestStartupBudget(t *testing.T) {
+	o := Options{ProbeTimeout: 5 * time.Second}
+	for seen, want := range map[time.Duration]time.Duration{
+		0:                      5 * time.Second,
+		600 * time.Millisecond: 5 * time.Second,
+		3 * time.Second:        12 * time.Second,
+	} {
+		if got := o.StartupBudget(seen); got != want {
+			t.Errorf("a start of %s: budget %s, want %s", seen, got, want)
+		}
+	}
+}
