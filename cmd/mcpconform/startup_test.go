@@ -30,7 +30,7 @@ func TestAServerThatDoesNotStartIsAnError(t *testing.T) {
 		t.Fatal(err)
 	}
 	js := filepath.Join(dir, "r.json")
-	code, out := runChild("server", "--json", js, "--no-color", "--parallel", "2", "--probe-timeout", "1s", "--patience", "4s",
+	code, out := runChild("server", "--json", js, "--no-color", "--parallel", "2", "--probe-timeout", "3s", "--patience", "4s",
 		"--only", "server.ping.after-initialize,server.jsonrpc.parse-error", "--", "sh", script)
 	if code != 2 {
 		t.Fatalf("exit %d, want 2\n%s", code, out)
