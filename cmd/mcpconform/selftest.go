@@ -457,6 +457,19 @@ func (j job) args(out string, seed int64) (args []string, stop func(), err error
 // runLogged runs argv with its output in the file log; exit status 0 or
 // 1 (checks failed) is a run, any other an error with the log's end.
 func runLogged(argv []string, log string) error {
+	code, err := runTracked(argv, log)
+	if err != nil {
+		return err
+	}
+	if code != 0 && code != 1 {
+		return fmt.Errorf("exit status %d; the end of its output:\n%s", code, logTail(log))
+	}
+	return nil
+}
+
+// runTracked runs argv with its output in the file log and returns its
+// exit status; err only when it could not be started.
+func runTracked(argv []string, log string) (int, error) {
 	cmd := exec.Command(argv[0], argv[1:]...)
 	f, _ := os.Create(log)
 	if f != nil {
@@ -465,29 +478,19 @@ func runLogged(argv []string, log string) error {
 	}
 	// Tracked, so that no reaping of orphans in this process (the fuzz
 	// matrix's servers) takes the run for one.
-	err := cmd.Start()
-	if err == nil {
-		reaper.Track(cmd.Process.Pid)
-		err = cmd.Wait()
-		reaper.Untrack(cmd.Process.Pid)
+	if err := cmd.Start(); err != nil {
+		return 0, fmt.Errorf("starting %s: %v", argv[0], err)
 	}
-	if cmd.ProcessState == nil {
-		return fmt.Errorf("starting %s: %v", argv[0], err)
-	}
-	if code := cmd.ProcessState.ExitCode(); code != 0 && code != 1 {
-		return fmt.Errorf("exit status %d (%v); the end of its output:\n%s", code, err, logTail(log))
-	}
-	return nil
+	reaper.Track(cmd.Process.Pid)
+	_ = cmd.Wait()
+	reaper.Untrack(cmd.Process.Pid)
+	return cmd.ProcessState.ExitCode(), nil
 }
 
 // outcomesIn reads a run's JSON index: each check's outcome, skips left out.
 func outcomesIn(path string) (map[string]check.Outcome, error) {
-	b, err := os.ReadFile(path)
+	ix, err := indexIn(path)
 	if err != nil {
-		return nil, err
-	}
-	var ix report.Index
-	if err := json.Unmarshal(b, &ix); err != nil {
 		return nil, err
 	}
 	res := map[string]check.Outcome{}
@@ -497,6 +500,19 @@ func outcomesIn(path string) (map[string]check.Outcome, error) {
 		}
 	}
 	return res, nil
+}
+
+// indexIn reads a run's JSON index.
+func indexIn(path string) (*report.Index, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	var ix report.Index
+	if err := json.Unmarshal(b, &ix); err != nil {
+		return nil, fmt.Errorf("the report %s is unreadable: %w", path, err)
+	}
+	return &ix, nil
 }
 
 func printKillMatrix(w io.Writer, km killMatrix) int {

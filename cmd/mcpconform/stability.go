@@ -1,13 +1,13 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
 	"io"
 	"maps"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"runtime"
 	"slices"
@@ -16,7 +16,6 @@ import (
 	"time"
 
 	"github.com/mcpconform/mcpconform/harness/check"
-	"github.com/mcpconform/mcpconform/harness/reaper"
 	"github.com/mcpconform/mcpconform/harness/report"
 	"github.com/mcpconform/mcpconform/harness/selfexec"
 	"github.com/mcpconform/mcpconform/suites/run"
@@ -34,8 +33,8 @@ const stabilityStartup = 3 * time.Second
 
 // stabilityTarget is one certification the repeat runs.
 type stabilityTarget struct {
-	Name string   `json:"name"`
-	Args []string `json:"-"` // after `mcpconform server`, without the report flags
+	Name string
+	Args []string // after `mcpconform server`, without the report flags
 }
 
 // stabilityTargets are the reference server over both transports, and the
@@ -138,33 +137,19 @@ func rerunStability(n int, seed int64, jsonPath string, stdout, stderr io.Writer
 	return printStability(stdout, n, results)
 }
 
-// certifyOnce runs `mcpconform server` with args in a child and reads the
-// JSON index it wrote to out, whatever its exit status; its output goes to
-// log.
+// certifyOnce runs `mcpconform server` with args in a child, its output
+// in log, and reads the JSON index it wrote to out, whatever its exit
+// status (a run stopped before its checks writes one too).
 func certifyOnce(args []string, out, log string) (*report.Index, error) {
-	argv := selfexec.Command("server", args...)
-	cmd := exec.Command(argv[0], argv[1:]...)
-	f, err := os.Create(log)
+	code, err := runTracked(selfexec.Command("server", args...), log)
 	if err != nil {
 		return nil, err
 	}
-	defer f.Close()
-	cmd.Stdout, cmd.Stderr = f, f
-	if err := cmd.Start(); err != nil {
-		return nil, err
-	}
-	reaper.Track(cmd.Process.Pid)
-	_ = cmd.Wait()
-	reaper.Untrack(cmd.Process.Pid)
-	b, err := os.ReadFile(out)
+	ix, err := indexIn(out)
 	if err != nil {
-		return nil, fmt.Errorf("exit status %d and no report; the end of its output:\n%s", cmd.ProcessState.ExitCode(), logTail(log))
+		return nil, fmt.Errorf("exit status %d and no report (%v); the end of its output:\n%s", code, err, logTail(log))
 	}
-	var ix report.Index
-	if err := json.Unmarshal(b, &ix); err != nil {
-		return nil, fmt.Errorf("its report %s is unreadable: %w", out, err)
-	}
-	return &ix, nil
+	return ix, nil
 }
 
 // outcomesOf is each check's outcome in ix.
@@ -232,7 +217,7 @@ func printStability(w io.Writer, n int, results []stabilityResult) int {
 		for _, d := range r.Differs {
 			outs := make([]string, len(d.Outcomes))
 			for k, o := range d.Outcomes {
-				outs[k] = cmpOr(string(o), "absent")
+				outs[k] = cmp.Or(string(o), "absent")
 			}
 			fmt.Fprintf(w, "  %s differs between runs: %s\n", d.ID, strings.Join(outs, ", "))
 		}
@@ -244,11 +229,4 @@ func printStability(w io.Writer, n int, results []stabilityResult) int {
 		}
 	}
 	return code
-}
-
-func cmpOr(s, or string) string {
-	if s == "" {
-		return or
-	}
-	return s
 }

@@ -125,10 +125,8 @@ func newPage(ix *Index) page {
 	}
 	sort.Slice(p.Target, func(i, j int) bool { return p.Target[i].Key < p.Target[j].Key })
 	p.TargetLine = targetSummary(ix.Target)
-	for _, o := range Outcomes {
-		if n := ix.Summary.Count(o); n > 0 || o == check.Pass || o == check.Fail {
-			p.Counts = append(p.Counts, count{o, n})
-		}
+	for _, o := range ix.Summary.Shown() {
+		p.Counts = append(p.Counts, count{o, ix.Summary.Count(o)})
 	}
 	var rest []*checkView
 	for _, c := range ix.Checks {

@@ -49,15 +49,25 @@ func (s Summary) Count(o check.Outcome) int {
 }
 
 // String is the counts, "40 pass · 2 n/a": pass and fail always, the
-// other outcomes when some check has them.
+// other outcomes when some check has them (Shown).
 func (s Summary) String() string {
 	var parts []string
-	for _, o := range Outcomes {
-		if n := s.Count(o); n > 0 || o == check.Pass || o == check.Fail {
-			parts = append(parts, fmt.Sprintf("%d %s", n, strings.ToLower(string(o))))
-		}
+	for _, o := range s.Shown() {
+		parts = append(parts, fmt.Sprintf("%d %s", s.Count(o), strings.ToLower(string(o))))
 	}
 	return strings.Join(parts, " · ")
+}
+
+// Shown are the outcomes a summary line names, in report order: PASS and
+// FAIL always, the others when some check has them.
+func (s Summary) Shown() []check.Outcome {
+	var shown []check.Outcome
+	for _, o := range Outcomes {
+		if s.Count(o) > 0 || o == check.Pass || o == check.Fail {
+			shown = append(shown, o)
+		}
+	}
+	return shown
 }
 
 // Total returns the number of checks counted.

@@ -162,13 +162,9 @@ func profileNote(p check.Profile) string {
 }
 
 func countsLine(s Summary) string {
-	parts := make([]string, 0, len(Outcomes))
-	for _, o := range Outcomes {
-		n := s.Count(o)
-		if n == 0 && o != check.Pass && o != check.Fail {
-			continue
-		}
-		parts = append(parts, fmt.Sprintf("**%d** %s", n, strings.ToLower(string(o))))
+	var parts []string
+	for _, o := range s.Shown() {
+		parts = append(parts, fmt.Sprintf("**%d** %s", s.Count(o), strings.ToLower(string(o))))
 	}
 	return strings.Join(parts, " · ")
 }

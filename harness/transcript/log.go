@@ -96,7 +96,7 @@ func tooLong(what, start string, total int) string {
 // or a character is not split) followed by "… (N bytes cut)". A line that
 // does not open a JSON object or array is returned as it is.
 func clipStrings(line string) string {
-	trimmed := strings.TrimLeft(line, " \t\r")
+	trimmed := strings.TrimLeft(line, " \t\r\n")
 	if len(line) <= MaxStringBytes || trimmed == "" || (trimmed[0] != '{' && trimmed[0] != '[') {
 		return line
 	}

@@ -206,6 +206,41 @@ func (s Secrets) sorted() Secrets {
 // clip (Clip) left of a secret before its "…". A text already redacted is
 // left as it is.
 func (s Secrets) Redact(text string) string {
+	// The patterns run only on a text that can hold what they match: most
+	// lines hold neither an Authorization header nor a URL's userinfo, and
+	// the regular expressions cost far more than these scans.
+	if mayHoldAuthorization(text) {
+		text = maskAuthorization(text)
+	}
+	if strings.Contains(text, "://") && strings.Contains(text, "@") {
+		text = userinfo.ReplaceAllString(text, "${1}"+Redacted+"@")
+	}
+	for _, f := range s.forms {
+		text = strings.ReplaceAll(text, f.text, f.mask)
+	}
+	return s.maskCutFragments(text)
+}
+
+// mayHoldAuthorization reports whether text holds "authorization" in any
+// case, without copying it.
+func mayHoldAuthorization(text string) bool {
+	const word = "authorization"
+	for i := strings.IndexAny(text, "aA"); i >= 0 && len(text)-i >= len(word); {
+		if strings.EqualFold(text[i:i+len(word)], word) {
+			return true
+		}
+		next := strings.IndexAny(text[i+1:], "aA")
+		if next < 0 {
+			return false
+		}
+		i += 1 + next
+	}
+	return false
+}
+
+// maskAuthorization masks the values of Authorization headers in text, as
+// JSON members and as header lines.
+func maskAuthorization(text string) string {
 	text = authJSON.ReplaceAllStringFunc(text, func(m string) string {
 		sub := authJSON.FindStringSubmatch(m)
 		if strings.HasSuffix(m, "]") {
@@ -220,11 +255,7 @@ func (s Secrets) Redact(text string) string {
 		}
 		return name + ": " + Redacted
 	})
-	text = userinfo.ReplaceAllString(text, "${1}"+Redacted+"@")
-	for _, f := range s.forms {
-		text = strings.ReplaceAll(text, f.text, f.mask)
-	}
-	return s.maskCutFragments(text)
+	return text
 }
 
 // maskCutFragments masks, before each ClipMark in text, the start of a

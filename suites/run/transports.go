@@ -54,9 +54,9 @@ func NotJudged(t check.Transport, why string) Judgement {
 	return Judgement{Transport: t, v: verdict{outcome: check.NotApplicable, message: why}}
 }
 
-// Conclude ends the check with the worst of js (ERROR, then FAIL, a
-// hardened rule missed, UNIMPLEMENTED, INFO, PASS, N/A), the first of
-// equals deciding, unless that is PASS: then it returns, so that the body
+// Conclude ends the check with the worst of js as the run grades them
+// (FAIL, ERROR, WARN, HARDENED, UNIMPLEMENTED, INFO, PASS, N/A), the first
+// of equals deciding, unless that is PASS: then it returns, so that the body
 // goes on, and notes each transport not judged. With one judgement the
 // check ends as its body did. With more, the message opens with each
 // transport's outcome under the run's profile ("stdio: PASS; http:
@@ -68,7 +68,7 @@ func (c *C) Conclude(js []Judgement) {
 	}
 	worst := 0
 	for i, j := range js {
-		if severity(j.v) > severity(js[worst].v) {
+		if c.severity(j.v) > c.severity(js[worst].v) {
 			worst = i
 		}
 	}
@@ -102,21 +102,22 @@ func (c *C) Conclude(js []Judgement) {
 	panic(v)
 }
 
-// severity orders verdicts from the least to the most telling against
-// the target: what does not apply, a pass, an observation without
-// verdict, what could not be observed, a hardened rule missed, what the
-// harness could not judge (a server that did not start), and a rule
-// broken: a FAIL judged over one transport is the check's verdict even
-// when the other could not be judged.
-func severity(v verdict) int {
-	switch v.outcome {
+// severity orders verdicts, as the run grades them, from the least to the
+// most telling against the target: what does not apply, a pass, an
+// observation without verdict, what could not be observed, a hardened
+// rule missed, a SHOULD broken, what the harness could not judge (a server
+// that did not start), and a MUST broken: a FAIL judged over one transport
+// is the check's verdict even when the other could not be judged.
+func (c *C) severity(v verdict) int {
+	switch grade(c.D, v, c.cfg) {
 	case check.Fail:
-		if v.hardened {
-			return 4
-		}
-		return 6
+		return 7
 	case check.Error:
+		return 6
+	case check.Warn:
 		return 5
+	case check.HardenedMiss:
+		return 4
 	case check.Unimplemented:
 		return 3
 	case check.Info:

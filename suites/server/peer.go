@@ -52,6 +52,18 @@ func newPeer(c *run.C, cn conn, t check.Transport) *peer {
 	return &peer{c: c, conn: cn, transport: string(t), startup: c.StartupBudget(t)}
 }
 
+// openPeer starts a fresh connection to the server under test over t
+// (closed when the check ends) and returns the check's side of it; a
+// server the harness cannot start is the check's ERROR.
+func openPeer(c *run.C, t check.Transport) *peer {
+	cn, err := dial(c.Options(), t, c.Log())
+	if err != nil {
+		c.Errorf("the server could not be started over %s: %v", t, err)
+	}
+	c.Cleanup(cn.close)
+	return newPeer(c, cn, t)
+}
+
 // eachTransport runs body once per transport the run names, on a fresh
 // connection each time, and judges each transport apart: a failure over
 // one does not keep the other from being judged, and the check ends with
@@ -75,15 +87,7 @@ func onTransports(c *run.C, withHTTP bool, body func(p *peer)) {
 			judged = append(judged, run.NotJudged(t, reason))
 			continue
 		}
-		judged = append(judged, c.JudgeOn(t, func() {
-			cn, err := dial(cfg, t, c.Log())
-			if err != nil {
-				c.Errorf("the server could not be started over %s: %v", t, err)
-			}
-			p := newPeer(c, cn, t)
-			c.Cleanup(p.conn.close)
-			body(p)
-		}))
+		judged = append(judged, c.JudgeOn(t, func() { body(openPeer(c, t)) }))
 	}
 	c.Conclude(judged)
 }
@@ -104,12 +108,7 @@ func dial(cfg run.Options, t check.Transport, log *transcript.Log) (conn, error)
 // reopen returns a peer on a fresh connection to the same server over the
 // same transport, past the handshake.
 func (p *peer) reopen() *peer {
-	cn, err := dial(p.c.Options(), check.Transport(p.transport), p.c.Log())
-	if err != nil {
-		p.c.Errorf("the server could not be started again over %s: %v", p.transport, err)
-	}
-	q := newPeer(p.c, cn, check.Transport(p.transport))
-	p.c.Cleanup(cn.close)
+	q := openPeer(p.c, check.Transport(p.transport))
 	q.initialize(v1125, nil)
 	return q
 }
@@ -124,15 +123,11 @@ func (p *peer) id() jsonrpc.ID {
 func (p *peer) raw(b []byte) {
 	p.wire.sent(b)
 	err := p.conn.send(b)
-	if err != nil && !p.started() {
-		// Nothing was exchanged yet: the server (or its HTTP session)
-		// could not be reached, which no rule of the check is about.
-		switch {
-		case p.transport == string(check.Stdio):
-			p.c.NotStarted("the stdio server took no input before it answered anything (%v); the era probe started it, so it is unsteady to start: rerun, or lower --parallel", err)
-		case run.Unreachable(err):
-			p.c.NotStarted("the HTTP session could not be opened: %v; the era probe reached the server, so it is unsteady: rerun, or check that nothing else stops it", err)
-		}
+	if err != nil && !p.started() && run.Unreachable(err) {
+		// Nothing was exchanged yet and the HTTP session could not be
+		// opened, which no rule of the check is about. A stdio server that
+		// takes no input has closed its stdin or exited: that is judged.
+		p.c.NotStarted("the HTTP session could not be opened: %v; the era probe reached the server, so it is unsteady: rerun, or check that nothing else stops it", err)
 	}
 	p.c.Require(err == nil, "the server accepts the message ("+p.transport+")", "%v", err)
 }
@@ -269,7 +264,10 @@ func (p *peer) requireStarted(method string) {
 		p.message(id, mcp.MethodDiscover, modernParams(mcp.ModernVersion, nil))
 	}
 	answered := p.wait(responseTo(id), p.c.Options().Patience) != nil
-	if answered || p.started() || p.ended {
+	switch {
+	case p.ended:
+		return // it exited: its exit is the evidence
+	case answered || p.started():
 		p.c.Note("the server answered after it was silent to %s: it had started", method)
 		return
 	}

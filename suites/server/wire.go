@@ -57,12 +57,7 @@ func wireSchemaValid(c *run.C, t check.Transport) {
 		c.Skip(run.NoServerURL)
 	}
 	converse := func(talk func(p *peer) string) {
-		cn, err := dial(cfg, t, c.Log())
-		if err != nil {
-			c.Errorf("the server could not be started over %s: %v", t, err)
-		}
-		c.Cleanup(cn.close)
-		p := newPeer(c, cn, t)
+		p := openPeer(c, t)
 		p.wire = newWire(c.Log())
 		version := talk(p)
 		p.wire.judge(c, version, p.transport)
@@ -182,27 +177,27 @@ func callable(c *run.C, tools []json.RawMessage) (run.Fixture, bool) {
 			listed = append(listed, t)
 		}
 	}
-	for _, t := range listed {
-		c.MayCall(t.Tool) // the reports list every tool the run leaves alone, not only those it looked at first
-	}
+	// Every listed tool is judged once: the reports list each the run
+	// leaves alone, not only those looked at before one could be called.
 	var left []toolpolicy.LeftAlone
-	mayCall := func(t run.ListedTool) bool {
+	allowed := map[string]bool{}
+	for _, t := range listed {
 		ok, why := c.MayCall(t.Tool)
+		allowed[t.Name] = ok
 		if !ok {
 			left = append(left, toolpolicy.LeftAlone{Name: t.Name, Why: why})
 		}
-		return ok
 	}
 	roles := slices.Sorted(maps.Keys(fixtures))
 	for _, t := range listed {
 		for _, role := range roles {
-			if fixtures[role].Tool == t.Name && mayCall(t) {
+			if fixtures[role].Tool == t.Name && allowed[t.Name] {
 				return fixtures[role], true
 			}
 		}
 	}
 	for _, t := range listed {
-		if len(t.InputSchema.Required) == 0 && mayCall(t) {
+		if len(t.InputSchema.Required) == 0 && allowed[t.Name] {
 			return run.Fixture{Tool: t.Name}, true
 		}
 	}
