@@ -4,10 +4,13 @@ import (
 	"cmp"
 	"encoding/base64"
 	"encoding/json"
+	"fmt"
 	"net/url"
 	"regexp"
 	"slices"
 	"strings"
+	"unicode/utf16"
+	"unicode/utf8"
 )
 
 // Redacted replaces every credential Redact removes.
@@ -175,10 +178,33 @@ func (s *Secrets) add(text, mask string) {
 		if err != nil {
 			return
 		}
-		if text = string(quoted[1 : len(quoted)-1]); text != s.forms[len(s.forms)-1].text {
-			s.forms = append(s.forms, secretForm{text, mask})
+		text = string(quoted[1 : len(quoted)-1])
+		// Go's escapes, and those other encoders add: "\/" (some
+		// JavaScript), "\u00e9" for every non-ASCII character (Python's
+		// ensure_ascii), or both (PHP). sorted drops the ones that repeat.
+		slashed := strings.ReplaceAll(text, "/", `\/`)
+		for _, f := range []string{text, slashed, asciiEscaped(text), asciiEscaped(slashed)} {
+			s.forms = append(s.forms, secretForm{f, mask})
 		}
 	}
+}
+
+// asciiEscaped is text with every non-ASCII character written as a JSON
+// \u escape (a surrogate pair past U+FFFF), as an ensure_ascii encoder does.
+func asciiEscaped(text string) string {
+	var b strings.Builder
+	for _, r := range text {
+		switch {
+		case r < utf8.RuneSelf:
+			b.WriteRune(r)
+		case r > 0xFFFF:
+			hi, lo := utf16.EncodeRune(r)
+			fmt.Fprintf(&b, `\u%04x\u%04x`, hi, lo)
+		default:
+			fmt.Fprintf(&b, `\u%04x`, r)
+		}
+	}
+	return b.String()
 }
 
 // addBare adds a credential of a URL on its own, in all its forms, when it

@@ -266,3 +266,19 @@ func TestTextFrameExcerptMasksSecrets(t *testing.T) {
 		t.Errorf("got  %q\nwant %q", got, want)
 	}
 }
+
+// TestRedactMasksOtherEncodersEscapes: a secret echoed by an encoder that
+// escapes "/" (PHP) or every non-ASCII character (Python's ensure_ascii)
+// is masked too.
+func TestRedactMasksOtherEncodersEscapes(t *testing.T) {
+	s := Secrets{}.With("pa/ss-é-wörd-😀")
+	for _, echoed := range []string{
+		`{"error":"bad token pa\/ss-é-wörd-😀"}`,
+		`{"error":"bad token pa/ss-\u00e9-w\u00f6rd-\ud83d\ude00"}`,
+		`{"error":"bad token pa\/ss-\u00e9-w\u00f6rd-\ud83d\ude00"}`,
+	} {
+		if got := s.Redact(echoed); strings.Contains(got, "ss-") {
+			t.Errorf("%s: redacted to %s", echoed, got)
+		}
+	}
+}
