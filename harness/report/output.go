@@ -242,10 +242,6 @@ func (w Writer) writeThrough(path string, d dest, data []byte) error {
 // openBounded opens d's node for writing; a FIFO without a reader is given
 // up after wait, its open released by opening the reading end ourselves.
 func openBounded(d dest, wait time.Duration) (*os.File, error) {
-	type opened struct {
-		f   *os.File
-		err error
-	}
 	done := make(chan opened, 1)
 	go func() {
 		f, err := os.OpenFile(d.path, d.flag, 0)
@@ -259,6 +255,7 @@ func openBounded(d dest, wait time.Duration) (*os.File, error) {
 	case <-timer.C:
 	}
 	if !d.fifo {
+		go closeLate(done) // an open that returns after all is not kept
 		return nil, fmt.Errorf("the open did not return within %s", wait)
 	}
 	// Opening the reading end ourselves ends the open in flight at once.
@@ -270,10 +267,24 @@ func openBounded(d dest, wait time.Duration) (*os.File, error) {
 				o.f.Close()
 			}
 		case <-timer.C:
+			go closeLate(done)
 		}
 		r.Close()
 	}
 	return nil, fmt.Errorf("no reader opened it within %s", wait)
+}
+
+// opened is what an open in flight returned.
+type opened struct {
+	f   *os.File
+	err error
+}
+
+// closeLate closes the file of an open given up on, when it returns.
+func closeLate(done <-chan opened) {
+	if o := <-done; o.f != nil {
+		o.f.Close()
+	}
 }
 
 // throughError names the path, the node and the way out of a failed write
