@@ -307,7 +307,7 @@ func certifyWith(o *runOptions, roles []check.Role, stdout, stderr io.Writer) in
 		}
 		return runShard(shard, o, p, roles, stderr)
 	}
-	if err := preflight(cfg, roles); err != nil {
+	if err := preflight(cfg, p.judged); err != nil {
 		return stopRun(o, p, roles, t, err, stderr)
 	}
 	fmt.Fprintf(stdout, "mcpconform %s: certifying %s (seed %d, profile %s, run budget %s)\n", Version, describeTarget(roles, o, t.url), o.seed, p.profile, p.budget)
@@ -323,10 +323,11 @@ func certifyWith(o *runOptions, roles []check.Role, stdout, stderr io.Writer) in
 // piece checked, so that a usage error stops it at once.
 type prepared struct {
 	filter   string
-	selected int    // checks the filter selects
-	waiting  int    // of those, the checks that declare waits
-	workers  int    // checks at once: --parallel, or what the machine carries (settleWorkers)
-	lowered  string // why workers is below --parallel, for the console
+	selected int          // checks the filter selects
+	waiting  int          // of those, the checks that declare waits
+	judged   []check.Role // the roles of those: the targets the pre-flight probes
+	workers  int          // checks at once: --parallel, or what the machine carries (settleWorkers)
+	lowered  string       // why workers is below --parallel, for the console
 	baseline *report.Baseline
 	fixtures fixturesFile
 	profile  check.Profile
@@ -353,7 +354,7 @@ func prepareRun(o *runOptions, roles []check.Role) (*prepared, error) {
 		return nil, err
 	}
 	p := &prepared{filter: filter}
-	p.selected, p.waiting = selectedChecks(roles, filter)
+	p.selected, p.waiting, p.judged = selectedChecks(roles, filter)
 	for _, path := range []string{o.junit, o.json, o.markdown, o.html} {
 		if err := checkWritable(path); err != nil {
 			return nil, err
@@ -419,9 +420,9 @@ func startTargets(o *runOptions, roles []check.Role) (targets, func(), error) {
 	return t, func() { _ = stop() }, nil
 }
 
-// preflight probes the server of each transport the run names for its
-// eras (and how long it takes to start) and the client adapter for its
-// transports, once for the whole run: the checks, and the workers of a
+// preflight probes, for the roles of the selected checks, the server of
+// each transport the run names for its eras (and how long it takes to
+// start) and the client adapter for its transports, once for the whole run: the checks, and the workers of a
 // parallel run, reuse what it found. A target that is no MCP
 // implementation stops the run here. An interrupted run skips what is left.
 func preflight(cfg run.Options, roles []check.Role) error {
@@ -760,11 +761,12 @@ var lastReport types.Report
 
 var _ = ginkgo.ReportAfterSuite("mcpconform reports", func(r types.Report) { lastReport = r })
 
-// selectedChecks counts the checks of roles that the label filter selects.
-func selectedChecks(roles []check.Role, filter string) (selected, waiting int) {
+// selectedChecks counts the checks of roles that the label filter selects
+// and of those the ones that declare waits, and lists the roles they are of.
+func selectedChecks(roles []check.Role, filter string) (selected, waiting int, of []check.Role) {
 	selects, err := run.Selects(filter)
 	if err != nil {
-		return len(check.All()), 0 // the filter was parsed before: not reached
+		return len(check.All()), 0, roles // the filter was parsed before: not reached
 	}
 	for _, d := range check.All() {
 		if slices.Contains(roles, d.Role) && selects(d) {
@@ -772,9 +774,12 @@ func selectedChecks(roles []check.Role, filter string) (selected, waiting int) {
 			if len(d.Waits) > 0 {
 				waiting++
 			}
+			if !slices.Contains(of, d.Role) {
+				of = append(of, d.Role)
+			}
 		}
 	}
-	return selected, waiting
+	return selected, waiting, of
 }
 
 // defaultRunTimeout is the run budget without --run-timeout: a minute, and

@@ -159,7 +159,7 @@ func certifyParallel(o *runOptions, p *prepared, roles []check.Role, stdout, std
 	// before any worker starts.
 	cfg := runConfig(o, p, t)
 	run.Configure(cfg)
-	if err := preflight(cfg, roles); err != nil {
+	if err := preflight(cfg, p.judged); err != nil {
 		return stopRun(o, p, roles, t, err, stderr)
 	}
 	if run.ProbedEras()[check.HTTP].Sessionless {
