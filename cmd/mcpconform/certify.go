@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"maps"
@@ -107,7 +108,7 @@ func parseRunFlags(name string, args []string, stdout io.Writer) (*runOptions, e
 		fs.IntVar(&o.fuzzCases, "fuzz-cases", run.DefaultFuzzCases, "cases each fuzz check runs with --fuzz (`N`); each case prints its own seed, which --seed S --fuzz-cases 1 replays")
 	}
 	if name != "client" {
-		fs.DurationVar(&o.checkTimeout, "check-timeout", run.DefaultServerCheckDeadline, "deadline for one server check whatever the server does; past it the check's processes are killed and it is ERROR")
+		fs.DurationVar(&o.checkTimeout, "check-timeout", run.DefaultServerCheckDeadline, "deadline for one server check whatever the server does; past it the check's processes are killed and it is ERROR; without it, 2m or twice --timeout, --patience and --probe-timeout together, whichever is longer")
 		fs.DurationVar(&o.quietWindow, "quiet-window", run.DefaultQuietWindow, "how long a server check listens where nothing may arrive (each check's waits: mcpconform list --format json)")
 		fs.DurationVar(&o.toolBudget, "tool-budget", run.DefaultToolBudget, "how long a server check waits for a call of a tool it does not know; past it the call is cancelled and not judged")
 		fs.Var(&o.callTools, "call-tools", callToolsUsage)
@@ -147,6 +148,15 @@ func parseRunFlags(name string, args []string, stdout io.Writer) (*runOptions, e
 	}
 	if o.patience < run.MinPatience {
 		return nil, fmt.Errorf("%s: --patience %s is too short: checks tell a call that failed at once (within %s) from one that failed at its timeout, so use %s or more", name, o.patience, run.DefaultPrompt, run.MinPatience)
+	}
+	explicit := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { explicit[f.Name] = true })
+	if !explicit["check-timeout"] {
+		// A server check may wait out --timeout (the server's own timeout
+		// of a request to the client) and the patience after it, once per
+		// transport, each after a start: the default deadline leaves room
+		// for that whatever --timeout is.
+		o.checkTimeout = max(o.checkTimeout, 2*(o.timeout+o.patience+o.probeTimeout))
 	}
 	if name != "server" && o.fuzzCases < 1 {
 		return nil, fmt.Errorf("%s: --fuzz-cases must be 1 or more, got %d", name, o.fuzzCases)

@@ -5,6 +5,7 @@ import (
 	"cmp"
 	"encoding/json"
 	"encoding/xml"
+	"io"
 	"maps"
 	"os"
 	"path/filepath"
@@ -12,6 +13,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/mcpconform/mcpconform/harness/check"
 	"github.com/mcpconform/mcpconform/harness/mutant"
@@ -477,5 +479,27 @@ func TestAdapterWithOneTransportLeavesTheOtherUnimplemented(t *testing.T) {
 	}
 	if got["stdio.client.stdin.only-jsonrpc"] != "PASS" || got["http.client.post.accept-both"] != "UNIMPLEMENTED" {
 		t.Errorf("outcomes %v: want the stdio check PASS and the HTTP one UNIMPLEMENTED", got)
+	}
+}
+
+// TestCheckTimeoutLeavesRoomForTimeout: without --check-timeout, a server
+// check's deadline leaves room for --timeout, --patience and
+// --probe-timeout on each transport; a --check-timeout given stands.
+func TestCheckTimeoutLeavesRoomForTimeout(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want time.Duration
+	}{
+		{[]string{"server"}, run.DefaultServerCheckDeadline},
+		{[]string{"server", "--timeout", "90s"}, 2 * (90*time.Second + run.DefaultPatience + run.DefaultProbeTimeout)},
+		{[]string{"server", "--timeout", "90s", "--check-timeout", "1m"}, time.Minute},
+	} {
+		o, err := parseRunFlags(tc.args[0], tc.args[1:], io.Discard)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if o.checkTimeout != tc.want {
+			t.Errorf("%v: --check-timeout %s, want %s", tc.args, o.checkTimeout, tc.want)
+		}
 	}
 }
