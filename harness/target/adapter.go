@@ -27,6 +27,8 @@ type Invocation struct {
 	Limits        map[string]any    // MCPCONFORM_LIMITS, optional
 	AuthToken     string            // MCPCONFORM_AUTH_TOKEN, optional
 	Headers       map[string]string // MCPCONFORM_HEADERS, optional
+	Era           string            // MCPCONFORM_ERA, optional: "legacy" or "modern"
+	Fixtures      string            // MCPCONFORM_FIXTURES, optional: a fixtures file's path
 	Deadline      time.Duration     // the adapter is killed (with its process group) after this long
 }
 
@@ -149,6 +151,12 @@ func (inv Invocation) environment() ([]string, error) {
 			return nil, err
 		}
 		env = append(env, EnvHeaders+"="+string(b))
+	}
+	if inv.Era != "" {
+		env = append(env, EnvEra+"="+inv.Era)
+	}
+	if inv.Fixtures != "" {
+		env = append(env, EnvFixtures+"="+inv.Fixtures)
 	}
 	if len(inv.Limits) > 0 {
 		b, err := json.Marshal(inv.Limits)

@@ -25,7 +25,30 @@ const (
 	// EnvHeaders is a JSON object of custom headers the HTTP client sends on
 	// every request.
 	EnvHeaders = "MCPCONFORM_HEADERS"
+	// EnvEra is the protocol era the adapter's client is to speak: "legacy"
+	// (the initialize handshake of 2025-03-26 … 2025-11-25) or "modern"
+	// (2026-07-28: server/discover, _meta on every request). Unset, the
+	// client makes its own choice (the reference probes with server/discover
+	// and falls back to initialize). An adapter whose library cannot be told
+	// ignores it.
+	EnvEra = "MCPCONFORM_ERA"
+	// EnvFixtures is the path of a fixtures file (YAML or JSON) that gives
+	// the arguments of named tools; tools it does not name get arguments
+	// made from their inputSchema.
+	EnvFixtures = "MCPCONFORM_FIXTURES"
 )
+
+// Eras of the adapter contract (MCPCONFORM_ERA, the config line's eras, the
+// connect line's era).
+const (
+	EraLegacy = "legacy"
+	EraModern = "modern"
+)
+
+// ConfigEras is the config-line key listing the eras the client claims
+// (["legacy","modern"]); a client that declares none claims the legacy era
+// only.
+const ConfigEras = "eras"
 
 // ExitUnsupported is the adapter's exit status for a transport or feature it lacks.
 const ExitUnsupported = 127
@@ -79,6 +102,9 @@ type Phase struct {
 	Outcome   string `json:"outcome"`
 	Error     string `json:"error,omitempty"`
 	ElapsedMS int64  `json:"elapsed_ms"`
+	// Era is the era the client chose on connect ("legacy" or "modern"),
+	// when it says.
+	Era string `json:"era,omitempty"`
 }
 
 // Call is the outcome of one tool call, as the adapter reported it.
@@ -164,6 +190,16 @@ func (o Output) Failed() (string, *Phase) {
 		return "list", o.List
 	}
 	return "", nil
+}
+
+// Eras returns the eras the client claims in its config line: legacy alone
+// when it declares none (or declares them unreadably).
+func (o Output) Eras() []string {
+	var eras []string
+	if raw, ok := o.Config[ConfigEras]; ok && json.Unmarshal(raw, &eras) == nil && len(eras) > 0 {
+		return eras
+	}
+	return []string{EraLegacy}
 }
 
 // Int returns the integer limit key declared in the config line.
