@@ -9,8 +9,8 @@ import (
 	"github.com/mcpconform/mcpconform/harness/jsonrpc"
 )
 
-// Protocol versions the fake speaks: the legacy era. It answers
-// server/discover (the 2026-07-28 probe) with -32601, as a legacy server does.
+// Protocol versions a fake's initialize handshake speaks: the legacy era
+// (Era says which eras a fake serves).
 var legacyVersions = []string{"2025-03-26", "2025-06-18", "2025-11-25"}
 
 // latestLegacyVersion is what initialize answers when the proposed version is
@@ -44,9 +44,12 @@ func InitializeReply(m *jsonrpc.Message) *jsonrpc.Message {
 	return ResultMessage(m.ID, InitializeResult{
 		ProtocolVersion: version,
 		Capabilities:    map[string]any{"tools": struct{}{}},
-		ServerInfo:      Implementation{Name: "mcpconform-fake", Version: "1"},
+		ServerInfo:      fakeInfo,
 	})
 }
+
+// fakeInfo is how the fakes name themselves (serverInfo).
+var fakeInfo = Implementation{Name: "mcpconform-fake", Version: "1"}
 
 // Tool is one tool of a fake's tools/list result.
 type Tool struct {
@@ -55,8 +58,18 @@ type Tool struct {
 	InputSchema map[string]any `json:"inputSchema"`
 }
 
-// ToolList is the tools/list result offering names ("echo" when empty).
-func ToolList(names []string) any {
+// ToolListResult is a fake's tools/list result; the modern era's carries
+// resultType and cache hints.
+type ToolListResult struct {
+	Tools      []Tool `json:"tools"`
+	TTLMs      int64  `json:"ttlMs,omitempty"`
+	CacheScope string `json:"cacheScope,omitempty"`
+	ResultType string `json:"resultType,omitempty"`
+}
+
+// ToolList is the tools/list result offering names ("echo" when empty), in
+// the modern era when modern.
+func ToolList(names []string, modern bool) ToolListResult {
 	if len(names) == 0 {
 		names = []string{"echo"}
 	}
@@ -64,9 +77,11 @@ func ToolList(names []string) any {
 	for i, n := range names {
 		tools[i] = Tool{Name: n, Description: "mcpconform fake tool " + n, InputSchema: map[string]any{"type": "object"}}
 	}
-	return struct {
-		Tools []Tool `json:"tools"`
-	}{tools}
+	r := ToolListResult{Tools: tools}
+	if modern {
+		r.TTLMs, r.CacheScope, r.ResultType = listTTLMs, "public", resultComplete
+	}
+	return r
 }
 
 // ToolCall is one tools/call request.
@@ -74,6 +89,9 @@ type ToolCall struct {
 	Req   *jsonrpc.Message
 	Name  string
 	Index int // arrival order among the fake's tools/call requests, from 0
+	// Modern: the call was served in the 2026-07-28 era, so its result
+	// carries resultType.
+	Modern bool
 }
 
 // ParseCall reads tools/call request m, the index-th to arrive; an error
@@ -96,13 +114,18 @@ type TextContent struct {
 
 // CallResult is the result of a fake's tools/call success response.
 type CallResult struct {
-	Content []TextContent `json:"content"`
+	Content    []TextContent `json:"content"`
+	ResultType string        `json:"resultType,omitempty"`
 }
 
 // OK is the call's success response: text "ok <tool name>".
 func (c ToolCall) OK() *jsonrpc.Message {
-	return ResultMessage(c.Req.ID, CallResult{Content: []TextContent{{Type: "text", Text: "ok " + c.Name}}})
+	return ResultMessage(c.Req.ID, CallResult{Content: []TextContent{{Type: "text", Text: "ok " + c.Name}}, ResultType: c.ResultType()})
 }
+
+// ResultType is what the call's results carry in resultType: "complete"
+// in the modern era, nothing in the legacy one.
+func (c ToolCall) ResultType() string { return resultType(c.Modern) }
 
 // ResultMessage builds a success response. Only fixed Go types are encoded
 // here, so an encoding failure is a bug in this package.

@@ -19,8 +19,12 @@ type CaseInfo struct {
 // behaviour from the options (defaults filled in), validating them.
 type fakeCase struct {
 	desc     string
-	sessions bool // the case expires sessions, so it cannot be stateless
-	build    func(o Options) (*behaviour, error)
+	sessions bool // the case expires sessions, so it cannot be stateless or modern
+	// legacyOnly, when set, says what of the legacy era the case scripts
+	// (a GET stream, resumption, requests to the client), so it cannot
+	// serve the modern era.
+	legacyOnly string
+	build      func(o Options) (*behaviour, error)
 }
 
 // behaviour is what a case changes in the base HTTP server. The zero
@@ -53,7 +57,7 @@ type behaviour struct {
 // cases is the catalogue of HTTP fake servers, by case ID.
 var cases = map[string]fakeCase{
 	"well-behaved": {
-		desc:  "a correct legacy-era streamable HTTP server: one tool, echo; JSON answers; sessions; GET 405; DELETE ends the session",
+		desc:  "a correct streamable HTTP server of its Era: one tool, echo; JSON answers; legacy: sessions, GET 405, DELETE ends the session; modern: no sessions, GET and DELETE 405",
 		build: fixed(behaviour{}),
 	},
 	"expire-after": {
@@ -106,12 +110,14 @@ var cases = map[string]fakeCase{
 		build: sseEarly,
 	},
 	"server-request": {
-		desc:  `offers t1…tN (Tools); the first tools/call answers SSE with a roots/list request (id "srv-1"); later calls hold their answer (no headers) until that reply arrives, then do the same with srv-<n>; each result follows its reply as a POST (an error after Delay)`,
-		build: serverRequest,
+		legacyOnly: "sends requests to the client",
+		desc:       `offers t1…tN (Tools); the first tools/call answers SSE with a roots/list request (id "srv-1"); later calls hold their answer (no headers) until that reply arrives, then do the same with srv-<n>; each result follows its reply as a POST (an error after Delay)`,
+		build:      serverRequest,
 	},
 	"headers": {
-		desc:  "well-behaved, and GET opens an SSE stream (one keep-alive comment) held until the client closes it",
-		build: fixed(behaviour{get: holdGetStream}),
+		legacyOnly: "opens a GET stream",
+		desc:       "well-behaved, and GET opens an SSE stream (one keep-alive comment) held until the client closes it",
+		build:      fixed(behaviour{get: holdGetStream}),
 	},
 	"redirect": {
 		desc:  "POSTs to URL get 307 to the same path on SecondURL (another port: another origin), which serves the base behaviour; both record",
@@ -122,12 +128,14 @@ var cases = map[string]fakeCase{
 		build: fixed(behaviour{stateless: true}),
 	},
 	"get-405": {
-		desc:  "well-behaved; GET gets 405 Method Not Allowed",
-		build: fixed(behaviour{get: noGetStream}),
+		legacyOnly: "answers GET, which the modern era has not",
+		desc:       "well-behaved; GET gets 405 Method Not Allowed",
+		build:      fixed(behaviour{get: noGetStream}),
 	},
 	"resume": {
-		desc:  "tools/call answers SSE with a priming event carrying retry: RetryMS, then ends the stream before the result; a GET with that Last-Event-ID gets the result on a new stream",
-		build: resume,
+		legacyOnly: "resumes a stream with Last-Event-ID",
+		desc:       "tools/call answers SSE with a priming event carrying retry: RetryMS, then ends the stream before the result; a GET with that Last-Event-ID gets the result on a new stream",
+		build:      resume,
 	},
 	"fuzz": {
 		desc:     "offers t1…tN, one per entry of the Fuzz plan: each tools/call expires the first session (404), or answers JSON, or SSE with a ping before the result and the result as one event of an exact raw size",

@@ -7,6 +7,8 @@
 // redirects to another origin, stateless replies and resumable streams.
 // Each fake records every HTTP request (Fake.Requests) for the checks.
 //
-// The fakes speak the legacy era on mcp.EndpointPath; what they answer is
-// built from package fakeservers, as the stdio fakes' is.
+// The fakes serve the era Options.Era names (legacy by default; modern,
+// 2026-07-28 only, without sessions or a GET stream; or dual) on
+// mcp.EndpointPath; what they answer is built from package fakeservers, as
+// the stdio fakes' is.
 package httpfake

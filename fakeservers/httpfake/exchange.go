@@ -24,6 +24,7 @@ type exchange struct {
 	decodeErr error // the body is not a message or a batch
 	ordinary  bool  // an ordinary POST (counted in MaxConcurrent)
 	sess      *session
+	adm       fakeservers.Admission // how a single request was admitted (its era)
 
 	status    int  // the status written; 0 before
 	streaming bool // answered with an SSE stream, counted in MaxSSEStreams

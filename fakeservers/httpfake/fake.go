@@ -11,6 +11,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/mcpconform/mcpconform/fakeservers"
 	"github.com/mcpconform/mcpconform/harness/mcp"
 )
 
@@ -36,6 +37,16 @@ type Options struct {
 	RetryMS      int           // resume: the SSE retry field value; 0 means DefaultRetryMS
 	Stateless    bool          // hand out no session id, whatever the case
 	Fuzz         *FuzzScript   // fuzz: the plan of each tool's calls
+	// Era is the protocol era the fake serves (fakeservers.Era); empty
+	// means legacy. The cases of sessions, the GET stream, resumption and
+	// server requests serve the legacy era only (a modern fake of theirs
+	// is an error).
+	Era fakeservers.Era
+	// StrictInit makes a legacy fake answer every POST without a session
+	// that is no initialize, server/discover included, with 400 and a
+	// -32600 body (fakeservers.NotInitialized) instead of serving the
+	// probe.
+	StrictInit bool
 }
 
 // Defaults of Options fields left zero.
@@ -163,6 +174,9 @@ func build(o Options) (*behaviour, error) {
 			return nil, fmt.Errorf("http fake %s: the case expires sessions, so it cannot be Stateless; drop Stateless or pick another case", o.Case)
 		}
 		b.stateless = true
+	}
+	if err := checkEra(o, c); err != nil {
+		return nil, fmt.Errorf("http fake %s: %w", o.Case, err)
 	}
 	return b, nil
 }

@@ -12,14 +12,14 @@ import (
 
 // Method names the HTTP fakes treat specially.
 const (
-	methodInitialize = "initialize"
-	methodDiscover   = "server/discover"
-	methodToolsCall  = "tools/call"
+	methodInitialize = fakeservers.MethodInitialize
+	methodDiscover   = mcp.MethodDiscover
+	methodToolsCall  = fakeservers.MethodToolsCall
 	methodCancelled  = "notifications/cancelled"
 )
 
-// dispatch is the base behaviour: one endpoint path; POST, GET and DELETE;
-// the case's hooks where it has them.
+// dispatch is the base behaviour: one endpoint path; POST, GET and DELETE
+// (a modern-only fake: POST alone); the case's hooks where it has them.
 func (f *Fake) dispatch(x *exchange) {
 	if x.r.URL.Path != mcp.EndpointPath {
 		x.plain(http.StatusNotFound, "no MCP endpoint at "+x.r.URL.Path+"; the endpoint is "+mcp.EndpointPath)
@@ -28,12 +28,15 @@ func (f *Fake) dispatch(x *exchange) {
 	if f.b.route != nil && f.b.route(x) {
 		return
 	}
-	switch x.r.Method {
-	case http.MethodPost:
+	switch {
+	case x.r.Method == http.MethodPost:
 		f.post(x)
-	case http.MethodGet:
+	case f.o.Era == fakeservers.Modern:
+		x.w.Header().Set("Allow", "POST")
+		x.plain(http.StatusMethodNotAllowed, x.r.Method+" is not supported: this server serves 2026-07-28 only, with no GET stream and no session; POST each request")
+	case x.r.Method == http.MethodGet:
 		f.get(x)
-	case http.MethodDelete:
+	case x.r.Method == http.MethodDelete:
 		f.delete(x)
 	default:
 		x.w.Header().Set("Allow", "GET, POST, DELETE")
@@ -56,7 +59,14 @@ func (f *Fake) post(x *exchange) {
 		x.jsonBody(http.StatusBadRequest, fakeservers.Encode(jsonrpc.NewError(jsonrpc.ID{}, jsonrpc.CodeParseError, "not a JSON-RPC message or batch: "+x.decodeErr.Error())))
 		return
 	}
-	if !f.sessionOK(x) {
+	if x.batch && f.o.Era == fakeservers.Modern {
+		x.jsonBody(http.StatusBadRequest, fakeservers.Encode(jsonrpc.NewError(jsonrpc.ID{}, jsonrpc.CodeInvalidRequest, "a POST body holds one message: 2026-07-28 has no batches (JR-37)")))
+		return
+	}
+	if !x.batch && x.msgs[0].Kind() == jsonrpc.KindRequest && f.admit(x, x.msgs[0]) {
+		return
+	}
+	if !x.modern() && !f.sessionOK(x) {
 		return
 	}
 	if x.batch {
@@ -81,7 +91,8 @@ func (f *Fake) post(x *exchange) {
 	}
 }
 
-// request answers a single request through the case's hooks, or as JSON.
+// request answers a single request the era admitted through the case's
+// hooks, or as JSON.
 func (f *Fake) request(x *exchange, m *jsonrpc.Message) {
 	switch {
 	case m.Method == methodInitialize && f.b.initialize != nil:
@@ -89,15 +100,15 @@ func (f *Fake) request(x *exchange, m *jsonrpc.Message) {
 			return
 		}
 	case m.Method == methodToolsCall && f.b.call != nil:
-		c, err := f.parseCall(m)
+		c, err := f.parseCall(x, m)
 		if err != nil {
-			x.json(jsonrpc.NewError(m.ID, jsonrpc.CodeInvalidParams, err.Error()))
+			x.reply(jsonrpc.NewError(m.ID, jsonrpc.CodeInvalidParams, err.Error()))
 			return
 		}
 		f.b.call(x, c)
 		return
 	}
-	x.json(f.answer(x, m))
+	x.reply(f.answer(x, m))
 }
 
 // batch answers every message of a batch with the base handlers.
@@ -123,25 +134,22 @@ func (f *Fake) batch(x *exchange) {
 	x.jsonBody(http.StatusOK, append(body, ']'))
 }
 
-// answer is the base response to request m: initialize opens a session;
-// server/discover, like every other unknown method, gets -32601 (a
-// legacy-era server, so dual-era clients fall back to initialize).
+// answer is the base response to request m in the era x admitted it to:
+// initialize opens a session; server/discover gets -32601 from a legacy
+// fake (so dual-era clients fall back to initialize) and the discover
+// result from a modern one (fakeservers.Base).
 func (f *Fake) answer(x *exchange, m *jsonrpc.Message) *jsonrpc.Message {
-	switch m.Method {
-	case methodInitialize:
+	switch {
+	case m.Method == methodInitialize && !x.adm.Modern:
 		return f.initialize(x, m)
-	case "ping":
-		return fakeservers.ResultMessage(m.ID, struct{}{})
-	case "tools/list":
-		return fakeservers.ResultMessage(m.ID, fakeservers.ToolList(f.b.tools))
-	case methodToolsCall:
-		c, err := f.parseCall(m)
+	case m.Method == methodToolsCall:
+		c, err := f.parseCall(x, m)
 		if err != nil {
 			return jsonrpc.NewError(m.ID, jsonrpc.CodeInvalidParams, err.Error())
 		}
 		return c.OK()
 	}
-	return jsonrpc.NewError(m.ID, jsonrpc.CodeMethodNotFound, "Method not found")
+	return fakeservers.Base(m, x.adm, f.b.tools)
 }
 
 // initialize answers with the proposed version when the fake speaks it
@@ -154,13 +162,16 @@ func (f *Fake) initialize(x *exchange, m *jsonrpc.Message) *jsonrpc.Message {
 	return fakeservers.InitializeReply(m)
 }
 
-// parseCall reads a tools/call request, numbering it in arrival order.
-func (f *Fake) parseCall(m *jsonrpc.Message) (fakeservers.ToolCall, error) {
+// parseCall reads a tools/call request, numbering it in arrival order; its
+// result is of the era x admitted it to.
+func (f *Fake) parseCall(x *exchange, m *jsonrpc.Message) (fakeservers.ToolCall, error) {
 	f.mu.Lock()
 	index := f.calls
 	f.calls++
 	f.mu.Unlock()
-	return fakeservers.ParseCall(m, index)
+	c, err := fakeservers.ParseCall(m, index)
+	c.Modern = x.adm.Modern
+	return c, err
 }
 
 // get answers a GET on a live session: the case's stream, or 405 (HT-31g).

@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"net/http"
 
+	"github.com/mcpconform/mcpconform/fakeservers"
 	"github.com/mcpconform/mcpconform/harness/jsonrpc"
 	"github.com/mcpconform/mcpconform/harness/mcp"
 )
@@ -75,18 +76,24 @@ func (f *Fake) endSession(s *session) {
 // sessionOK checks the session x carries and sets x.sess; when the check
 // fails it answers x and returns false. A stateless fake ignores the header.
 // A known live session is required, except on POSTs that only carry
-// initialize or server/discover: an unknown or expired id gets 404 (HT-56),
-// a missing one 400 (HT-55).
+// initialize or server/discover (initialize alone when StrictInit): an
+// unknown or expired id gets 404 (HT-56), a missing one 400 (HT-55), with
+// a -32600 body for a request when StrictInit.
 func (f *Fake) sessionOK(x *exchange) bool {
 	if f.b.stateless {
 		return true
 	}
 	id := x.r.Header.Get(mcp.HeaderSessionID)
 	if id == "" {
-		if x.r.Method == http.MethodPost && opensSession(x.msgs) {
+		post := x.r.Method == http.MethodPost
+		switch {
+		case post && opensSession(x.msgs, !f.o.StrictInit):
 			return true
+		case post && f.o.StrictInit && !x.batch && x.msgs[0].Kind() == jsonrpc.KindRequest:
+			x.jsonBody(http.StatusBadRequest, fakeservers.Encode(fakeservers.NotInitialized(x.msgs[0])))
+		default:
+			x.plain(http.StatusBadRequest, "missing "+mcp.HeaderSessionID+" header: initialize first")
 		}
-		x.plain(http.StatusBadRequest, "missing "+mcp.HeaderSessionID+" header: initialize first")
 		return false
 	}
 	x.sess = f.useSession(id, x.r.Method == http.MethodPost)
@@ -97,11 +104,11 @@ func (f *Fake) sessionOK(x *exchange) bool {
 	return true
 }
 
-// opensSession reports whether msgs are all initialize or server/discover
-// requests: what a client sends before it has a session.
-func opensSession(msgs []*jsonrpc.Message) bool {
+// opensSession reports whether msgs are all initialize (or, with probe,
+// server/discover) requests: what a client sends before it has a session.
+func opensSession(msgs []*jsonrpc.Message, probe bool) bool {
 	for _, m := range msgs {
-		if m.Kind() != jsonrpc.KindRequest || (m.Method != methodInitialize && m.Method != methodDiscover) {
+		if m.Kind() != jsonrpc.KindRequest || (m.Method != methodInitialize && !(probe && m.Method == methodDiscover)) {
 			return false
 		}
 	}

@@ -161,14 +161,16 @@ func (s *sseWriter) padded(ev paddedEvent) bool {
 
 // paddedResult is a tools/call result with a padding member last.
 type paddedResult struct {
-	Content []fakeservers.TextContent `json:"content"`
-	Padding string                    `json:"padding"`
+	Content    []fakeservers.TextContent `json:"content"`
+	ResultType string                    `json:"resultType,omitempty"`
+	Padding    string                    `json:"padding"`
 }
 
-// paddedOK is c's success response ("ok <name>") with an empty padding member
-// last, ready for planPadded.
+// paddedOK is c's success response ("ok <name>", resultType in the modern
+// era) with an empty padding member last, ready for planPadded.
 func paddedOK(c fakeservers.ToolCall) []byte {
-	return fakeservers.Encode(fakeservers.ResultMessage(c.Req.ID, paddedResult{Content: []fakeservers.TextContent{{Type: "text", Text: "ok " + c.Name}}}))
+	return fakeservers.Encode(fakeservers.ResultMessage(c.Req.ID, paddedResult{
+		Content: []fakeservers.TextContent{{Type: "text", Text: "ok " + c.Name}}, ResultType: c.ResultType()}))
 }
 
 // logParams are the params of a notifications/message with data last.

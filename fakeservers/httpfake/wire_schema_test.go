@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"testing"
 
+	"github.com/mcpconform/mcpconform/fakeservers"
 	"github.com/mcpconform/mcpconform/harness/jsonrpc"
 	"github.com/mcpconform/mcpconform/harness/mcp"
 	"github.com/mcpconform/mcpconform/harness/wireschema"
@@ -36,6 +37,36 @@ func TestWellBehavedFakeSendsSchemaValidMessages(t *testing.T) {
 		}
 		if v != nil {
 			t.Errorf("%s: %v", msgs[i], v)
+		}
+	}
+}
+
+// So does the modern fake, its refusals included, by the schema of
+// 2026-07-28.
+func TestModernFakeSendsSchemaValidMessages(t *testing.T) {
+	f := startFake(t, Options{Case: "well-behaved", Era: fakeservers.Modern})
+	c := newClient(t, f)
+	sent := []struct {
+		resp   *http.Response
+		method string
+	}{
+		{c.post(initializeMessage(t, jsonrpc.IntID(1), "2025-11-25")), "initialize"},
+		{c.postModern(modernMessage(t, 2, mcp.MethodDiscover, nil)), mcp.MethodDiscover},
+		{c.postModern(modernMessage(t, 3, "tools/list", nil)), "tools/list"},
+		{c.postModern(modernMessage(t, 4, "tools/call", map[string]any{"name": "echo", "arguments": map[string]any{}})), "tools/call"},
+		{c.postModern(modernMessage(t, 5, "tools/list", nil), mcp.HeaderMethod+": ping"), "tools/list"},
+	}
+	for _, s := range sent {
+		b, err := io.ReadAll(s.resp.Body)
+		if err != nil {
+			t.Fatal(err)
+		}
+		v, err := wireschema.Validate(mcp.ModernVersion, b, s.method)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if v != nil {
+			t.Errorf("%s: %v", b, v)
 		}
 	}
 }

@@ -28,7 +28,7 @@ type behaviour struct {
 	tools         []string      // offered tool names; empty: one tool, "echo"
 	ignoreEOF     bool          // keep running after stdin EOF
 	ignoreSigterm bool          // keep running after SIGTERM (subprocess only)
-	initDelay     time.Duration // delay of the initialize reply
+	initDelay     time.Duration // delay of the handshake's reply: initialize, or server/discover in the modern era
 
 	// start runs before stdin is read; it may end the fake (s.exitWith).
 	start func(s *server)
@@ -42,7 +42,7 @@ type behaviour struct {
 // cases is the catalogue of fake servers, by case ID.
 var cases = map[string]fakeCase{
 	"well-behaved": {
-		desc:  "a correct legacy-era server: one tool, echo",
+		desc:  "a correct server of its --era: one tool, echo",
 		build: fixed(behaviour{}),
 	},
 	"banner-before-init": {
@@ -111,7 +111,7 @@ var cases = map[string]fakeCase{
 		build:    grandchildSleeper,
 	},
 	"slow-start": {
-		desc:  "delays its initialize reply by --delay, reading stdin meanwhile",
+		desc:  "delays its handshake reply (initialize, or server/discover in the modern era) by --delay, reading stdin meanwhile",
 		build: slowStart,
 	},
 	"early-exit": {

@@ -5,26 +5,27 @@ import (
 
 	"github.com/mcpconform/mcpconform/fakeservers"
 	"github.com/mcpconform/mcpconform/harness/jsonrpc"
+	"github.com/mcpconform/mcpconform/harness/mcp"
 )
 
-// request answers every request but tools/call.
-func (s *server) request(m *jsonrpc.Message) {
-	switch m.Method {
-	case "initialize":
-		s.initialize(m)
-	case "ping":
-		s.respond(fakeservers.ResultMessage(m.ID, struct{}{}))
-	case "tools/list":
-		s.respond(fakeservers.ResultMessage(m.ID, fakeservers.ToolList(s.b.tools)))
-	default: // server/discover included
-		s.respond(jsonrpc.NewError(m.ID, jsonrpc.CodeMethodNotFound, "Method not found"))
+// request answers every request but a tools/call the era admitted, in the
+// era a says: the handshake's reply (initialize in the legacy era,
+// server/discover in the modern one) after the case's delay, the rest at
+// once (a refusal included).
+func (s *server) request(m *jsonrpc.Message, a fakeservers.Admission) {
+	switch {
+	case a.Refusal == nil && !a.Modern && m.Method == fakeservers.MethodInitialize:
+		s.opening(fakeservers.InitializeReply(m))
+	case a.Refusal == nil && a.Modern && m.Method == mcp.MethodDiscover:
+		s.opening(fakeservers.DiscoverReply(m))
+	default:
+		s.respond(fakeservers.Base(m, a, s.b.tools))
 	}
 }
 
-// initialize answers with the proposed version when the fake speaks it, after
-// the case's delay (in the background: the fake reads on meanwhile).
-func (s *server) initialize(m *jsonrpc.Message) {
-	reply := fakeservers.InitializeReply(m)
+// opening answers the handshake's request with reply after the case's
+// delay (in the background: the fake reads on meanwhile).
+func (s *server) opening(reply *jsonrpc.Message) {
 	if s.b.initDelay <= 0 {
 		s.respond(reply)
 		return

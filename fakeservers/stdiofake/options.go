@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mcpconform/mcpconform/fakeservers"
 	"github.com/mcpconform/mcpconform/harness/usage"
 )
 
@@ -29,6 +30,14 @@ type Options struct {
 	File     string        // marker file (grandchild) or script file (script)
 	When     string        // "before" or "during" (stderr flood)
 	Watchdog time.Duration // self-exit after this long, whatever happens; 0 means DefaultWatchdog
+
+	// Era is the protocol era the fake serves (fakeservers.Era); empty
+	// means legacy. Every case serves every era.
+	Era fakeservers.Era
+	// StrictInit makes a legacy fake refuse every request before
+	// initialize, server/discover included, with -32600
+	// (fakeservers.NotInitialized) instead of -32601.
+	StrictInit bool
 }
 
 // DefaultWatchdog ends any fake that is still running after this long.
@@ -68,6 +77,12 @@ func (o Options) Args() []string {
 	if o.Watchdog != 0 {
 		add("watchdog", o.Watchdog.String())
 	}
+	if o.Era != "" {
+		add("era", string(o.Era))
+	}
+	if o.StrictInit {
+		args = append(args, "--strict-init")
+	}
 	return args
 }
 
@@ -101,6 +116,8 @@ func ParseArgs(args []string, stdout io.Writer) (Options, error) {
 	fs.StringVar(&o.File, "file", "", "marker file or script file")
 	fs.StringVar(&o.When, "when", "", "before or during")
 	fs.DurationVar(&o.Watchdog, "watchdog", 0, "self-exit after this long (default 60s)")
+	era := fs.String("era", "", "the protocol era served: legacy (the default), modern (2026-07-28 only) or dual")
+	fs.BoolVar(&o.StrictInit, "strict-init", false, "legacy era: refuse every request before initialize, server/discover included, with -32600")
 	list := fs.Bool("list", false, "list the cases and exit")
 	if err := help.Parse(fs, args, stdout); err != nil {
 		return o, fmt.Errorf("fakeserver: %w", err)
@@ -108,6 +125,11 @@ func ParseArgs(args []string, stdout io.Writer) (Options, error) {
 	if *list {
 		return Options{Case: "--list"}, nil
 	}
+	e, err := fakeservers.ParseEra(*era)
+	if err != nil {
+		return o, fmt.Errorf("fakeserver: --era: %w", err)
+	}
+	o.Era = e
 	if o.Case == "" {
 		return o, fmt.Errorf("fakeserver: --case is required; cases: %s", strings.Join(CaseIDs(), ", "))
 	}

@@ -38,6 +38,12 @@ func build(o Options) (*behaviour, error) {
 	if !ok {
 		return nil, fmt.Errorf("fakeserver: unknown case %q; cases: %s", o.Case, strings.Join(CaseIDs(), ", "))
 	}
+	if _, err := fakeservers.ParseEra(string(o.Era)); err != nil {
+		return nil, fmt.Errorf("fakeserver --case %s: %w", o.Case, err)
+	}
+	if o.StrictInit && o.Era.ServesModern() {
+		return nil, fmt.Errorf("fakeserver --case %s: --strict-init is for the legacy era, and --era is %s; drop one", o.Case, o.Era)
+	}
 	b, err := c.build(o)
 	if err != nil {
 		return nil, fmt.Errorf("fakeserver --case %s: %w", o.Case, err)
@@ -56,6 +62,7 @@ type server struct {
 	exit    chan int       // the status the case chose to end with
 	banner  atomic.Int64   // text lines written so far; numbers the next one
 	calls   int            // tools/call requests received; the reader's alone
+	inited  bool           // initialize was received; the reader's alone
 	calling sync.WaitGroup // tools/call handlers still running
 	// cancelled is closed when the first notifications/cancelled has been
 	// recorded, so a case can wait for the client's cancel (cancelOnce).
@@ -182,8 +189,14 @@ func (s *server) handleLine(line []byte) {
 	if m.Kind() != jsonrpc.KindRequest {
 		return // notifications are only recorded; the fake sends no requests, so expects no responses
 	}
-	if m.Method != "tools/call" {
-		s.request(m)
+	if s.o.StrictInit && !s.inited && m.Method != fakeservers.MethodInitialize {
+		s.respond(fakeservers.NotInitialized(m))
+		return
+	}
+	s.inited = s.inited || m.Method == fakeservers.MethodInitialize
+	a := s.o.Era.Admit(m)
+	if m.Method != fakeservers.MethodToolsCall || a.Refusal != nil {
+		s.request(m, a)
 		return
 	}
 	c, err := fakeservers.ParseCall(m, s.calls)
@@ -192,6 +205,7 @@ func (s *server) handleLine(line []byte) {
 		s.respond(jsonrpc.NewError(m.ID, jsonrpc.CodeInvalidParams, err.Error()))
 		return
 	}
+	c.Modern = a.Modern
 	s.calling.Go(func() { s.call(c) })
 }
 

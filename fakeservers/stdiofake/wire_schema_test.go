@@ -4,7 +4,9 @@ import (
 	"testing"
 	"testing/synctest"
 
+	"github.com/mcpconform/mcpconform/fakeservers"
 	"github.com/mcpconform/mcpconform/harness/jsonrpc"
+	"github.com/mcpconform/mcpconform/harness/mcp"
 	"github.com/mcpconform/mcpconform/harness/wireschema"
 )
 
@@ -30,6 +32,23 @@ func wantSchemaValid(t *testing.T, version string, msgs [][]byte, answers map[st
 	}
 }
 
+// wantSentSchemaValid closes the fake's stdin and checks that it sent one
+// message per request of answers, each valid by the schema of version.
+func (f *fakeConn) wantSentSchemaValid(version string, answers map[string]string) {
+	f.t.Helper()
+	f.closeStdin()
+	var sent [][]byte
+	for _, e := range f.readRecord().Events {
+		if e.Type == EventSend {
+			sent = append(sent, []byte(e.Line))
+		}
+	}
+	if len(sent) != len(answers) {
+		f.t.Fatalf("the fake sent %d messages; want %d, one per request", len(sent), len(answers))
+	}
+	wantSchemaValid(f.t, version, sent, answers)
+}
+
 // The well-behaved fakes send only messages their negotiated version's
 // schema accepts: the client checks judge clients by what they say to them.
 func TestWellBehavedFakeSendsSchemaValidMessages(t *testing.T) {
@@ -50,18 +69,28 @@ func TestWellBehavedFakeSendsSchemaValidMessages(t *testing.T) {
 				for range 4 {
 					f.nextMessage()
 				}
-				f.closeStdin()
-				var sent [][]byte
-				for _, e := range f.readRecord().Events {
-					if e.Type == EventSend {
-						sent = append(sent, []byte(e.Line))
-					}
-				}
-				if len(sent) != len(answers) {
-					t.Fatalf("the fake sent %d messages; want %d, one per request", len(sent), len(answers))
-				}
-				wantSchemaValid(t, version, sent, answers)
+				f.wantSentSchemaValid(version, answers)
 			})
 		})
 	}
+}
+
+// So do the modern fake's answers, its refusals included, by the schema of
+// 2026-07-28.
+func TestModernFakeSendsSchemaValidMessages(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		f := startFake(t, Options{Case: "well-behaved", Era: fakeservers.Modern})
+		answers := map[string]string{"1": "initialize", "0": mcp.MethodDiscover, "2": "tools/list", "3": "tools/call", "4": "tools/list", "5": "mcpconform/none"}
+		f.request(1, "initialize", map[string]any{"protocolVersion": "2025-11-25", "capabilities": map[string]any{}, "clientInfo": map[string]any{"name": "test", "version": "1"}})
+		f.nextMessage()
+		f.discover()
+		f.modernRequest(jsonrpc.IntID(2), "tools/list", nil)
+		f.modernRequest(jsonrpc.IntID(3), "tools/call", map[string]any{"name": "echo", "arguments": map[string]any{}})
+		f.request(4, "tools/list", nil)
+		f.modernRequest(jsonrpc.IntID(5), "mcpconform/none", nil)
+		for range 4 {
+			f.nextMessage()
+		}
+		f.wantSentSchemaValid(mcp.ModernVersion, answers)
+	})
 }
