@@ -145,6 +145,7 @@ var _ = clientCheck(check.Descriptor{
 	Title:       "each message is its own POST with a single JSON-RPC message",
 	Requirement: "Every client message is its own POST whose body is exactly one request, notification or response.",
 	Rules:       []string{"HT-10", "HT-13", "JR-37"},
+	Eras:        bothEras,
 	KilledBy:    []mutant.Name{mutant.BatchPOSTs},
 }, func(c *run.C) {
 	c.Unordered()
@@ -162,6 +163,7 @@ var _ = clientCheck(check.Descriptor{
 	Title:       "every POST accepts both application/json and text/event-stream",
 	Requirement: "The POST Accept header lists both application/json and text/event-stream.",
 	Rules:       []string{"HT-11"},
+	Eras:        bothEras,
 	KilledBy:    []mutant.Name{mutant.AcceptJSONOnly},
 }, func(c *run.C) {
 	r := c.RunHTTPClient(httpfake.Options{Case: "well-behaved"}, target.Invocation{})
@@ -214,7 +216,7 @@ var _ = clientCheck(check.Descriptor{
 	}
 })
 
-var _ = clientCheck(check.Descriptor{
+var _ = eraChoiceCheck(check.Descriptor{
 	ID:          "http.client.era.legacy-fallback",
 	Title:       "a client that probes with server/discover falls back to initialize on a legacy server",
 	Requirement: "A dual-era client reads an error to its server/discover probe as a legacy server and falls back to initialize.",

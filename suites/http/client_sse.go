@@ -38,6 +38,7 @@ var _ = clientCheck(check.Descriptor{
 	Title:       "an SSE event of exactly max_sse_event_size raw bytes is accepted",
 	Requirement: "One SSE event of exactly max_sse_event_size raw bytes (non-comment lines plus one byte per line break) is accepted.",
 	Rules:       []string{"RM-09"},
+	Eras:        bothEras,
 	KilledBy:    []mutant.Name{mutant.SSELimitOffByOne},
 }, func(c *run.C) {
 	size := declared(c).MaxSSEEventSize
@@ -49,6 +50,7 @@ var _ = clientCheck(check.Descriptor{
 	Title:       "an SSE event one byte over max_sse_event_size is rejected",
 	Requirement: "One SSE event larger than max_sse_event_size raw bytes is rejected with an error.",
 	Rules:       []string{"RM-09"},
+	Eras:        bothEras,
 	KilledBy:    []mutant.Name{mutant.NoSSELimit, mutant.NoSSECap},
 }, func(c *run.C) {
 	size := declared(c).MaxSSEEventSize + 1
@@ -77,6 +79,7 @@ var _ = clientCheck(check.Descriptor{
 	Title:       "a streamed event half again the limit (24 MiB under 16 MiB) fails the call",
 	Requirement: "Memory stays bounded by max_sse_event_size: an event far past it is rejected, not read to its end.",
 	Rules:       []string{"RM-09"},
+	Eras:        bothEras,
 	KilledBy:    []mutant.Name{mutant.NoSSELimit, mutant.NoSSECap},
 }, func(c *run.C) {
 	size := declared(c).MaxSSEEventSize * 3 / 2
@@ -89,6 +92,7 @@ var _ = clientCheck(check.Descriptor{
 	Title:       "CRLF line breaks split across reads count once, so an event of exactly the limit passes",
 	Requirement: "CR, LF and CRLF each end a line, even when CR and LF arrive in different reads; one break counts one byte.",
 	Rules:       []string{"RM-09"},
+	Eras:        bothEras,
 	KilledBy:    []mutant.Name{mutant.SSESplitCRLFTwice},
 }, func(c *run.C) {
 	size := declared(c).MaxSSEEventSize

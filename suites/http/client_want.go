@@ -6,11 +6,18 @@ import (
 	"time"
 
 	"github.com/mcpconform/mcpconform/fakeservers/httpfake"
+	"github.com/mcpconform/mcpconform/harness/check"
 	"github.com/mcpconform/mcpconform/harness/httpclient"
 	"github.com/mcpconform/mcpconform/harness/jsonrpc"
 	"github.com/mcpconform/mcpconform/harness/target"
 	"github.com/mcpconform/mcpconform/suites/run"
 )
+
+// bothEras are the eras of the checks whose rules bind the client in both:
+// the SSE size limit (RM-09) and one message per POST (HT-10, HT-11) bind
+// the legacy and the modern client alike; sessions, the GET stream and
+// resumption are the legacy era's.
+var bothEras = []check.Era{check.Legacy, check.Modern}
 
 // Client-role helpers, named after what they expect.
 

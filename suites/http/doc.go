@@ -20,8 +20,11 @@ import (
 //		Rules: []string{"HT-…"}, KilledBy: []mutant.Name{mutant.…}}, func(c *run.C) { … })
 //
 // clientCheck's body runs the client's adapter against an HTTP fake
-// (c.RunHTTPClient); serverCheck's speaks raw HTTP to the server's URL.
+// (c.RunHTTPClient), once per era of the descriptor that the client claims;
+// eraChoiceCheck's runs once and names the era of each run itself;
+// serverCheck's speaks raw HTTP to the server's URL.
 var (
-	clientCheck = run.For(check.Client, check.HTTP)
-	serverCheck = run.For(check.Server, check.HTTP)
+	clientCheck    = run.For(check.Client, check.HTTP)
+	eraChoiceCheck = run.ForEraChoice(check.HTTP)
+	serverCheck    = run.For(check.Server, check.HTTP)
 )

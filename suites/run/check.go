@@ -98,6 +98,8 @@ type C struct {
 	// over the one it is judged on now (JudgeOn).
 	transports []check.Transport
 	over       check.Transport
+	// era is the era a client check judges the client in now (eachEra).
+	era check.Era
 }
 
 // Note adds to the check's message what qualifies its verdict: what it

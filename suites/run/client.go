@@ -56,8 +56,9 @@ func FakeCommand(o stdiofake.Options) []string {
 
 // RunStdioClient runs the client's adapter against a fake stdio server. The
 // fake's record goes to the check's temporary directory; the transcript is
-// taken from it. inv may set CallTimeout, Parallel and Limits; the rest is
-// filled in.
+// taken from it. inv may set CallTimeout, Parallel, Limits and Era; the rest
+// is filled in. In a check judging an era (For), the fake serves it and the
+// adapter is told it unless fake.Era and inv.Era say otherwise.
 func (c *C) RunStdioClient(fake stdiofake.Options, inv target.Invocation) *ClientRun {
 	r := c.runStdio(fake, inv)
 	c.judgeRun(r.Run, inv)
@@ -79,6 +80,8 @@ func (c *C) RunStdioClientToTimeout(fake stdiofake.Options, inv target.Invocatio
 }
 
 func (c *C) runStdio(fake stdiofake.Options, inv target.Invocation) *ClientRun {
+	c.requireTransport(transportStdio)
+	c.inEra(&fake.Era, &inv, transportStdio)
 	fake.Record = filepath.Join(c.dir, fmt.Sprintf("record-%d.jsonl", time.Now().UnixNano()))
 	inv.Case = c.D.ID
 	inv.Transport = "stdio"
@@ -89,7 +92,6 @@ func (c *C) runStdio(fake stdiofake.Options, inv target.Invocation) *ClientRun {
 	if inv.Deadline <= 0 {
 		inv.Deadline = c.cfg.CheckDeadline
 	}
-	c.requireTransport(transportStdio)
 	adapter := target.Adapter{Command: c.cfg.ClientAdapter}
 	r, err := adapter.Run(c.Ctx, inv)
 	if err != nil {
@@ -135,6 +137,9 @@ func asked(inv target.Invocation) string {
 	}
 	if inv.Parallel {
 		parts = append(parts, target.EnvParallel+"=1")
+	}
+	if inv.Era != "" {
+		parts = append(parts, target.EnvEra+"="+inv.Era)
 	}
 	if len(parts) == 0 {
 		return "nothing beyond its transport, which it served in the pre-flight"

@@ -20,9 +20,12 @@ type HTTPClientRun struct {
 
 // RunHTTPClient starts a fake HTTP server in this process, runs the
 // client's adapter against it, and returns both sides' records. inv may set
-// CallTimeout, Parallel, Limits, AuthToken and Headers.
+// CallTimeout, Parallel, Limits, AuthToken, Headers and Era. In a check
+// judging an era (For), the fake serves it and the adapter is told it
+// unless fake.Era and inv.Era say otherwise.
 func (c *C) RunHTTPClient(fake httpfake.Options, inv target.Invocation) *HTTPClientRun {
 	c.requireTransport(transportHTTP)
+	c.inEra(&fake.Era, &inv, transportHTTP)
 	f, err := httpfake.Start(fake)
 	if err != nil {
 		c.harnessError(err)

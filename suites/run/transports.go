@@ -14,10 +14,29 @@ import (
 // Conclude ends the check with the worst of the transports' verdicts,
 // each of them in its message.
 
-// Judgement is what a check's body ended with on one transport.
+// Judgement is what a check's body ended with on one transport, or for a
+// client check in one era (Era set: judgeIn).
 type Judgement struct {
 	Transport check.Transport
+	Era       check.Era
 	v         verdict
+}
+
+// where names what the judgement is of: "stdio", or "modern era".
+func (j Judgement) where() string {
+	if j.Era != "" {
+		return string(j.Era) + " era"
+	}
+	return string(j.Transport)
+}
+
+// notJudged is the note of a judgement N/A: "not judged over stdio: …", or
+// "not judged in the modern era: …".
+func (j Judgement) notJudged() string {
+	if j.Era != "" {
+		return fmt.Sprintf("not judged in the %s era: %s", j.Era, j.v.message)
+	}
+	return fmt.Sprintf("not judged over %s: %s", j.Transport, j.v.message)
 }
 
 // JudgeOn runs f, the check's body on transport t, and returns what it
@@ -26,7 +45,7 @@ type Judgement struct {
 // the transports it was judged on, and where the transcript goes over from
 // another transport to t a note says so. A panic that is no verdict
 // passes through.
-func (c *C) JudgeOn(t check.Transport, f func()) (j Judgement) {
+func (c *C) JudgeOn(t check.Transport, f func()) Judgement {
 	if c.over != "" && c.over != t {
 		c.Log().Notef("over %s from here (over %s above)", t, c.over)
 	}
@@ -34,18 +53,24 @@ func (c *C) JudgeOn(t check.Transport, f func()) (j Judgement) {
 	if !slices.Contains(c.transports, t) {
 		c.transports = append(c.transports, t)
 	}
-	j = Judgement{Transport: t, v: verdict{outcome: check.Pass}}
+	return Judgement{Transport: t, v: c.scoped(f)}
+}
+
+// scoped runs f and returns the verdict it ended with: PASS when it
+// returned. A panic that is no verdict passes through.
+func (c *C) scoped(f func()) (v verdict) {
+	v = verdict{outcome: check.Pass}
 	defer func() {
 		if r := recover(); r != nil {
-			v, ok := r.(verdict)
+			rv, ok := r.(verdict)
 			if !ok {
 				panic(r)
 			}
-			j.v = v
+			v = rv
 		}
 	}()
 	f()
-	return j
+	return v
 }
 
 // NotJudged is the judgement of a transport the check does not apply to
@@ -75,7 +100,7 @@ func (c *C) Conclude(js []Judgement) {
 	v := js[worst].v
 	if v.outcome == check.Pass {
 		for _, j := range js {
-			note := fmt.Sprintf("not judged over %s: %s", j.Transport, j.v.message)
+			note := j.notJudged()
 			if j.v.outcome == check.NotApplicable && !slices.Contains(c.notes, note) {
 				c.notes = append(c.notes, note)
 			}
@@ -87,7 +112,7 @@ func (c *C) Conclude(js []Judgement) {
 	}
 	summary := make([]string, len(js))
 	for i, j := range js {
-		summary[i] = fmt.Sprintf("%s: %s", j.Transport, grade(c.D, j.v, c.cfg))
+		summary[i] = fmt.Sprintf("%s: %s", j.where(), grade(c.D, j.v, c.cfg))
 	}
 	parts := []string{strings.Join(summary, "; ")}
 	if v.message != "" {
@@ -95,7 +120,7 @@ func (c *C) Conclude(js []Judgement) {
 	}
 	for i, j := range js {
 		if i != worst && j.v.message != "" {
-			parts = append(parts, fmt.Sprintf("%s (%s):\n  %s", j.Transport, grade(c.D, j.v, c.cfg), strings.ReplaceAll(j.v.message, "\n", "\n  ")))
+			parts = append(parts, fmt.Sprintf("%s (%s):\n  %s", j.where(), grade(c.D, j.v, c.cfg), strings.ReplaceAll(j.v.message, "\n", "\n  ")))
 		}
 	}
 	v.message = strings.Join(parts, "\n")

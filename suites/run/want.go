@@ -10,10 +10,25 @@ import (
 
 // For returns a Check that fills in the role and transport: what a suite's
 // files register their checks with. The level and source follow from the
-// descriptor's rules (check.Descriptor.Resolve).
+// descriptor's rules (check.Descriptor.Resolve). A client check runs once
+// per era of its descriptor that the client claims (eachEra).
 func For(role check.Role, transport check.Transport) func(check.Descriptor, func(*C)) bool {
 	return func(d check.Descriptor, body func(*C)) bool {
 		d.Role, d.Transport = role, transport
+		if role == check.Client {
+			body = eachEra(body)
+		}
+		return Check(d, body)
+	}
+}
+
+// ForEraChoice is For for a client check whose body names the era of each
+// adapter run itself (target.Invocation.Era, the fake's Era): the client's
+// own choice when it names none, or two eras meeting. It runs once,
+// whatever the eras the client claims.
+func ForEraChoice(transport check.Transport) func(check.Descriptor, func(*C)) bool {
+	return func(d check.Descriptor, body func(*C)) bool {
+		d.Role, d.Transport = check.Client, transport
 		return Check(d, body)
 	}
 }

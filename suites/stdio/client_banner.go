@@ -27,6 +27,7 @@ var _ = clientCheck(check.Descriptor{
 	Title:       "banner lines of every shape before the initialize reply are skipped and the call succeeds",
 	Requirement: "A stdout line that is not JSON and could not be a damaged message is skipped, within the text budgets, even before the initialize reply: one led by [INFO], a timestamp, an ANSI colour escape or a number as much as one led by a word.",
 	Rules:       []string{"NG-01", "NG-03", "ST-03"},
+	Eras:        bothEras,
 	KilledBy: []mutant.Name{mutant.TextFatalBeforeInit, mutant.DropAfterText,
 		mutant.BracketTextAsBatch, mutant.DigitTextAsJSON, mutant.EscapeTextFatal},
 }, func(c *run.C) {
@@ -49,6 +50,7 @@ var _ = clientCheck(check.Descriptor{
 	Title:       "text between responses loses and reorders nothing",
 	Requirement: "Skipping text lines never loses or reorders messages: every reply still reaches its call.",
 	Rules:       []string{"NG-12", "NG-01"},
+	Eras:        bothEras,
 	KilledBy:    []mutant.Name{mutant.DropAfterText},
 }, func(c *run.C) {
 	l := c.ClientLimits()
@@ -87,6 +89,7 @@ var _ = clientCheck(check.Descriptor{
 	Title:       "one text line past max_stdout_text_lines ends the session with a protocol failure",
 	Requirement: "The next skippable line once the line budget is spent ends the session with a protocol failure.",
 	Rules:       []string{"NG-03"},
+	Eras:        bothEras,
 	KilledBy:    []mutant.Name{mutant.NoLineBudget},
 }, func(c *run.C) {
 	l := c.ClientLimits()
@@ -134,6 +137,7 @@ var _ = clientCheck(check.Descriptor{
 	Title:       "one text byte past max_stdout_text_bytes ends the session with a protocol failure",
 	Requirement: "The next skippable line once the byte budget is spent ends the session with a protocol failure.",
 	Rules:       []string{"NG-03"},
+	Eras:        bothEras,
 	KilledBy:    []mutant.Name{mutant.NoByteBudget},
 }, func(c *run.C) {
 	l := c.ClientLimits()

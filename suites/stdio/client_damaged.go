@@ -27,6 +27,7 @@ var _ = damagedCheck(check.Descriptor{
 	ID:       "stdio.client.damaged.brace",
 	Title:    "a line starting with '{' that does not parse ends the session at once",
 	Rules:    []string{"NG-01", "NG-02"},
+	Eras:     bothEras,
 	KilledBy: []mutant.Name{mutant.SkipDamagedBrace, mutant.DamagedFailsLate},
 }, "damaged", []string{"brace", "brace-text", "truncated-result", "bad-escape"})
 
@@ -34,6 +35,7 @@ var _ = damagedCheck(check.Descriptor{
 	ID:       "stdio.client.damaged.batch",
 	Title:    "a line whose '[' opens a batch and does not parse ends the session at once",
 	Rules:    []string{"NG-01", "NG-02"},
+	Eras:     bothEras,
 	KilledBy: []mutant.Name{mutant.SkipDamagedBatch, mutant.DamagedFailsLate},
 }, "damaged", []string{"batch", "batch-open"})
 
@@ -41,6 +43,7 @@ var _ = damagedCheck(check.Descriptor{
 	ID:       "stdio.client.damaged.jsonrpc-mention",
 	Title:    "a non-JSON line that mentions \"jsonrpc\" ends the session at once",
 	Rules:    []string{"NG-01", "NG-02"},
+	Eras:     bothEras,
 	KilledBy: []mutant.Name{mutant.SkipJSONRPCMention, mutant.DamagedFailsLate},
 }, "damaged", []string{"jsonrpc"})
 
@@ -48,5 +51,6 @@ var _ = damagedCheck(check.Descriptor{
 	ID:       "stdio.client.damaged.non-object",
 	Title:    "JSON that is neither an object nor a batch (42, \"x\", null, true, []) ends the session at once",
 	Rules:    []string{"NG-02"},
+	Eras:     bothEras,
 	KilledBy: []mutant.Name{mutant.SkipNonObject},
 }, "non-object", stdiofake.NonObjectValues())

@@ -83,7 +83,7 @@ var _ = clientCheck(check.Descriptor{
 	c.Require(!cancelled, "no notifications/cancelled for the initialize request", "the client cancelled initialize (id %s)", id)
 })
 
-var _ = clientCheck(check.Descriptor{
+var _ = eraChoiceCheck(check.Descriptor{
 	ID:          "stdio.client.era.legacy-fallback",
 	Title:       "a client that probes with server/discover falls back to initialize when a legacy server refuses it",
 	Requirement: "A dual-era client treats an error to its server/discover probe as a legacy server and falls back to initialize; it never hangs or gives up.",
@@ -105,6 +105,7 @@ var _ = clientCheck(check.Descriptor{
 	Title:       "a server that exits while a call is pending fails the call at once",
 	Requirement: "When the server process exits, pending requests fail at once with a connection failure instead of waiting for their timeouts.",
 	Rules:       []string{"ST-16", "LC-30"},
+	Eras:        bothEras,
 	KilledBy:    []mutant.Name{mutant.IgnoreExit},
 }, func(c *run.C) {
 	r := c.RunStdioClient(stdiofake.Options{Case: "early-exit"}, target.Invocation{})
@@ -120,6 +121,7 @@ var _ = clientCheck(check.Descriptor{
 	Title:       "nothing but one JSON-RPC message per line reaches the server's stdin",
 	Requirement: "The client writes only valid JSON-RPC messages to the server's stdin, one per line, with no embedded newline.",
 	Rules:       []string{"ST-04", "ST-02", "JR-01"},
+	Eras:        bothEras,
 	KilledBy:    []mutant.Name{mutant.StdinBlankLines},
 }, func(c *run.C) {
 	r := c.RunStdioClient(stdiofake.Options{Case: "well-behaved"}, target.Invocation{})

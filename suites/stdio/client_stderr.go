@@ -20,6 +20,7 @@ func floodCheck(id, when, title string) bool {
 		Title:       title,
 		Requirement: "stderr is drained from spawn to exit, concurrently with stdout, so a flood never blocks the server, and stderr volume never ends the session.",
 		Rules:       []string{"NG-05", "ST-06", "ST-08"},
+		Eras:        bothEras,
 		KilledBy:    []mutant.Name{mutant.NoStderrDrain, mutant.StderrVolumeFatal, mutant.StderrInherited},
 	}, func(c *run.C) {
 		secret := newMarker("secret")
@@ -40,6 +41,7 @@ var _ = clientCheck(check.Descriptor{
 	Title:       "a secret the server writes to stderr appears in no error and no output of the client",
 	Requirement: "Captured stderr bytes never appear in error messages, exceptions or the host's stderr.",
 	Rules:       []string{"NG-06"},
+	Eras:        bothEras,
 	KilledBy:    []mutant.Name{mutant.LeakStderr, mutant.StderrInherited},
 }, func(c *run.C) {
 	secret := newMarker("secret")

@@ -7,10 +7,17 @@ import (
 	"time"
 
 	"github.com/mcpconform/mcpconform/fakeservers/stdiofake"
+	"github.com/mcpconform/mcpconform/harness/check"
 	"github.com/mcpconform/mcpconform/harness/jsonrpc"
 	"github.com/mcpconform/mcpconform/harness/target"
 	"github.com/mcpconform/mcpconform/suites/run"
 )
+
+// bothEras are the eras of the checks whose rules bind the client in both:
+// the seeds and the stdio rules (ST-03 … ST-08, LC-20) bind the legacy and
+// the modern client alike, so banners, damaged lines, stderr floods and
+// teardown are judged in each era the client claims.
+var bothEras = []check.Era{check.Legacy, check.Modern}
 
 // Helpers named after what they expect, so a check body reads like its rule.
 

@@ -19,5 +19,11 @@ import (
 //
 // The body runs the client's adapter against a stdio fake
 // (c.RunStdioClient) and judges what the adapter printed and the fake
-// recorded.
-var clientCheck = run.For(check.Client, check.Stdio)
+// recorded, once per era of the descriptor that the client claims (the
+// fake serves it, the adapter is told it). eraChoiceCheck's body runs once
+// and names the era of each run itself (the client's own choice when it
+// names none).
+var (
+	clientCheck    = run.For(check.Client, check.Stdio)
+	eraChoiceCheck = run.ForEraChoice(check.Stdio)
+)
