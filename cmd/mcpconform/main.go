@@ -17,6 +17,7 @@ import (
 	"github.com/mcpconform/mcpconform/harness/adapter"
 	"github.com/mcpconform/mcpconform/harness/reaper"
 	"github.com/mcpconform/mcpconform/harness/serve"
+	_ "github.com/mcpconform/mcpconform/suites/client" // the checks
 	_ "github.com/mcpconform/mcpconform/suites/http"   // the checks
 	_ "github.com/mcpconform/mcpconform/suites/server" // the checks
 	_ "github.com/mcpconform/mcpconform/suites/stdio"  // the checks

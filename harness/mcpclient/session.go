@@ -179,6 +179,9 @@ func (s *Session) handshake(ctx context.Context) error {
 		params = map[string]any{"protocolVersion": s.opts.ProtocolVersions[0], "clientInfo": clientInfo{Name: s.opts.Name, Version: s.opts.Version}}
 	}
 	m, err := s.startupRequest(ctx, "initialize", params)
+	if s.opts.Mutant == mutant.RefusalUnexplained && (err != nil || m.Error != nil) && ctx.Err() == nil {
+		return failure.New(failure.ErrProtocol, "initialize", "the handshake failed")
+	}
 	if err != nil {
 		return err
 	}

@@ -39,19 +39,25 @@ func eachEra(body func(*C)) func(*C) {
 }
 
 // judgeIn runs f, the check's body in era, in a verdict scope of its own
-// (scoped). Its transcript follows the eras judged before it, after a note.
+// (scoped). Its transcript follows the eras judged before it.
 func (c *C) judgeIn(era check.Era, f func()) Judgement {
+	c.era = era
+	return Judgement{Era: era, v: c.keepingTranscript(fmt.Sprintf("in the %s era from here", era), f)}
+}
+
+// keepingTranscript runs f in a verdict scope of its own (scoped), the
+// transcript its adapter runs set following the one before, after note.
+func (c *C) keepingTranscript(note string, f func()) verdict {
 	before := c.entries
-	c.entries, c.era = nil, era
-	j := Judgement{Era: era, v: c.scoped(f)}
+	c.entries = nil
+	v := c.scoped(f)
 	switch {
 	case len(c.entries) == 0:
 		c.entries = before
 	case len(before) > 0:
-		note := transcript.Entry{Dir: transcript.Note, Line: fmt.Sprintf("in the %s era from here", era)}
-		c.entries = append(append(before, note), c.entries...)
+		c.entries = append(append(before, transcript.Entry{Dir: transcript.Note, Line: note}), c.entries...)
 	}
-	return j
+	return v
 }
 
 // Era is the era the check is judging the client in now; "" for a check of

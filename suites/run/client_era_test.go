@@ -98,3 +98,22 @@ func TestInEraFollowsTheClaims(t *testing.T) {
 		t.Errorf("a check of ForEraChoice: %s, fake %q, adapter told %q; want nothing named", v.outcome, fake, inv.Era)
 	}
 }
+
+// A client check judged over both transports keeps both runs' transcripts,
+// the second after a note, as it does for two eras.
+func TestJudgeOnKeepsClientTranscripts(t *testing.T) {
+	c := &C{D: check.Descriptor{ID: "client.x", Level: check.MUST, Role: check.Client, Transport: check.Any}, cfg: Options{}.WithDefaults()}
+	run := func(line string) func() {
+		return func() { c.SetTranscript([]transcript.Entry{{Dir: transcript.ClientToServer, Line: line}}) }
+	}
+	v := runBody(c, func(c *C) {
+		c.Conclude([]Judgement{c.JudgeOn(check.Stdio, run("over stdio")), c.JudgeOn(check.HTTP, run("over http"))})
+	})
+	var got []string
+	for _, e := range c.entries {
+		got = append(got, e.Line)
+	}
+	if want := []string{"over stdio", "over http from here", "over http"}; v.outcome != check.Pass || !slices.Equal(got, want) {
+		t.Errorf("%s, transcript %q; want PASS and %q", v.outcome, got, want)
+	}
+}

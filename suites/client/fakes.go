@@ -1,0 +1,63 @@
+package client
+
+import (
+	"github.com/mcpconform/mcpconform/fakeservers"
+	"github.com/mcpconform/mcpconform/fakeservers/httpfake"
+	"github.com/mcpconform/mcpconform/fakeservers/stdiofake"
+	"github.com/mcpconform/mcpconform/harness/check"
+	"github.com/mcpconform/mcpconform/harness/jsonrpc"
+	"github.com/mcpconform/mcpconform/harness/target"
+	"github.com/mcpconform/mcpconform/suites/run"
+)
+
+// eachTransport judges body over stdio and over HTTP apart and ends the
+// check with the worse verdict; when both pass it returns.
+func eachTransport(c *run.C, body func(t check.Transport)) {
+	c.Conclude([]run.Judgement{
+		c.JudgeOn(check.Stdio, func() { body(check.Stdio) }),
+		c.JudgeOn(check.HTTP, func() { body(check.HTTP) }),
+	})
+}
+
+// fake is what a check asks of the fake of either transport: a case both
+// fakes have, in an era.
+type fake struct {
+	Case       string
+	Era        fakeservers.Era
+	StrictInit bool
+}
+
+// exchange is one adapter run against a fake: what the adapter reported,
+// and what the client sent the fake.
+type exchange struct {
+	*target.Run
+	// Sent are the JSON-RPC messages the client sent, in order.
+	Sent []*jsonrpc.Message
+	// Reached: the fake received something (a line, an HTTP request).
+	Reached bool
+}
+
+// runOver runs the client's adapter over transport t against the fake f.
+func runOver(c *run.C, t check.Transport, f fake, inv target.Invocation) *exchange {
+	if t == check.Stdio {
+		r := c.RunStdioClient(stdiofake.Options{Case: f.Case, Era: f.Era, StrictInit: f.StrictInit}, inv)
+		return &exchange{Run: r.Run, Sent: r.Record.Messages(), Reached: len(r.Record.Lines()) > 0}
+	}
+	r := c.RunHTTPClient(httpfake.Options{Case: f.Case, Era: f.Era, StrictInit: f.StrictInit}, inv)
+	x := &exchange{Run: r.Run, Reached: len(r.Requests) > 0}
+	for _, q := range r.Requests {
+		x.Sent = append(x.Sent, q.Messages...)
+	}
+	return x
+}
+
+// count is how many requests for method the client sent.
+func (x *exchange) count(method string) int {
+	n := 0
+	for _, m := range x.Sent {
+		if m.Kind() == jsonrpc.KindRequest && m.Method == method {
+			n++
+		}
+	}
+	return n
+}
