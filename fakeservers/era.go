@@ -143,11 +143,12 @@ type DiscoverResult struct {
 	Meta              map[string]any `json:"_meta"`
 }
 
-// DiscoverReply is the success response to server/discover request m.
-func DiscoverReply(m *jsonrpc.Message) *jsonrpc.Message {
+// DiscoverReply is the success response to server/discover request m from
+// a fake of offer o.
+func (o Offer) DiscoverReply(m *jsonrpc.Message) *jsonrpc.Message {
 	return ResultMessage(m.ID, DiscoverResult{
 		SupportedVersions: mcp.ModernProtocolVersions,
-		Capabilities:      map[string]any{"tools": struct{}{}},
+		Capabilities:      o.capabilities(),
 		TTLMs:             listTTLMs,
 		CacheScope:        "public",
 		ResultType:        resultComplete,
@@ -163,18 +164,18 @@ func MethodNotFound(m *jsonrpc.Message) *jsonrpc.Message {
 	return jsonrpc.NewError(m.ID, jsonrpc.CodeMethodNotFound, "Method not found")
 }
 
-// Base answers request m as a well-behaved fake offering tools does, in the
-// era a admitted it to: initialize, ping and tools/list in the legacy era,
+// Base answers request m as a well-behaved fake of offer o does, in the era
+// a admitted it to: initialize, ping and tools/list in the legacy era,
 // server/discover and tools/list in the modern one, -32601 for anything
 // else (tools/call is the cases' to answer, initialize the fakes' own).
-func Base(m *jsonrpc.Message, a Admission, tools []string) *jsonrpc.Message {
+func (o Offer) Base(m *jsonrpc.Message, a Admission) *jsonrpc.Message {
 	switch {
 	case a.Refusal != nil:
 		return &jsonrpc.Message{ID: m.ID, Error: a.Refusal}
 	case m.Method == MethodToolsList:
-		return ResultMessage(m.ID, ToolList(tools, a.Modern))
+		return ResultMessage(m.ID, o.ToolList(a.Modern))
 	case m.Method == mcp.MethodDiscover && a.Modern:
-		return DiscoverReply(m)
+		return o.DiscoverReply(m)
 	case m.Method == "ping" && !a.Modern:
 		return PingReply(m)
 	}

@@ -43,7 +43,7 @@ func InitializeReply(m *jsonrpc.Message) *jsonrpc.Message {
 	}
 	return ResultMessage(m.ID, InitializeResult{
 		ProtocolVersion: version,
-		Capabilities:    map[string]any{"tools": struct{}{}},
+		Capabilities:    Offer{}.capabilities(),
 		ServerInfo:      fakeInfo,
 	})
 }
@@ -67,21 +67,45 @@ type ToolListResult struct {
 	ResultType string `json:"resultType,omitempty"`
 }
 
-// ToolList is the tools/list result offering names ("echo" when empty), in
-// the modern era when modern.
-func ToolList(names []string, modern bool) ToolListResult {
+// Offer is what a well-behaved fake offers. The zero Offer is one tool,
+// echo, taking any object, and the tools capability.
+type Offer struct {
+	Tools []string // tool names; empty: "echo"
+	// Schemas are the input schemas of the tools that have their own;
+	// the others take any object.
+	Schemas map[string]map[string]any
+	// Capabilities are the server's capabilities; nil: tools.
+	Capabilities map[string]any
+}
+
+// ToolList is the tools/list result of the offer, in the modern era when
+// modern.
+func (o Offer) ToolList(modern bool) ToolListResult {
+	names := o.Tools
 	if len(names) == 0 {
 		names = []string{"echo"}
 	}
 	tools := make([]Tool, len(names))
 	for i, n := range names {
-		tools[i] = Tool{Name: n, Description: "mcpconform fake tool " + n, InputSchema: map[string]any{"type": "object"}}
+		schema := o.Schemas[n]
+		if schema == nil {
+			schema = map[string]any{"type": "object"}
+		}
+		tools[i] = Tool{Name: n, Description: "mcpconform fake tool " + n, InputSchema: schema}
 	}
 	r := ToolListResult{Tools: tools}
 	if modern {
 		r.TTLMs, r.CacheScope, r.ResultType = listTTLMs, "public", resultComplete
 	}
 	return r
+}
+
+// capabilities are the offer's server capabilities.
+func (o Offer) capabilities() map[string]any {
+	if o.Capabilities == nil {
+		return map[string]any{"tools": struct{}{}}
+	}
+	return o.Capabilities
 }
 
 // ToolCall is one tools/call request.
@@ -119,9 +143,7 @@ type CallResult struct {
 }
 
 // OK is the call's success response: text "ok <tool name>".
-func (c ToolCall) OK() *jsonrpc.Message {
-	return ResultMessage(c.Req.ID, CallResult{Content: []TextContent{{Type: "text", Text: "ok " + c.Name}}, ResultType: c.ResultType()})
-}
+func (c ToolCall) OK() *jsonrpc.Message { return c.WithResultType(c.ResultType()) }
 
 // ResultType is what the call's results carry in resultType: "complete"
 // in the modern era, nothing in the legacy one.

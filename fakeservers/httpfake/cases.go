@@ -52,6 +52,13 @@ type behaviour struct {
 	// reply sees each client response (a reply to a server request) before
 	// the base answers its POST with 202.
 	reply func(m *jsonrpc.Message)
+
+	// schemas are the input schemas of the tools that have their own.
+	schemas map[string]map[string]any
+	// capabilities are the server's, in server/discover; nil: tools.
+	capabilities map[string]any
+	// listen answers a subscriptions/listen of the modern era; nil: -32601.
+	listen func(x *exchange, m *jsonrpc.Message)
 }
 
 // cases is the catalogue of HTTP fake servers, by case ID.
@@ -141,6 +148,32 @@ var cases = map[string]fakeCase{
 		desc:     "offers t1…tN, one per entry of the Fuzz plan: each tools/call expires the first session (404), or answers JSON, or SSE with a ping before the result and the result as one event of an exact raw size",
 		sessions: true,
 		build:    fuzz,
+	},
+	"input-required": {
+		desc:  fakeservers.ModernCases["input-required"],
+		build: fixed(behaviour{tools: []string{fakeservers.ToolAsk, fakeservers.ToolAskStateless, fakeservers.ToolEcho}, call: askInput(false)}),
+	},
+	"input-undeclared": {
+		desc:  fakeservers.ModernCases["input-undeclared"],
+		build: fixed(behaviour{tools: []string{fakeservers.ToolAsk, fakeservers.ToolEcho}, call: askInput(true)}),
+	},
+	"listen": {
+		desc:  fakeservers.ModernCases["listen"],
+		build: fixed(behaviour{capabilities: fakeservers.ListenCapabilities(), listen: acknowledge(false)}),
+	},
+	"listen-ack-short": {
+		desc:  fakeservers.ModernCases["listen-ack-short"],
+		build: fixed(behaviour{capabilities: fakeservers.ListenCapabilities(), listen: acknowledge(true)}),
+	},
+	"result-type-unknown": {
+		desc:  fakeservers.ModernCases["result-type-unknown"],
+		build: fixed(behaviour{tools: []string{fakeservers.ToolStrange, fakeservers.ToolEcho}, call: strangeResult}),
+	},
+	"param-headers": {
+		desc: "2026-07-28: offers route, whose parameters of every kind are mirrored in Mcp-Param-* headers (fixed by const), bad-headers, whose annotations clash, and echo",
+		build: func(Options) (*behaviour, error) {
+			return &behaviour{tools: []string{ToolRoute, ToolBadHeaders, fakeservers.ToolEcho}, schemas: paramSchemas()}, nil
+		},
 	},
 	"control-hang": {
 		desc:  "offers t1…tN (Tools); tools/call and notifications/cancelled POSTs are never answered: held until the client leaves or the fake closes",

@@ -107,6 +107,9 @@ func (f *Fake) request(x *exchange, m *jsonrpc.Message) {
 		}
 		f.b.call(x, c)
 		return
+	case m.Method == fakeservers.MethodListen && x.adm.Modern && f.b.listen != nil:
+		f.b.listen(x, m)
+		return
 	}
 	x.reply(f.answer(x, m))
 }
@@ -149,7 +152,13 @@ func (f *Fake) answer(x *exchange, m *jsonrpc.Message) *jsonrpc.Message {
 		}
 		return c.OK()
 	}
-	return fakeservers.Base(m, x.adm, f.b.tools)
+	return f.offer().Base(m, x.adm)
+}
+
+// offer is what the fake offers: the case's tools, their schemas and its
+// capabilities.
+func (f *Fake) offer() fakeservers.Offer {
+	return fakeservers.Offer{Tools: f.b.tools, Schemas: f.b.schemas, Capabilities: f.b.capabilities}
 }
 
 // initialize answers with the proposed version when the fake speaks it

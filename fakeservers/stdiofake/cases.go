@@ -37,6 +37,11 @@ type behaviour struct {
 	call func(s *server, c fakeservers.ToolCall)
 	// respond writes one response; every response goes through it.
 	respond func(s *server, m *jsonrpc.Message)
+
+	// capabilities are the server's, in server/discover; nil: tools.
+	capabilities map[string]any
+	// listen answers a subscriptions/listen of the modern era; nil: -32601.
+	listen func(s *server, m *jsonrpc.Message)
 }
 
 // cases is the catalogue of fake servers, by case ID.
@@ -129,6 +134,26 @@ var cases = map[string]fakeCase{
 	"script": {
 		desc:  "tools and per-call output (lines before, reply or not, lines after) from the JSON --file",
 		build: script,
+	},
+	"input-required": {
+		desc:  fakeservers.ModernCases["input-required"],
+		build: fixed(behaviour{tools: []string{fakeservers.ToolAsk, fakeservers.ToolAskStateless, fakeservers.ToolEcho}, call: askInput(false)}),
+	},
+	"input-undeclared": {
+		desc:  fakeservers.ModernCases["input-undeclared"],
+		build: fixed(behaviour{tools: []string{fakeservers.ToolAsk, fakeservers.ToolEcho}, call: askInput(true)}),
+	},
+	"listen": {
+		desc:  fakeservers.ModernCases["listen"],
+		build: fixed(behaviour{capabilities: fakeservers.ListenCapabilities(), listen: acknowledge(false)}),
+	},
+	"listen-ack-short": {
+		desc:  fakeservers.ModernCases["listen-ack-short"],
+		build: fixed(behaviour{capabilities: fakeservers.ListenCapabilities(), listen: acknowledge(true)}),
+	},
+	"result-type-unknown": {
+		desc:  fakeservers.ModernCases["result-type-unknown"],
+		build: fixed(behaviour{tools: []string{fakeservers.ToolStrange, fakeservers.ToolEcho}, call: strangeResult}),
 	},
 }
 

@@ -17,10 +17,17 @@ func (s *server) request(m *jsonrpc.Message, a fakeservers.Admission) {
 	case a.Refusal == nil && !a.Modern && m.Method == fakeservers.MethodInitialize:
 		s.opening(fakeservers.InitializeReply(m))
 	case a.Refusal == nil && a.Modern && m.Method == mcp.MethodDiscover:
-		s.opening(fakeservers.DiscoverReply(m))
+		s.opening(s.offer().DiscoverReply(m))
+	case a.Refusal == nil && a.Modern && m.Method == fakeservers.MethodListen && s.b.listen != nil:
+		s.b.listen(s, m)
 	default:
-		s.respond(fakeservers.Base(m, a, s.b.tools))
+		s.respond(s.offer().Base(m, a))
 	}
+}
+
+// offer is what the fake offers: the case's tools and capabilities.
+func (s *server) offer() fakeservers.Offer {
+	return fakeservers.Offer{Tools: s.b.tools, Capabilities: s.b.capabilities}
 }
 
 // opening answers the handshake's request with reply after the case's

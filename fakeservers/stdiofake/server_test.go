@@ -247,7 +247,8 @@ func TestCasesListed(t *testing.T) {
 	for _, want := range []string{"well-behaved", "banner-before-init", "banner-lines", "banner-bytes", "banner-between",
 		"damaged", "non-object", "stderr-flood", "stderr-secret-exit", "never-answers", "never-answers-ignore-eof",
 		"never-answers-stubborn", "close-ignore-eof", "close-stubborn", "grandchild", "grandchild-sleeper",
-		"slow-start", "early-exit", "id-swap", "reverse-order", "script", "cancel-then-echo"} {
+		"slow-start", "early-exit", "id-swap", "reverse-order", "script", "cancel-then-echo",
+		"input-required", "input-undeclared", "listen", "listen-ack-short", "result-type-unknown"} {
 		if !slices.Contains(ids, want) {
 			t.Errorf("case %s missing", want)
 		}
