@@ -14,13 +14,19 @@ import (
 	"github.com/mcpconform/mcpconform/suites/run"
 )
 
-// A check file registers each check with eraChoiceCheck, then its body:
+// A check file registers each check with clientCheck or eraChoiceCheck,
+// then its body:
 //
-//	var _ = eraChoiceCheck(check.Descriptor{ID: "client.…", Title: …, Requirement: …,
-//		Rules: []string{"LC-…"}, KilledBy: []mutant.Name{mutant.…}}, func(c *run.C) {
-//		eachTransport(c, func(t check.Transport) { r := runOver(c, t, fake{…}, target.Invocation{…}); … })
+//	var _ = clientCheck(check.Descriptor{ID: "client.…", Title: …, Requirement: …,
+//		Rules: []string{"JR-…"}, Eras: modernOnly, KilledBy: []mutant.Name{mutant.…}}, func(c *run.C) {
+//		eachTransport(c, func(t check.Transport) { x := runOver(c, t, fake{…}, target.Invocation{…}); … })
 //	})
 //
-// Its body runs once and names the era of each adapter run itself (the
-// client's own choice when it names none).
-var eraChoiceCheck = run.ForEraChoice(check.Any)
+// clientCheck's body runs once per era of its descriptor that the client
+// claims (the fakes serve it, the adapter is told it); eraChoiceCheck's
+// runs once and names the era of each adapter run itself (the client's own
+// choice when it names none).
+var (
+	clientCheck    = run.For(check.Client, check.Any)
+	eraChoiceCheck = run.ForEraChoice(check.Any)
+)

@@ -21,7 +21,8 @@ func TestMain(m *testing.M) {
 }
 
 // TestReferenceClient runs every client check of either transport against
-// the reference client: each must pass.
+// the reference client: each must pass, but for those of an era the
+// reference does not claim, N/A.
 func TestReferenceClient(t *testing.T) {
 	run.Configure(run.Options{Seed: 20261203})
 	gomega.RegisterFailHandler(ginkgo.Fail)
@@ -34,7 +35,7 @@ func TestReferenceClient(t *testing.T) {
 			continue
 		}
 		ran++
-		if r.Outcome != check.Pass {
+		if r.Outcome != check.Pass && !run.UnclaimedByReference(r) {
 			t.Errorf("%s: %s\n%s", r.ID, r.Outcome, r.Message)
 		}
 	}

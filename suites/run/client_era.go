@@ -70,6 +70,17 @@ func (c *C) ClaimsEra(t check.Transport, era check.Era) bool {
 	return slices.Contains(c.probe(string(t)).run.Output.Eras(), string(era))
 }
 
+// UnclaimedByReference reports whether r is N/A because the reference
+// client claims none of the eras of its check: what its suite tests accept
+// of a check of an era the reference does not speak yet.
+func UnclaimedByReference(r check.Result) bool {
+	if r.Outcome != check.NotApplicable || r.Role != check.Client {
+		return false
+	}
+	claimed := ReferenceConfigLine().Eras()
+	return !slices.ContainsFunc(r.EraList(), func(e check.Era) bool { return slices.Contains(claimed, string(e)) })
+}
+
 // inEra gives the adapter run of a check judging an era that era: the
 // client is told it (MCPCONFORM_ERA) and the fake serves it, unless the
 // body named them. The check's era is N/A over transport when the client

@@ -117,3 +117,23 @@ func TestJudgeOnKeepsClientTranscripts(t *testing.T) {
 		t.Errorf("%s, transcript %q; want PASS and %q", v.outcome, got, want)
 	}
 }
+
+// The reference claims the legacy era alone until its client speaks the
+// modern one: a check of the modern era alone N/A to it is accepted, no
+// other outcome or check.
+func TestUnclaimedByReference(t *testing.T) {
+	modern := check.Result{Descriptor: check.Descriptor{ID: "client.x", Role: check.Client, Eras: []check.Era{check.Modern}}, Outcome: check.NotApplicable}
+	claims := slices.Contains(ReferenceConfigLine().Eras(), target.EraModern)
+	if got := UnclaimedByReference(modern); got == claims {
+		t.Errorf("a modern check N/A, the reference claiming the modern era %v: accepted %v", claims, got)
+	}
+	both := modern
+	both.Eras = []check.Era{check.Legacy, check.Modern}
+	failed := modern
+	failed.Outcome = check.Fail
+	for _, r := range []check.Result{both, failed} {
+		if UnclaimedByReference(r) {
+			t.Errorf("%v of eras %v accepted", r.Outcome, r.Eras)
+		}
+	}
+}
