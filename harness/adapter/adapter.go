@@ -187,6 +187,9 @@ func run(inv target.Invocation, fx fixtures, opts mcpclient.Options, out *printe
 		_ = client.Close()
 		return
 	}
+	if sub := listen(session, out); sub != nil {
+		defer sub.Close()
+	}
 	start := time.Now()
 	tools, err := session.ListTools(context.Background())
 	out.line(target.Line{List: phase(start, err)})
@@ -196,6 +199,26 @@ func run(inv target.Invocation, fx fixtures, opts mcpclient.Options, out *printe
 	start = time.Now()
 	err = session.Close()
 	out.line(target.Line{Close: phase(start, err)})
+}
+
+// listen opens, in the 2026-07-28 era with a server that declares
+// tools.listChanged, a subscriptions/listen stream for toolsListChanged and
+// prints its outcome (the acknowledgement compared with what was asked,
+// SB-04); nil when it opens none.
+func listen(session *mcpclient.Session, out *printer) *mcpclient.Subscription {
+	var caps struct {
+		Tools struct {
+			ListChanged bool `json:"listChanged"`
+		} `json:"tools"`
+	}
+	_ = json.Unmarshal(session.ServerCapabilities(), &caps) // unreadable: nothing to listen for
+	if session.Era() != mcpclient.EraModern || !caps.Tools.ListChanged {
+		return nil
+	}
+	start := time.Now()
+	sub, err := session.Listen(context.Background(), map[string]any{"toolsListChanged": true})
+	out.line(target.Line{Listen: phase(start, err)})
+	return sub
 }
 
 // callAll calls each listed tool, one after the other or all at once, with

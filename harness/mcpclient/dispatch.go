@@ -9,7 +9,8 @@ import (
 )
 
 // dispatch reads the server's messages until the transport ends: responses
-// go to their callers, requests are answered, notifications are ignored,
+// go to their callers, requests are answered, notifications go to their
+// subscription (others are ignored),
 // and a transport's RequestFailure fails its call (FailureSource). When the
 // transport ends, every pending call fails with its reason.
 func (s *Session) dispatch() {
@@ -72,6 +73,8 @@ func (s *Session) handle(m *jsonrpc.Message) {
 		s.route(m)
 	case jsonrpc.KindRequest:
 		s.answer(m)
+	case jsonrpc.KindNotification:
+		s.notify(m)
 	}
 }
 
