@@ -167,9 +167,9 @@ type Session struct {
 
 	mu      sync.Mutex
 	nextID  int64
-	pending map[string]*pendingCall // by routing key
+	pending map[string]*pendingCall  // by routing key
 	subs    map[string]*Subscription // open subscriptions by their listen request's key
-	endErr  error                   // the transport's reason, once it ended
+	endErr  error                    // the transport's reason, once it ended
 
 	gone         chan struct{} // closed when the transport ended; endErr is set
 	dispatchDone chan struct{}
