@@ -83,13 +83,16 @@ const (
 )
 
 // Line is one JSON line an adapter prints. Exactly one of Config, Connect,
-// List, Close and Tool is set. Only the tool lines are required by the
-// contract; the others let checks tell where a failure happened.
+// Listen, List, Close and Tool is set. Only the tool lines are required by
+// the contract; the others let checks tell where a failure happened.
 type Line struct {
 	Config  map[string]json.RawMessage `json:"config,omitempty"`
 	Connect *Phase                     `json:"connect,omitempty"`
-	List    *Phase                     `json:"list,omitempty"`
-	Close   *Phase                     `json:"close,omitempty"`
+	// Listen is the outcome of a 2026-07-28 subscriptions/listen the client
+	// opened (and found acknowledged as asked, SB-04), when it opens one.
+	Listen *Phase `json:"listen,omitempty"`
+	List   *Phase `json:"list,omitempty"`
+	Close  *Phase `json:"close,omitempty"`
 
 	Tool      string `json:"tool,omitempty"`
 	Outcome   string `json:"outcome,omitempty"`
@@ -122,6 +125,7 @@ func (c Call) OK() bool { return c.Outcome == OutcomeOK }
 type Output struct {
 	Config  map[string]json.RawMessage
 	Connect *Phase
+	Listen  *Phase
 	List    *Phase
 	Close   *Phase
 	Calls   []Call
@@ -156,6 +160,8 @@ func ParseOutput(stdout []byte) Output {
 			out.Config = l.Config
 		case l.Connect != nil:
 			out.Connect = l.Connect
+		case l.Listen != nil:
+			out.Listen = l.Listen
 		case l.List != nil:
 			out.List = l.List
 		case l.Close != nil:
