@@ -506,6 +506,7 @@ type finished struct {
 func finishRun(o *runOptions, p *prepared, roles []check.Role, t targets, f finished, stdout, stderr io.Writer) int {
 	ix := report.NewIndex(report.Tool{Name: "mcpconform", Version: Version}, targetOf(o, roles, t, f), o.seed, f.results)
 	ix.Profile = p.profile
+	ix.CertifiedEras = certifiedEras()
 	ix.Interrupted, ix.InterruptedBy = run.Interrupted() || interruptedBy() != "", interruptedBy()
 	if slices.Contains(roles, check.Server) {
 		u := run.ToolUse()
@@ -649,8 +650,8 @@ func writeReports(o *runOptions, ix *report.Index, suite types.Report, secrets t
 }
 
 // printSummary prints the run's footer: the era probes, the count per
-// outcome, the scores, the checks that did not pass, and the verdict with
-// the exit status.
+// outcome, the scores, the eras certified, the checks that did not pass,
+// and the verdict with the exit status.
 func printSummary(w io.Writer, ix *report.Index, code int, colour bool) {
 	if eras, ok := ix.Target["eras"].(map[string]string); ok {
 		fmt.Fprintln(w)
@@ -671,6 +672,9 @@ func printSummary(w io.Writer, ix *report.Index, code int, colour bool) {
 	fmt.Fprintf(w, "\n%d pass, %d fail, %d warn, %d hardened, %d info, %d unimplemented, %d skipped (%d not selected), %d not applicable, %d expected failures, %d stale, %d error\n",
 		s.Pass, s.Fail, s.Warn, s.Hardened, s.Info, s.Unimplemented, s.Skipped, notSelected, s.NotApplicable, s.XFail, s.Stale, s.Error)
 	fmt.Fprintf(w, "%s (profile %s)\n", ix.Scores, ix.Profile)
+	if eras := ix.CertifiedEras.String(); eras != "" {
+		fmt.Fprintf(w, "eras certified: %s\n", eras)
+	}
 	for _, c := range ix.Checks {
 		if c.Outcome != check.Pass && c.Outcome != check.Skipped && c.Outcome != check.NotApplicable {
 			fmt.Fprintf(w, "  %s %s\n", console.Paint(colour, c.Outcome, fmt.Sprintf("%-13s", c.Outcome)), c.ID)

@@ -1,7 +1,10 @@
 // Package adapter is the reference client speaking the client adapter
 // contract v1 (`mcpconform adapter`): it connects to the server the
-// MCPCONFORM_ variables name, lists the tools, calls each with {}, prints one
-// JSON line per call, and closes the client the normal way.
+// MCPCONFORM_ variables name, in the era MCPCONFORM_ERA asks for (by
+// default it probes with server/discover and falls back to initialize),
+// lists the tools, calls each with the arguments of MCPCONFORM_FIXTURES or
+// a valid instance of its inputSchema, prints one JSON line per call, and
+// closes the client the normal way.
 package adapter
 
 import (
@@ -63,10 +66,13 @@ var help = usage.Help{
 	About: `
 The reference client, speaking the client adapter contract: it connects to
 the server that MCPCONFORM_TRANSPORT and MCPCONFORM_SERVER_COMMAND or
-MCPCONFORM_SERVER_URL name, lists the tools, calls each with {}, prints one
-JSON line per step and closes the client the normal way. mcpconform client
-runs it when no adapter is given; the flags set the client's limits, which
-its config line declares.`,
+MCPCONFORM_SERVER_URL name, in the era MCPCONFORM_ERA names (legacy,
+modern, or unset: it probes with server/discover and falls back to
+initialize), lists the tools, calls each with the arguments the fixtures
+file MCPCONFORM_FIXTURES gives it or else a valid instance of its
+inputSchema, prints one JSON line per step and closes the client the
+normal way. mcpconform client runs it when no adapter is given; the flags
+set the client's limits, which its config line declares.`,
 	Examples: []string{
 		"mcpconform client -- mcpconform adapter --max-stdout-text-lines 0",
 		"mcpconform client -- mcpconform adapter --mutant " + string(mutant.NoProcessGroup) + "   # a planted bug",
@@ -128,12 +134,18 @@ func Main(args []string) int {
 		fmt.Fprintln(os.Stderr, "adapter:", err)
 		return 2
 	}
+	fx, err := loadFixtures(inv.Fixtures)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "adapter:", err)
+		return 2
+	}
 	out := &printer{w: os.Stdout}
-	opts := mcpclient.Options{StartupTimeout: cfg.StartupTimeout, CallTimeout: inv.CallTimeout, Mutant: s.Mutant}
+	opts := mcpclient.Options{StartupTimeout: cfg.StartupTimeout, CallTimeout: inv.CallTimeout, Era: mcpclient.Era(inv.Era), Mutant: s.Mutant,
+		Warn: func(format string, args ...any) { fmt.Fprintf(os.Stderr, "adapter: "+format+"\n", args...) }}
 	switch inv.Transport {
 	case "stdio":
 		out.line(target.Line{Config: declare(cfg, nil, s.Mutant)})
-		run(inv, opts, out, func() (mcpclient.Transport, error) {
+		run(inv, fx, opts, out, func() (mcpclient.Transport, error) {
 			c, err := stdio.Start(cfg)
 			if err != nil {
 				return nil, err
@@ -142,7 +154,7 @@ func Main(args []string) int {
 		})
 	case "http":
 		out.line(target.Line{Config: declare(cfg, &h, s.Mutant)})
-		run(inv, opts, out, func() (mcpclient.Transport, error) {
+		run(inv, fx, opts, out, func() (mcpclient.Transport, error) {
 			c, err := httpclient.Dial(h)
 			if err != nil {
 				return nil, err
@@ -158,7 +170,7 @@ func Main(args []string) int {
 
 // run connects over the transport start returns, lists the tools, calls
 // each, and closes, printing a contract line for every step.
-func run(inv target.Invocation, opts mcpclient.Options, out *printer, dial func() (mcpclient.Transport, error)) {
+func run(inv target.Invocation, fx fixtures, opts mcpclient.Options, out *printer, dial func() (mcpclient.Transport, error)) {
 	began := time.Now()
 	client, err := dial()
 	if err != nil {
@@ -166,28 +178,61 @@ func run(inv target.Invocation, opts mcpclient.Options, out *printer, dial func(
 		return
 	}
 	session, err := mcpclient.Connect(context.Background(), client, opts)
-	out.line(target.Line{Connect: phase(began, err)})
+	connected := phase(began, err)
+	if err == nil {
+		connected.Era = string(session.Era())
+	}
+	out.line(target.Line{Connect: connected})
 	if err != nil {
 		_ = client.Close()
 		return
+	}
+	if sub := listen(session, out); sub != nil {
+		defer sub.Close()
 	}
 	start := time.Now()
 	tools, err := session.ListTools(context.Background())
 	out.line(target.Line{List: phase(start, err)})
 	if err == nil {
-		callAll(session, tools, inv.Parallel, out)
+		callAll(session, tools, fx, inv.Parallel, out)
+		browse(session, os.Stderr)
 	}
 	start = time.Now()
 	err = session.Close()
 	out.line(target.Line{Close: phase(start, err)})
 }
 
-func callAll(session *mcpclient.Session, tools []mcp.Tool, parallel bool, out *printer) {
+// listen opens, in the 2026-07-28 era with a server that declares
+// tools.listChanged, a subscriptions/listen stream for toolsListChanged and
+// prints its outcome (the acknowledgement compared with what was asked,
+// SB-04); nil when it opens none.
+func listen(session *mcpclient.Session, out *printer) *mcpclient.Subscription {
+	var caps struct {
+		Tools struct {
+			ListChanged bool `json:"listChanged"`
+		} `json:"tools"`
+	}
+	_ = json.Unmarshal(session.ServerCapabilities(), &caps) // unreadable: nothing to listen for
+	if session.Era() != mcpclient.EraModern || !caps.Tools.ListChanged {
+		return nil
+	}
+	start := time.Now()
+	sub, err := session.Listen(context.Background(), map[string]any{"toolsListChanged": true})
+	out.line(target.Line{Listen: phase(start, err)})
+	return sub
+}
+
+// callAll calls each listed tool, one after the other or all at once, with
+// the arguments fx gives it or made from its inputSchema.
+func callAll(session *mcpclient.Session, tools []mcp.Tool, fx fixtures, parallel bool, out *printer) {
 	var wg sync.WaitGroup
 	for _, t := range tools {
 		call := func() {
 			start := time.Now()
-			_, err := session.CallTool(context.Background(), t.Name, map[string]any{})
+			args, err := fx.arguments(t, tools)
+			if err == nil {
+				_, err = session.CallTool(context.Background(), t.Name, args)
+			}
 			p := phase(start, err)
 			out.line(target.Line{Tool: t.Name, Outcome: p.Outcome, Error: p.Error, ElapsedMS: p.ElapsedMS})
 		}
@@ -240,10 +285,11 @@ func declare(c stdio.Config, h *httpclient.Config, m mutant.Name) map[string]jso
 	case mutant.NoSSECap:
 		delete(vals, target.LimitMaxSSEEventSize)
 	}
-	out := make(map[string]json.RawMessage, len(vals))
+	out := make(map[string]json.RawMessage, len(vals)+1)
 	for k, v := range vals {
 		out[k] = json.RawMessage(fmt.Sprint(v))
 	}
+	out[target.ConfigEras] = json.RawMessage(`["` + target.EraLegacy + `","` + target.EraModern + `"]`)
 	return out
 }
 

@@ -42,6 +42,11 @@ func readEnvironment() (target.Invocation, error) {
 		inv.CallTimeout = time.Duration(ms) * time.Millisecond
 	}
 	inv.Parallel = os.Getenv(target.EnvParallel) == "1"
+	inv.Era = os.Getenv(target.EnvEra)
+	if inv.Era != "" && inv.Era != target.EraLegacy && inv.Era != target.EraModern {
+		return inv, fmt.Errorf("%s must be %q, %q or unset (the client probes and falls back), got %q", target.EnvEra, target.EraLegacy, target.EraModern, inv.Era)
+	}
+	inv.Fixtures = os.Getenv(target.EnvFixtures)
 	if raw := os.Getenv(target.EnvLimits); raw != "" {
 		if err := json.Unmarshal([]byte(raw), &inv.Limits); err != nil {
 			return inv, fmt.Errorf("%s must be a JSON object, got %q: %v", target.EnvLimits, raw, err)

@@ -51,7 +51,10 @@ type Client struct {
 
 	closeOnce sync.Once
 	closeErr  error
-	reinits   atomic.Int64 // numbers the recoveries' initialize requests
+
+	streamReady     chan struct{} // closed once the GET stream was answered, or will not be opened
+	streamReadyOnce sync.Once
+	reinits         atomic.Int64 // numbers the recoveries' initialize requests
 }
 
 // Dial validates cfg and returns a client for its endpoint. Nothing is sent
@@ -73,6 +76,8 @@ func Dial(cfg Config) (*Client, error) {
 		control:   newQueue(),
 		slots:     newSlots(cfg.MaxConcurrentRequests, cfg.Mutant),
 		sess:      newSession("", ""),
+
+		streamReady: make(chan struct{}),
 	}
 	c.hc = cfg.HTTPClient
 	if c.hc == nil {
@@ -89,12 +94,16 @@ func Dial(cfg Config) (*Client, error) {
 // (RM-01, RM-02). What the server answers arrives on Incoming; a request
 // whose exchange fails is reported on Failures. Send fails only when m does
 // not encode or the client is closed (failure.ErrShutdown).
-func (c *Client) Send(m *jsonrpc.Message) error {
+func (c *Client) Send(m *jsonrpc.Message) error { return c.SendWithHeaders(m, nil) }
+
+// SendWithHeaders is Send with headers of the message's own (the
+// Mcp-Param-* headers of a 2026-07-28 tools/call, HT-79) on its POST.
+func (c *Client) SendWithHeaders(m *jsonrpc.Message, headers map[string]string) error {
 	body, err := jsonrpc.Encode(m)
 	if err != nil {
 		return failure.Wrap(failure.ErrProtocol, "send "+m.Kind().String(), err)
 	}
-	o := &outbound{msgs: []*jsonrpc.Message{m}, body: body, control: c.isControl(m)}
+	o := &outbound{msgs: []*jsonrpc.Message{m}, body: body, control: c.isControl(m), headers: headers}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.closed {
@@ -121,6 +130,15 @@ func (c *Client) Incoming() <-chan *jsonrpc.Message { return c.incoming }
 // by JSON-RPC id, each a *failure.Error; the mcp session fails the call with
 // it. It is closed with Incoming.
 func (c *Client) Failures() <-chan mcpclient.RequestFailure { return c.failures }
+
+// StreamReady is closed once the server→client GET stream that
+// notifications/initialized opens was answered (a stream, a 405, an error),
+// or when none will be opened (HT-30g); the session waits for it before its
+// first request, so that a server request sent on that stream is not lost.
+func (c *Client) StreamReady() <-chan struct{} { return c.streamReady }
+
+// markStreamReady closes StreamReady, once.
+func (c *Client) markStreamReady() { c.streamReadyOnce.Do(func() { close(c.streamReady) }) }
 
 // Done is closed when the client is closed.
 func (c *Client) Done() <-chan struct{} { return c.done }

@@ -116,6 +116,7 @@ var httpClientMutants = []mutant.Name{
 	mutant.NoAuthOnGetDelete, mutant.AcceptJSONOnly, mutant.NoProtocolVersionHeader, mutant.SessionIDOnlyOnPOST, // TestHeadersOnEveryRequest
 	mutant.CustomOverridesReserved, mutant.HeadersCrossOrigin, mutant.NoDeleteOnClose, // TestCustomHeadersNeverReplaceTheTransports, TestRedirects, TestCloseEndsTheSessionWithOneDELETE
 	mutant.IgnoreRetryField, mutant.NoLastEventID, mutant.BatchPOSTs, // TestResumeAfterADrop, TestOneMessagePerPOST
+	mutant.ModernHeaderMismatch, mutant.ModernParamHeaderRaw, mutant.InvalidHeaderToolKept, // TestModernHeadersMirrorTheBody
 }
 
 // TestEveryHTTPClientMutantIsCovered: every client mutant that breaks an

@@ -37,6 +37,8 @@ func (c *Client) runOrdinary(o *outbound, release func()) {
 		case res == sent && o.is("notifications/initialized"):
 			c.openGETStream(x.sess)
 			return
+		case o.is("notifications/initialized") && res == failed:
+			c.markStreamReady()
 		case res != expired || !c.afterExpiry(x):
 			return
 		}
@@ -82,6 +84,7 @@ func (c *Client) exchange(x *exchange, release func()) result {
 		c.failLive(x, failure.Wrap(failure.ErrConnection, op, err))
 		return failed
 	}
+	modern := c.setModernHeaders(req.Header, x.out)
 	resp, err := c.hc.Do(req)
 	if err != nil {
 		c.failLive(x, doFailure(x.ctx, op, err))
@@ -93,6 +96,9 @@ func (c *Client) exchange(x *exchange, release func()) result {
 		if x.live() {
 			return expired
 		}
+		return failed
+	case (resp.StatusCode < 200 || resp.StatusCode > 299) && modern:
+		c.readErrorBody(x, resp)
 		return failed
 	case resp.StatusCode < 200 || resp.StatusCode > 299:
 		c.failLive(x, statusFailure(op, resp))

@@ -14,8 +14,9 @@ import (
 type outbound struct {
 	msgs    []*jsonrpc.Message
 	body    []byte
-	control bool // a cancellation or a reply (RM-02)
-	retries int  // times it was retried after session expiry (RM-05, RM-08)
+	control bool              // a cancellation or a reply (RM-02)
+	retries int               // times it was retried after session expiry (RM-05, RM-08)
+	headers map[string]string // the message's own headers (Mcp-Param-*)
 }
 
 // requestIDs returns the ids of the requests o carries.

@@ -178,11 +178,13 @@ func isSSE(resp *http.Response) bool {
 // current session (HT-30g).
 func (c *Client) openGETStream(sess *session) {
 	if !c.cfg.OpenGETStream || c.cfg.Mutant == mutant.NoGETStream {
+		c.markStreamReady()
 		return
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if sess.getOpened || c.sess != sess {
+		c.markStreamReady()
 		return
 	}
 	sess.getOpened = true
@@ -214,6 +216,7 @@ func (c *Client) runGETStream(ctx context.Context, sess *session) {
 	take := func(m *jsonrpc.Message) bool { return !c.deliver(m) }
 	for attempts := 0; ; attempts++ {
 		resp, err := c.get(ctx, sess, string(st.lastID))
+		c.markStreamReady()
 		if err == nil {
 			if !isSSE(resp) {
 				_ = resp.Body.Close()

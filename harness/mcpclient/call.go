@@ -29,9 +29,16 @@ type pendingCall struct {
 // failure.ErrTimeout returned (failure.ErrCancelled when the caller cancelled
 // ctx). A JSON-RPC error response is returned as an error wrapping
 // *jsonrpc.Error. When the transport ends, the call fails at once with the
-// transport's failure.
+// transport's failure. In the 2026-07-28 era the request carries the
+// client's _meta and an InputRequiredResult is answered (modernCall).
 func (s *Session) Call(ctx context.Context, method string, params, result any) error {
-	raw, err := s.roundTrip(ctx, method, params)
+	var raw json.RawMessage
+	var err error
+	if s.era == EraModern {
+		raw, err = s.modernCall(ctx, method, params)
+	} else {
+		raw, _, err = s.roundTrip(ctx, method, params, nil, 0)
+	}
 	if err != nil {
 		return err
 	}
@@ -44,37 +51,49 @@ func (s *Session) Call(ctx context.Context, method string, params, result any) e
 	return nil
 }
 
-// roundTrip sends a request and returns its result.
-func (s *Session) roundTrip(ctx context.Context, method string, params any) (json.RawMessage, error) {
+// roundTrip sends a request (with headers, on a transport that carries
+// them) and returns its result and the request's id. reuse, when not 0, is
+// the id to send it with (mutant MRTRSameID); otherwise it gets a fresh one.
+func (s *Session) roundTrip(ctx context.Context, method string, params any, headers map[string]string, reuse int64) (json.RawMessage, int64, error) {
 	ctx, cancel := context.WithTimeout(ctx, s.opts.CallTimeout)
 	defer cancel()
-	p, err := s.start(method, params)
+	p, err := s.startWith(reuse, method, params, headers)
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	m, err := s.wait(ctx, p)
 	switch {
 	case err != nil && ctx.Err() != nil:
-		return nil, s.abandon(ctx, p)
+		return nil, p.id, s.abandon(ctx, p)
 	case err != nil:
-		return nil, err
+		return nil, p.id, err
 	case m.Error != nil:
-		return nil, fmt.Errorf("%s: %w", method, m.Error)
+		return nil, p.id, fmt.Errorf("%s: %w", method, m.Error)
 	}
-	return m.Result, nil
+	return m.Result, p.id, nil
 }
 
 // start registers a pending call under a fresh id and sends the request.
-func (s *Session) start(method string, params any) (*pendingCall, error) {
+func (s *Session) start(method string, params any, headers map[string]string) (*pendingCall, error) {
+	return s.startWith(0, method, params, headers)
+}
+
+// startWith is start with id reuse instead of a fresh one when reuse is not
+// 0.
+func (s *Session) startWith(reuse int64, method string, params any, headers map[string]string) (*pendingCall, error) {
 	s.mu.Lock()
 	if s.endErr != nil {
 		err := s.endErr
 		s.mu.Unlock()
 		return nil, fmt.Errorf("%s: %w", method, err)
 	}
-	s.nextID++
-	id := jsonrpc.IntID(s.nextID)
-	p := &pendingCall{id: s.nextID, key: id.Key(), method: method, reply: make(chan *jsonrpc.Message, 1), failed: make(chan error, 1)}
+	n := reuse
+	if n == 0 {
+		s.nextID++
+		n = s.nextID
+	}
+	id := jsonrpc.IntID(n)
+	p := &pendingCall{id: n, key: id.Key(), method: method, reply: make(chan *jsonrpc.Message, 1), failed: make(chan error, 1)}
 	s.pending[p.key] = p
 	s.mu.Unlock()
 
@@ -84,7 +103,7 @@ func (s *Session) start(method string, params any) (*pendingCall, error) {
 		return nil, fmt.Errorf("%s: %w", method, err)
 	}
 	p.sent = time.Now()
-	if err := s.t.Send(req); err != nil {
+	if err := s.send(req, headers); err != nil {
 		s.forget(p)
 		return nil, fmt.Errorf("%s: %w", method, err)
 	}
@@ -135,6 +154,10 @@ func (s *Session) abandon(ctx context.Context, p *pendingCall) error {
 	kind, reason := failure.ErrCancelled, "cancelled by the caller"
 	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
 		kind, reason = failure.ErrTimeout, fmt.Sprintf("timed out after %v", time.Since(p.sent).Round(time.Millisecond))
+	}
+	if sc, ok := s.t.(StreamCanceller); ok && s.era == EraModern {
+		sc.CloseRequest(jsonrpc.IntID(p.id))
+		return failure.New(kind, p.method, fmt.Sprintf("no response to request %d: %s; closed its stream (CN-10)", p.id, reason))
 	}
 	s.sendCancelled(p.id, reason)
 	if cp, ok := s.t.(CancelPolicy); ok {

@@ -39,7 +39,7 @@ func TestResponsesAreRoutedByID(t *testing.T) {
 	for _, m := range []mutant.Name{"", mutant.FIFOCorrelation} {
 		synctest.Test(t, func(t *testing.T) {
 			f := newFakeTransport()
-			s := connect(t, f, Options{Mutant: m}, "2025-11-25")
+			s := connect(t, f, Options{Era: EraLegacy, Mutant: m}, "2025-11-25")
 			var calls []<-chan callResult
 			var reqs []*jsonrpc.Message
 			for i := range 3 {
@@ -69,7 +69,7 @@ func TestIDTypesAreDistinct(t *testing.T) {
 	for _, m := range []mutant.Name{"", mutant.IDTypeConfusion} {
 		synctest.Test(t, func(t *testing.T) {
 			f := newFakeTransport()
-			s := connect(t, f, Options{Mutant: m}, "2025-11-25")
+			s := connect(t, f, Options{Era: EraLegacy, Mutant: m}, "2025-11-25")
 			call := goCall(context.Background(), s, "tools/call")
 			req := f.expect(t, "tools/call")
 			if req.ID != jsonrpc.IntID(2) {
@@ -90,7 +90,7 @@ func TestIDTypesAreDistinct(t *testing.T) {
 func TestIDsCountFromOneAndAreNeverReused(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		f := newFakeTransport()
-		s := connect(t, f, Options{CallTimeout: time.Second}, "2025-11-25")
+		s := connect(t, f, Options{Era: EraLegacy, CallTimeout: time.Second}, "2025-11-25")
 		var ids []string
 		for i := range 4 {
 			c := goCall(context.Background(), s, "ping")
@@ -118,7 +118,7 @@ func TestTimeoutCancelsThenAppliesThePolicy(t *testing.T) {
 	for _, m := range []mutant.Name{"", mutant.NoCancelNotification} {
 		synctest.Test(t, func(t *testing.T) {
 			f := newFakeTransport()
-			s := connect(t, f, Options{CallTimeout: 5 * time.Second, Mutant: m}, "2025-11-25")
+			s := connect(t, f, Options{Era: EraLegacy, CallTimeout: 5 * time.Second, Mutant: m}, "2025-11-25")
 			began := time.Now()
 			_, err := s.CallTool(context.Background(), "slow", map[string]any{})
 			if took := time.Since(began); took != 5*time.Second {
@@ -149,7 +149,7 @@ func TestTimeoutCancelsThenAppliesThePolicy(t *testing.T) {
 func TestContextDeadlineBeforeCallTimeout(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		f := newFakeTransport()
-		s := connect(t, f, Options{}, "2025-11-25")
+		s := connect(t, f, Options{Era: EraLegacy}, "2025-11-25")
 		ctx, cancel := context.WithTimeout(context.Background(), time.Second)
 		defer cancel()
 		began := time.Now()
@@ -166,7 +166,7 @@ func TestContextDeadlineBeforeCallTimeout(t *testing.T) {
 func TestCallerCancelSendsCancelled(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		f := newFakeTransport()
-		s := connect(t, f, Options{}, "2025-11-25")
+		s := connect(t, f, Options{Era: EraLegacy}, "2025-11-25")
 		ctx, cancel := context.WithCancel(context.Background())
 		c := goCall(ctx, s, "tools/call")
 		f.expect(t, "tools/call")
@@ -186,7 +186,7 @@ func TestCallerCancelSendsCancelled(t *testing.T) {
 func TestTransportEndFailsPendingCallsAtOnce(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		f := newFakeTransport()
-		s := connect(t, f, Options{}, "2025-11-25")
+		s := connect(t, f, Options{Era: EraLegacy}, "2025-11-25")
 		began := time.Now()
 		c := goCall(context.Background(), s, "tools/call")
 		f.expect(t, "tools/call")
@@ -204,7 +204,7 @@ func TestTransportEndFailsPendingCallsAtOnce(t *testing.T) {
 func TestErrorResponseIsAJSONRPCError(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		f := newFakeTransport()
-		s := connect(t, f, Options{}, "2025-11-25")
+		s := connect(t, f, Options{Era: EraLegacy}, "2025-11-25")
 		c := goCall(context.Background(), s, "tools/call")
 		req := f.expect(t, "tools/call")
 		f.deliver(t, jsonrpc.NewError(req.ID, jsonrpc.CodeInvalidParams, "Unknown tool"))
@@ -221,7 +221,7 @@ func TestErrorResponseIsAJSONRPCError(t *testing.T) {
 func TestServerRequestsAreAnswered(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		f := newFakeTransport()
-		connect(t, f, Options{}, "2025-11-25")
+		connect(t, f, Options{Era: EraLegacy}, "2025-11-25")
 		note, _ := jsonrpc.NewNotification("notifications/message", map[string]any{"level": "info", "data": "x"})
 		f.deliver(t, note)
 		ping, _ := jsonrpc.NewRequest(jsonrpc.StringID("p1"), "ping", nil)
@@ -245,7 +245,7 @@ func TestServerRequestsAreAnswered(t *testing.T) {
 func TestListToolsFollowsCursors(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		f := newFakeTransport()
-		s := connect(t, f, Options{}, "2025-11-25")
+		s := connect(t, f, Options{Era: EraLegacy}, "2025-11-25")
 		res := make(chan []mcp.Tool, 1)
 		go func() {
 			tools, err := s.ListTools(context.Background())
@@ -271,7 +271,7 @@ func TestListToolsFollowsCursors(t *testing.T) {
 	})
 	synctest.Test(t, func(t *testing.T) {
 		f := newFakeTransport()
-		s := connect(t, f, Options{}, "2025-11-25")
+		s := connect(t, f, Options{Era: EraLegacy}, "2025-11-25")
 		go func() {
 			for {
 				select {
@@ -295,7 +295,7 @@ func TestListToolsFollowsCursors(t *testing.T) {
 func TestCallToolReturnsIsErrorAsAResult(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		f := newFakeTransport()
-		s := connect(t, f, Options{}, "2025-11-25")
+		s := connect(t, f, Options{Era: EraLegacy}, "2025-11-25")
 		res := make(chan *mcp.CallToolResult, 1)
 		go func() {
 			r, err := s.CallTool(context.Background(), "fails", nil)

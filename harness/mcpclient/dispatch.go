@@ -9,7 +9,8 @@ import (
 )
 
 // dispatch reads the server's messages until the transport ends: responses
-// go to their callers, requests are answered, notifications are ignored,
+// go to their callers, requests are answered, notifications go to their
+// subscription (others are ignored),
 // and a transport's RequestFailure fails its call (FailureSource). When the
 // transport ends, every pending call fails with its reason.
 func (s *Session) dispatch() {
@@ -72,6 +73,8 @@ func (s *Session) handle(m *jsonrpc.Message) {
 		s.route(m)
 	case jsonrpc.KindRequest:
 		s.answer(m)
+	case jsonrpc.KindNotification:
+		s.notify(m)
 	}
 }
 
@@ -111,12 +114,27 @@ func (s *Session) match(id jsonrpc.ID) *pendingCall {
 	return s.pending[id.Key()]
 }
 
-// answer replies to a server request: ping gets {} (PG-02); anything else is
-// method-not-found, since the reference declares no client capabilities.
+// answer replies to a server request: ping gets {} (PG-02); in the legacy
+// era a form-mode elicitation/create is accepted with its form's defaults
+// (EL-06) and any other mode refused with -32602 (EL-02); anything else is
+// method-not-found, since the client declares no other capability (and in
+// the 2026-07-28 era servers send no requests, JR-17).
 func (s *Session) answer(req *jsonrpc.Message) {
 	reply := jsonrpc.NewError(req.ID, jsonrpc.CodeMethodNotFound, "Method not found: "+req.Method)
-	if req.Method == "ping" {
-		if r, err := jsonrpc.NewResult(req.ID, struct{}{}); err == nil {
+	var result any
+	switch {
+	case req.Method == "ping":
+		result = struct{}{}
+	case req.Method == "elicitation/create" && s.era != EraModern:
+		res, err := elicitResult(req.Params)
+		if err != nil {
+			reply = jsonrpc.NewError(req.ID, jsonrpc.CodeInvalidParams, err.Error())
+			break
+		}
+		result = res
+	}
+	if result != nil {
+		if r, err := jsonrpc.NewResult(req.ID, result); err == nil {
 			reply = r
 		}
 	}

@@ -54,7 +54,7 @@ func TestRequestFailureFailsConnect(t *testing.T) {
 		f := &failingTransport{fakeTransport: newFakeTransport(), failures: make(chan RequestFailure)}
 		res := make(chan error, 1)
 		go func() {
-			_, err := Connect(context.Background(), f, Options{})
+			_, err := Connect(context.Background(), f, Options{Era: EraLegacy})
 			res <- err
 		}()
 		init := f.expect(t, "initialize")
@@ -92,7 +92,7 @@ func connectWith(t *testing.T, f *failingTransport) (*Session, error) {
 	}
 	res := make(chan result, 1)
 	go func() {
-		s, err := Connect(context.Background(), f, Options{})
+		s, err := Connect(context.Background(), f, Options{Era: EraLegacy})
 		res <- result{s, err}
 	}()
 	f.reply(t, f.expect(t, "initialize"), initResult("2025-11-25"))

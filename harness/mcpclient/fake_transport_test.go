@@ -151,7 +151,9 @@ func initResult(version string) map[string]any {
 	}
 }
 
-// connect runs Connect while the fake answers initialize with version.
+// connect runs Connect while the fake answers initialize with version; the
+// options name the era (EraLegacy for a test of the handshake, EraAuto for
+// one of the probe's fallback).
 func connect(t *testing.T, f *fakeTransport, opts Options, version string) *Session {
 	t.Helper()
 	type result struct {
@@ -171,6 +173,13 @@ func connect(t *testing.T, f *fakeTransport, opts Options, version string) *Sess
 	f.expect(t, "notifications/initialized")
 	t.Cleanup(func() { _ = r.s.Close() })
 	return r.s
+}
+
+// refuseProbe answers the client's server/discover probe as a legacy server
+// does: -32601.
+func refuseProbe(t *testing.T, f *fakeTransport) {
+	t.Helper()
+	f.deliver(t, jsonrpc.NewError(f.expect(t, "server/discover").ID, jsonrpc.CodeMethodNotFound, "Method not found"))
 }
 
 // params decodes a message's params.

@@ -31,10 +31,34 @@ type Transport interface {
 	Close() error
 }
 
+// HeaderTransport is implemented by transports that carry headers of their
+// own with each message (the streamable HTTP client): a 2026-07-28 tools/call
+// goes out through it with its Mcp-Param-* headers (HT-79). Its presence
+// also tells the session that tools whose x-mcp-header annotations are
+// invalid are to be dropped (HT-80).
+type HeaderTransport interface {
+	SendWithHeaders(m *jsonrpc.Message, headers map[string]string) error
+}
+
+// StreamCanceller is implemented by transports that cancel a 2026-07-28
+// request by closing its stream (the streamable HTTP client, CN-10, HT-27)
+// instead of sending notifications/cancelled; it reports whether the
+// request was still open.
+type StreamCanceller interface {
+	CloseRequest(id jsonrpc.ID) bool
+}
+
 // CancelPolicy is implemented by transports that act after a request was
 // cancelled or timed out and notifications/cancelled was sent: *stdio.Client
 // terminates the server after its cancel grace (NG-07).
 type CancelPolicy interface{ RequestCancelled() }
+
+// streamReadier is implemented by transports that open a server→client
+// stream once the handshake is done (the streamable HTTP client's GET
+// stream, HT-30g): the handshake waits until it was answered, so that a
+// request the server sends on it while answering the first call is not
+// lost.
+type streamReadier interface{ StreamReady() <-chan struct{} }
 
 // startedAter is implemented by transports that know when the server was
 // launched; the startup timeout then runs from the launch (NG-09).
@@ -55,6 +79,21 @@ type Options struct {
 	// CallTimeout bounds each request when the context has no earlier
 	// deadline (LC-30). Default 30s.
 	CallTimeout time.Duration
+	// Era is the protocol era to speak: EraLegacy (initialize only),
+	// EraModern (2026-07-28 only), or EraAuto, the default: probe with
+	// server/discover and fall back to initialize where the server does not
+	// offer 2026-07-28 (LC-45, LC-46, HT-92).
+	Era Era
+	// ProbeTimeout bounds the wait for the answer to the server/discover
+	// probe under EraAuto; a server silent that long is a legacy one (LC-45).
+	// The startup deadline bounds it too. Default 3s.
+	ProbeTimeout time.Duration
+	// MaxInputRounds bounds how many InputRequiredResults one 2026-07-28
+	// request may answer with before the call fails (MR-06). Default 8.
+	MaxInputRounds int
+	// Warn reports what the client leaves out and why (a tool dropped for
+	// its x-mcp-header annotations, HT-80); nil reports nothing.
+	Warn func(format string, args ...any)
 	// Mutant selects a mutant of the reference client; empty is the reference.
 	Mutant mutant.Name
 }
@@ -65,12 +104,20 @@ const (
 	DefaultVersion        = "dev"
 	DefaultStartupTimeout = 10 * time.Second
 	DefaultCallTimeout    = 30 * time.Second
+	DefaultProbeTimeout   = 3 * time.Second
+	DefaultInputRounds    = 8
 )
 
 // withDefaults fills the zero fields and rejects negative timeouts.
 func (o Options) withDefaults() (Options, error) {
-	if o.StartupTimeout < 0 || o.CallTimeout < 0 {
-		return o, fmt.Errorf("mcp client options: StartupTimeout (%v) and CallTimeout (%v) must not be negative; 0 means the default", o.StartupTimeout, o.CallTimeout)
+	if o.StartupTimeout < 0 || o.CallTimeout < 0 || o.ProbeTimeout < 0 || o.MaxInputRounds < 0 {
+		return o, fmt.Errorf("mcp client options: StartupTimeout (%v), CallTimeout (%v), ProbeTimeout (%v) and MaxInputRounds (%d) must not be negative; 0 means the default",
+			o.StartupTimeout, o.CallTimeout, o.ProbeTimeout, o.MaxInputRounds)
+	}
+	switch o.Era {
+	case EraAuto, EraLegacy, EraModern:
+	default:
+		return o, fmt.Errorf("mcp client options: Era %q is none of %q, %q and \"\" (probe and fall back)", o.Era, EraLegacy, EraModern)
 	}
 	if o.Name == "" {
 		o.Name = DefaultName
@@ -87,35 +134,55 @@ func (o Options) withDefaults() (Options, error) {
 	if o.CallTimeout == 0 {
 		o.CallTimeout = DefaultCallTimeout
 	}
+	if o.ProbeTimeout == 0 {
+		o.ProbeTimeout = DefaultProbeTimeout
+	}
+	if o.MaxInputRounds == 0 {
+		o.MaxInputRounds = DefaultInputRounds
+	}
+	if o.Warn == nil {
+		o.Warn = func(string, ...any) {}
+	}
 	return o, nil
 }
 
-// Session is an initialized MCP session over a Transport: it issues
-// requests with integer ids from 1 that are never reused (JR-05), routes
-// responses to their callers by id keeping its JSON type (NG-12), answers the
-// server's ping and refuses its other requests. Its methods are safe for
-// concurrent use.
+// Session is an MCP session over a Transport, in the era Connect chose: it
+// issues requests with integer ids from 1 that are never reused (JR-05),
+// routes responses to their callers by id keeping its JSON type (NG-12),
+// answers the server's ping and elicitation (legacy era) and refuses its
+// other requests. In the 2026-07-28 era every request carries the client's
+// _meta (JR-46, JR-48) and an InputRequiredResult is answered and retried
+// (MR-06). Its methods are safe for concurrent use.
 type Session struct {
 	t          Transport
 	opts       Options
+	era        Era
 	version    string
 	initResult json.RawMessage
+	serverCaps json.RawMessage // the capabilities of the initialize or discover result
+
+	toolsMu sync.Mutex
+	tools   map[string]mcp.Tool // the listed tools by name, for their Mcp-Param-* headers
+	stale   map[string]any      // mutant MRTRStateReused: the last retry's fields
 
 	mu      sync.Mutex
 	nextID  int64
-	pending map[string]*pendingCall // by routing key
-	endErr  error                   // the transport's reason, once it ended
+	pending map[string]*pendingCall  // by routing key
+	subs    map[string]*Subscription // open subscriptions by their listen request's key
+	endErr  error                    // the transport's reason, once it ended
 
 	gone         chan struct{} // closed when the transport ended; endErr is set
 	dispatchDone chan struct{}
 }
 
-// Connect runs the initialize handshake over t (LC-03 … LC-05, NG-09):
-// initialize with the first preferred version, no client capabilities and
-// clientInfo; the server's version must be one of ours; then
-// notifications/initialized. All of it must happen within StartupTimeout; if
-// it does not, initialize is not cancelled (LC-13): the transport is closed
-// and a failure.ErrTimeout returned. On any failure the transport is closed.
+// Connect opens the session over t in the era Options.Era names (see
+// connect): the 2026-07-28 server/discover, or the initialize handshake
+// (LC-03 … LC-05, NG-09): initialize with the first preferred version, the
+// elicitation capability and clientInfo; the server's version must be one
+// of ours; then notifications/initialized. All of it must happen within
+// StartupTimeout; if it does not, initialize is not cancelled (LC-13): the
+// transport is closed and a failure.ErrTimeout returned. On any failure the
+// transport is closed.
 func Connect(ctx context.Context, t Transport, opts Options) (*Session, error) {
 	opts, err := opts.withDefaults()
 	if err != nil {
@@ -132,7 +199,7 @@ func Connect(ctx context.Context, t Transport, opts Options) (*Session, error) {
 	go s.dispatch()
 	ctx, cancel := s.startupContext(ctx)
 	defer cancel()
-	if err := s.handshake(ctx); err != nil {
+	if err := s.connect(ctx); err != nil {
 		_ = s.Close()
 		return nil, err
 	}
@@ -158,21 +225,23 @@ type clientInfo struct {
 }
 
 type initializeParams struct {
-	ProtocolVersion string     `json:"protocolVersion"`
-	Capabilities    struct{}   `json:"capabilities"`
-	ClientInfo      clientInfo `json:"clientInfo"`
+	ProtocolVersion string         `json:"protocolVersion"`
+	Capabilities    map[string]any `json:"capabilities"`
+	ClientInfo      clientInfo     `json:"clientInfo"`
+}
+
+// legacyCapabilities are what the client declares in initialize: form-mode
+// elicitation, which it answers with the form's defaults (EL-01, EL-06).
+func legacyCapabilities() map[string]any {
+	return map[string]any{"elicitation": map[string]any{}}
 }
 
 // handshake sends initialize, checks the result and sends
 // notifications/initialized, all before ctx's deadline.
 func (s *Session) handshake(ctx context.Context) error {
-	if s.opts.Mutant == mutant.DiscoverNoFallback || s.opts.Mutant == mutant.DiscoverFallback {
-		if err := s.discover(ctx); err != nil && s.opts.Mutant == mutant.DiscoverNoFallback {
-			return err
-		}
-	}
 	var params any = initializeParams{
 		ProtocolVersion: s.opts.ProtocolVersions[0],
+		Capabilities:    legacyCapabilities(),
 		ClientInfo:      clientInfo{Name: s.opts.Name, Version: s.opts.Version},
 	}
 	if s.opts.Mutant == mutant.InitializeWithoutCapabilities {
@@ -189,7 +258,8 @@ func (s *Session) handshake(ctx context.Context) error {
 		return failure.Wrap(failure.ErrProtocol, "initialize", fmt.Errorf("the server refused initialize: %w", m.Error))
 	}
 	var res struct {
-		ProtocolVersion string `json:"protocolVersion"`
+		ProtocolVersion string          `json:"protocolVersion"`
+		Capabilities    json.RawMessage `json:"capabilities"`
 	}
 	if err := json.Unmarshal(m.Result, &res); err != nil || res.ProtocolVersion == "" {
 		return failure.New(failure.ErrProtocol, "initialize", "the initialize result carries no protocolVersion string (LC-04)")
@@ -199,7 +269,7 @@ func (s *Session) handshake(ctx context.Context) error {
 			"the server chose protocol version %q; this client speaks %s (LC-10)",
 			res.ProtocolVersion, strings.Join(s.opts.ProtocolVersions, ", ")))
 	}
-	s.version, s.initResult = res.ProtocolVersion, m.Result
+	s.era, s.version, s.initResult, s.serverCaps = EraLegacy, res.ProtocolVersion, m.Result, res.Capabilities
 	if ctx.Err() != nil {
 		return s.startupAbandoned(ctx, "notifications/initialized", 0)
 	}
@@ -210,34 +280,30 @@ func (s *Session) handshake(ctx context.Context) error {
 	if err := s.t.Send(n); err != nil {
 		return fmt.Errorf("notifications/initialized: %w", err)
 	}
+	if sr, ok := s.t.(streamReadier); ok {
+		// Within the startup deadline; past it the session goes on
+		// without the stream.
+		select {
+		case <-sr.StreamReady():
+		case <-ctx.Done():
+		}
+	}
 	return nil
 }
 
-// discover is the server/discover probe of variant DiscoverFallback, which
-// then goes on with initialize whatever the answer (the only handshake it
-// speaks), and of mutant DiscoverNoFallback, which gives up on an error
-// instead of falling back (LC-45). The probe names the client in _meta as
-// a 2026-07-28 request does.
-func (s *Session) discover(ctx context.Context) error {
-	m, err := s.startupRequest(ctx, mcp.MethodDiscover, map[string]any{"_meta": map[string]any{
-		mcp.MetaProtocolVersion:    mcp.ModernVersion,
-		mcp.MetaClientCapabilities: map[string]any{},
-		mcp.MetaClientInfo:         clientInfo{Name: s.opts.Name, Version: s.opts.Version},
-	}})
-	if err != nil {
-		return err
+// send writes req, with headers where the transport carries them.
+func (s *Session) send(req *jsonrpc.Message, headers map[string]string) error {
+	if ht, ok := s.t.(HeaderTransport); ok && len(headers) > 0 {
+		return ht.SendWithHeaders(req, headers)
 	}
-	if m.Error != nil {
-		return failure.Wrap(failure.ErrProtocol, "server/discover", m.Error)
-	}
-	return nil
+	return s.t.Send(req)
 }
 
 // startupRequest sends a handshake request and waits for its response
 // within the startup deadline. When the deadline passes the request is
 // abandoned without cancelling it.
 func (s *Session) startupRequest(ctx context.Context, method string, params any) (*jsonrpc.Message, error) {
-	p, err := s.start(method, params)
+	p, err := s.start(method, params, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -262,8 +328,16 @@ func (s *Session) startupAbandoned(ctx context.Context, op string, id int64) err
 		"the handshake did not finish within the startup timeout of %v from launch (NG-09)", s.opts.StartupTimeout))
 }
 
-// ProtocolVersion is the version the server chose.
+// ProtocolVersion is the version the session speaks: the one the server
+// chose in initialize, or the 2026-07-28 version both sides support.
 func (s *Session) ProtocolVersion() string { return s.version }
+
+// Era is the era Connect chose: EraLegacy or EraModern.
+func (s *Session) Era() Era { return s.era }
+
+// ServerCapabilities are the capabilities the server declared in its
+// initialize or server/discover result, as received.
+func (s *Session) ServerCapabilities() json.RawMessage { return s.serverCaps }
 
 // InitializeResult is the server's initialize result as it was received.
 func (s *Session) InitializeResult() json.RawMessage { return s.initResult }

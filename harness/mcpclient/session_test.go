@@ -30,7 +30,7 @@ func TestConnectHandshake(t *testing.T) {
 		var s *Session
 		go func() {
 			var err error
-			s, err = Connect(context.Background(), f, Options{})
+			s, err = Connect(context.Background(), f, Options{Era: EraLegacy})
 			res <- err
 		}()
 		init := f.expect(t, "initialize")
@@ -41,8 +41,8 @@ func TestConnectHandshake(t *testing.T) {
 		if p["protocolVersion"] != "2025-11-25" {
 			t.Errorf("proposed %v, want the first preference 2025-11-25", p["protocolVersion"])
 		}
-		if caps, ok := p["capabilities"].(map[string]any); !ok || len(caps) != 0 {
-			t.Errorf("capabilities %v, want {}", p["capabilities"])
+		if caps, ok := p["capabilities"].(map[string]any); !ok || len(caps) != 1 || caps["elicitation"] == nil {
+			t.Errorf("capabilities %v, want elicitation alone", p["capabilities"])
 		}
 		if ci, _ := p["clientInfo"].(map[string]any); ci["name"] != "mcpconform-reference" || ci["version"] != "dev" {
 			t.Errorf("clientInfo %v", p["clientInfo"])
@@ -67,7 +67,7 @@ func TestConnectHandshake(t *testing.T) {
 func TestConnectRejectsAVersionItDoesNotSpeak(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		f := newFakeTransport()
-		res := connectFailing(f, Options{})
+		res := connectFailing(f, Options{Era: EraLegacy})
 		f.reply(t, f.expect(t, "initialize"), initResult("1999-01-01"))
 		err := <-res
 		wantKind(t, err, failure.ErrProtocol)
@@ -107,7 +107,7 @@ func TestStartupTimeout(t *testing.T) {
 			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 			defer cancel()
 			called := time.Now()
-			_, err := Connect(ctx, tr, Options{Mutant: tt.m})
+			_, err := Connect(ctx, tr, Options{Era: EraLegacy, Mutant: tt.m})
 			if took := time.Since(called); took != tt.wantAfter {
 				t.Errorf("mutant %q bare %v: Connect returned after %v, want %v", tt.m, tt.bare, took, tt.wantAfter)
 			}
@@ -131,7 +131,7 @@ func TestStartupTimeout(t *testing.T) {
 func TestConnectFailsWhenTheTransportEnds(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		f := newFakeTransport()
-		res := connectFailing(f, Options{})
+		res := connectFailing(f, Options{Era: EraLegacy})
 		f.expect(t, "initialize")
 		f.end(failure.New(failure.ErrProtocol, "read stdout", "damaged line"))
 		err := <-res
@@ -142,9 +142,9 @@ func TestConnectFailsWhenTheTransportEnds(t *testing.T) {
 	})
 }
 
-// TestDiscoverNoFallbackMutant: the reference opens with initialize; the
-// mutant probes server/discover and gives up on its error (LC-45), while
-// variant DiscoverFallback, refused the same way, falls back to initialize.
+// TestDiscoverNoFallbackMutant: the mutant probes server/discover and gives
+// up on its error (LC-45), while variant DiscoverFallback, refused the same
+// way, falls back to initialize.
 func TestDiscoverNoFallbackMutant(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		f := newFakeTransport()
@@ -178,7 +178,7 @@ func TestDiscoverNoFallbackMutant(t *testing.T) {
 
 func TestConnectRejectsNegativeTimeouts(t *testing.T) {
 	f := newFakeTransport()
-	if _, err := Connect(context.Background(), f, Options{CallTimeout: -1}); err == nil || !strings.Contains(err.Error(), "negative") {
+	if _, err := Connect(context.Background(), f, Options{Era: EraLegacy, CallTimeout: -1}); err == nil || !strings.Contains(err.Error(), "negative") {
 		t.Fatalf("Connect = %v, want a negative-timeout error", err)
 	}
 }
@@ -188,7 +188,7 @@ func TestConnectRejectsNegativeTimeouts(t *testing.T) {
 func TestJSONRPCErrorOnInitialize(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		f := newFakeTransport()
-		res := connectFailing(f, Options{})
+		res := connectFailing(f, Options{Era: EraLegacy})
 		init := f.expect(t, "initialize")
 		f.deliver(t, jsonrpc.NewError(init.ID, jsonrpc.CodeInvalidParams, "Unsupported protocol version"))
 		err := <-res

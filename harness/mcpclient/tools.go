@@ -12,7 +12,8 @@ import (
 const MaxToolPages = 1000
 
 // ListTools lists the server's tools, following nextCursor pagination for at
-// most MaxToolPages pages.
+// most MaxToolPages pages. In the 2026-07-28 era over HTTP it leaves out the
+// tools whose x-mcp-header annotations are invalid (HT-80).
 func (s *Session) ListTools(ctx context.Context) ([]mcp.Tool, error) {
 	var tools []mcp.Tool
 	var params any
@@ -26,7 +27,7 @@ func (s *Session) ListTools(ctx context.Context) ([]mcp.Tool, error) {
 		}
 		tools = append(tools, page.Tools...)
 		if page.NextCursor == "" {
-			return tools, nil
+			return s.keepTools(tools), nil
 		}
 		params = map[string]string{"cursor": page.NextCursor}
 	}

@@ -18,7 +18,7 @@ func TestInitializeRequestIsSchemaValid(t *testing.T) {
 		valid bool
 	}{{"", true}, {mutant.InitializeWithoutCapabilities, false}} {
 		f := newFakeTransport()
-		go func() { _, _ = Connect(context.Background(), f, Options{Mutant: tc.m}) }()
+		go func() { _, _ = Connect(context.Background(), f, Options{Era: EraLegacy, Mutant: tc.m}) }()
 		init := f.expect(t, "initialize")
 		raw, err := jsonrpc.Encode(init)
 		if err != nil {

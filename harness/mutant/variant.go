@@ -69,7 +69,7 @@ var variants = []Variant{
 	{NoGETStream, "client", "http", []string{"HT-30g"},
 		"never opens the GET stream for server-initiated messages (HT-30g: the client may)"},
 	{DiscoverFallback, "client", "any", []string{"LC-45", "HT-92"},
-		"opens every connection with a 2026-07-28 server/discover probe and, refused by a legacy server, falls back to initialize (LC-45: a dual-era client probes; the reference speaks the legacy era only and opens with initialize)"},
+		"speaks the legacy era only: opens every connection with a 2026-07-28 server/discover probe, then with initialize whatever the answer (LC-45 lets a client probe; the reference goes on in the 2026-07-28 era where the server offers it)"},
 
 	{LogsBeforeSetLevel, "server", "any", []string{"LG-05"},
 		"sends log messages of every level until the client sets one with logging/setLevel (LG-05: before setLevel the server chooses)"},

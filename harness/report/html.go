@@ -16,8 +16,8 @@ import (
 )
 
 // RenderHTML returns a self-contained HTML page for a run, read like an
-// Autobahn report: the verdict, the badge and both profiles' scores at the
-// top, then the checks that need attention, a matrix of the checks by area
+// Autobahn report: the verdict, the badge, both profiles' scores and the
+// eras each role's target was certified in at the top, then the checks that need attention, a matrix of the checks by area
 // (a coloured cell per outcome that opens the check), filters by outcome,
 // role, transport, era and profile with a text search, and every check,
 // failures and warnings first, with its requirement, its rules (sentence

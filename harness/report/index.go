@@ -165,6 +165,10 @@ type Index struct {
 	// no MCP implementation, an adapter that breaks its contract): the
 	// verdict is ERROR, with no checks.
 	Stopped string `json:"stopped,omitempty"`
+	// CertifiedEras are the protocol eras the run certified each role's
+	// target in; absent when it judged no role (a run stopped before its
+	// checks).
+	CertifiedEras CertifiedEras `json:"certified_eras,omitempty"`
 	// Tools are the server's tools the checks called and those they left
 	// alone, and why; nil for a run that certified no server.
 	Tools  *toolpolicy.Use `json:"tools,omitempty"`

@@ -49,8 +49,9 @@ const junitSuiteNodes = "mcpconform suite nodes"
 //     check a testcase named "[id] title", its classname the ID's area
 //     (server.lifecycle for server.lifecycle.initialize-result), its status
 //     the index outcome; the suites in name order, their properties the
-//     run's (tool, profile, seed, scores) as plain values (the schema
-//     gives a testcase none);
+//     run's (tool, profile, seed, scores, certified_eras) as plain values
+//     (the schema gives a testcase none: a check's eras and its rules'
+//     links are lines of its system-out, "eras legacy, modern");
 //   - FAIL and STALE a failure, ERROR an error, each with the full message;
 //   - WARN, HARDENED, INFO and PASS passed, the message in system-out;
 //   - UNIMPLEMENTED, N/A, SKIPPED and XFAIL skipped, with the message;
@@ -131,6 +132,9 @@ func runProperties(ix *Index) []reporters.JUnitProperty {
 		{Name: "seed", Value: strconv.FormatInt(ix.Seed, 10)},
 		{Name: "scores", Value: ix.Scores.String()},
 	}
+	if eras := ix.CertifiedEras.String(); eras != "" {
+		ps = append(ps, reporters.JUnitProperty{Name: "certified_eras", Value: eras})
+	}
 	if ix.Interrupted {
 		ps = append(ps, reporters.JUnitProperty{Name: "interrupted_by", Value: ix.InterruptedBy})
 	}
@@ -163,9 +167,10 @@ func junitCase(c Check) reporters.JUnitTestCase {
 			tc.SystemOut = string(c.Outcome) + ": " + msg
 		}
 	}
-	if rules := ruleURLLines(c.Rules); len(rules) > 0 {
-		tc.SystemOut = strings.TrimSpace(tc.SystemOut + "\n" + strings.Join(rules, "\n"))
-	}
+	// The schema gives a test case no properties: its eras and the links
+	// of its rules are lines of its system-out.
+	lines := append([]string{"eras " + erasText(c.Eras)}, ruleURLLines(c.Rules)...)
+	tc.SystemOut = strings.TrimSpace(tc.SystemOut + "\n" + strings.Join(lines, "\n"))
 	return tc
 }
 

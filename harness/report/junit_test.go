@@ -57,6 +57,7 @@ func everyOutcome() *Index {
 	client.Role = check.Client
 	ix := NewIndex(Tool{Name: "mcpconform", Version: "1.2"}, nil, 7, append(rs, left, noURL, client))
 	ix.Profile = check.SpecProfile
+	ix.CertifiedEras = CertifiedEras{check.Server: {check.Legacy, check.Modern}, check.Client: {check.Legacy}}
 	return ix
 }
 

@@ -34,9 +34,10 @@ var attentionRank = map[check.Outcome]int{
 }
 
 // RenderMarkdown returns the Markdown summary of a run, fit for a GitHub step
-// summary: a headline with the verdict, counts and scores, a table of the
-// checks that need attention (ERROR, FAIL, STALE, WARN and HARDENED, in that
-// order) with each line of their message whole (the requirement
+// summary: a headline with the verdict, counts and scores, the eras each
+// role's target was certified in, a table of the checks that need attention
+// (ERROR, FAIL, STALE, WARN and HARDENED, in that order) with their eras and
+// each line of their message whole (the requirement
 // and the transcript left to the other reports), then every other check in
 // a collapsed <details> block. It stays under MarkdownLimit: lines longer
 // than the bound are cut at their end, never before expected: or observed:.
@@ -54,6 +55,9 @@ func renderMarkdown(ix *Index, lineRunes int) []byte {
 	fmt.Fprintf(&b, "## %s %s: %s\n\n", mdCell(ix.Tool.Name), mdCell(ix.Tool.Version), ix.Verdict())
 	fmt.Fprintf(&b, "%s · %d checks · seed %d\n\n", countsLine(ix.Summary), ix.Summary.Total(), ix.Seed)
 	fmt.Fprintf(&b, "**Scores:** %s%s\n\n", ix.Scores, profileNote(ix.Profile))
+	if eras := ix.CertifiedEras.String(); eras != "" {
+		fmt.Fprintf(&b, "**Eras certified:** %s\n\n", eras)
+	}
 	if len(ix.Target) > 0 {
 		b.WriteString("**Target:** " + targetLine(ix.Target) + "\n\n")
 	}
@@ -86,21 +90,21 @@ func renderMarkdown(ix *Index, lineRunes int) []byte {
 		b.WriteString("Every check that ran passed.\n\n")
 	default:
 		fmt.Fprintf(&b, "### Needs attention (%d)\n\n", len(attention))
-		b.WriteString("| Check | Outcome | Level | Source | Rules | Message |\n| --- | --- | --- | --- | --- | --- |\n")
+		b.WriteString("| Check | Outcome | Level | Source | Eras | Rules | Message |\n| --- | --- | --- | --- | --- | --- | --- |\n")
 		for _, c := range attention {
-			fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s |\n", mdCell(c.ID), c.Outcome, c.Level, c.Source,
-				mdRules(c.Rules), mdCell(verdictLines(c.Message, lineRunes)))
+			fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s | %s |\n", mdCell(c.ID), c.Outcome, c.Level, c.Source,
+				erasText(c.Eras), mdRules(c.Rules), mdCell(verdictLines(c.Message, lineRunes)))
 		}
 		b.WriteString("\n")
 	}
 
 	if len(rest) > 0 {
 		fmt.Fprintf(&b, "<details><summary>Other checks (%d)</summary>\n\n", len(rest))
-		b.WriteString("| Check | Outcome | Level | Role | Transport | Rules | ms | Message |\n")
-		b.WriteString("| --- | --- | --- | --- | --- | --- | --: | --- |\n")
+		b.WriteString("| Check | Outcome | Level | Role | Transport | Eras | Rules | ms | Message |\n")
+		b.WriteString("| --- | --- | --- | --- | --- | --- | --- | --: | --- |\n")
 		for _, c := range rest {
-			fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s | %d | %s |\n", mdCell(c.ID), c.Outcome, c.Level,
-				c.Role, c.Transport, mdRules(c.Rules), c.DurationMS, mdCell(oneLine(c.Message, min(lineRunes, maxMessageRunes))))
+			fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s | %s | %d | %s |\n", mdCell(c.ID), c.Outcome, c.Level,
+				c.Role, c.Transport, erasText(c.Eras), mdRules(c.Rules), c.DurationMS, mdCell(oneLine(c.Message, min(lineRunes, maxMessageRunes))))
 		}
 		b.WriteString("\n</details>\n")
 	}

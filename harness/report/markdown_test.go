@@ -36,8 +36,8 @@ func TestMarkdownEscapesCells(t *testing.T) {
 	if len(rows) != 1 {
 		t.Fatalf("want the check in the attention table only, got rows %q in\n%s", rows, md)
 	}
-	if n := len(cells(rows[0])); n != 6 {
-		t.Errorf("attention row has %d cells, want 6: %s", n, rows[0])
+	if n := len(cells(rows[0])); n != 7 {
+		t.Errorf("attention row has %d cells, want 7: %s", n, rows[0])
 	}
 	wantContains(t, rows[0], "got a&#124;b<br>then &lt;/details&gt;")
 }

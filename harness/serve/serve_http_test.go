@@ -161,7 +161,8 @@ func TestHTTPReconnectionResumesWithTheReferenceClient(t *testing.T) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), waitLimit)
 	defer cancel()
-	sess, err := mcpclient.Connect(ctx, client, mcpclient.Options{CallTimeout: waitLimit})
+	// The legacy era: its POST streams are resumed with GET (HT-45).
+	sess, err := mcpclient.Connect(ctx, client, mcpclient.Options{CallTimeout: waitLimit, Era: mcpclient.EraLegacy})
 	if err != nil {
 		t.Fatal(err)
 	}

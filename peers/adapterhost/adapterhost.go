@@ -29,6 +29,15 @@ const (
 	EnvAuthToken     = "MCPCONFORM_AUTH_TOKEN"
 	EnvHeaders       = "MCPCONFORM_HEADERS"
 	EnvLimits        = "MCPCONFORM_LIMITS"
+	// EnvEra is the era the client is to speak: "legacy" (the initialize
+	// handshake) or "modern" (2026-07-28); unset, the library chooses.
+	EnvEra = "MCPCONFORM_ERA"
+)
+
+// The eras of EnvEra, of Plan.Eras and of the connect line.
+const (
+	EraLegacy = "legacy"
+	EraModern = "modern"
 )
 
 // Exit statuses: ExitUnsupported tells mcpconform the adapter cannot run
@@ -57,6 +66,7 @@ type Env struct {
 	AuthToken     string            // http, optional bearer token
 	Headers       map[string]string // http, optional custom headers
 	Limits        map[string]int64  // optional limit overrides
+	Era           string            // "legacy", "modern", or "": the library's choice
 }
 
 // ReadEnv reads the contract's variables from the environment.
@@ -89,6 +99,11 @@ func readEnv(getenv func(string) string) (Env, error) {
 		e.CallTimeout = time.Duration(ms) * time.Millisecond
 	}
 	e.Parallel = getenv(EnvParallel) == "1"
+	switch e.Era = getenv(EnvEra); e.Era {
+	case "", EraLegacy, EraModern:
+	default:
+		return e, fmt.Errorf("%s must be %q or %q (or unset), got %q", EnvEra, EraLegacy, EraModern, e.Era)
+	}
 	if raw := getenv(EnvHeaders); raw != "" {
 		if err := json.Unmarshal([]byte(raw), &e.Headers); err != nil {
 			return e, fmt.Errorf("%s must be a JSON object of strings, got %q: %v", EnvHeaders, raw, err)
@@ -114,11 +129,21 @@ type Session interface {
 	Close() error
 }
 
+// EraSession is a Session that can tell the era its connection chose
+// ("legacy" or "modern"); the connect line then names it.
+type EraSession interface {
+	Session
+	Era() string
+}
+
 // Plan is what a library makes of one invocation.
 type Plan struct {
 	// Config holds the limits the client really enforces, by contract key
 	// (max_sse_event_size, …); printed as the config line unless empty.
 	Config map[string]int64
+	// Eras are the eras the client claims (printed in the config line as
+	// "eras"); none means the legacy era alone.
+	Eras []string
 	// Connect starts the client and completes the handshake.
 	Connect func(ctx context.Context) (Session, error)
 }
@@ -151,12 +176,25 @@ func run(name string, getenv func(string) string, stdout, stderr io.Writer, plan
 // as their context's deadline, when one is given; the handshake gets none
 // (neither Go library has a start-up timeout of its own).
 func Run(env Env, p Plan, out *Printer) {
-	if len(p.Config) > 0 {
-		out.Line(map[string]any{"config": p.Config})
+	if len(p.Config) > 0 || len(p.Eras) > 0 {
+		config := map[string]any{}
+		for k, v := range p.Config {
+			config[k] = v
+		}
+		if len(p.Eras) > 0 {
+			config["eras"] = p.Eras
+		}
+		out.Line(map[string]any{"config": config})
 	}
 	start := time.Now()
 	s, err := p.Connect(context.Background())
-	out.Line(map[string]any{"connect": phase(start, err)})
+	connect := phase(start, err)
+	if es, ok := s.(EraSession); ok && err == nil {
+		if era := es.Era(); era != "" {
+			connect["era"] = era
+		}
+	}
+	out.Line(map[string]any{"connect": connect})
 	if err != nil {
 		return
 	}

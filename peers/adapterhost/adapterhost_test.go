@@ -31,6 +31,7 @@ func TestReadEnv(t *testing.T) {
 		"bad timeout":   {EnvTransport: "http", EnvServerURL: "http://x", EnvCallTimeoutMS: "-1"},
 		"bad headers":   {EnvTransport: "http", EnvServerURL: "http://x", EnvHeaders: `["a"]`},
 		"bad transport": {EnvTransport: "sse"},
+		"bad era":       {EnvTransport: "http", EnvServerURL: "http://x", EnvEra: "2026"},
 	} {
 		if _, err := readEnv(envOf(m)); err == nil {
 			t.Errorf("%s: no error", name)
@@ -109,6 +110,28 @@ func TestRunPrintsEveryStep(t *testing.T) {
 		if !parallel && (ls[3]["tool"] != "ok" || ls[4]["tool"] != "fail" || ls[5]["tool"] != "slow") {
 			t.Errorf("calls out of order: %v", ls[3:6])
 		}
+	}
+}
+
+// eraFake is a fake that says which era it connected in.
+type eraFake struct{ fake }
+
+func (*eraFake) Era() string { return EraModern }
+
+func TestRunDeclaresErasAndNamesTheChosenOne(t *testing.T) {
+	e, err := readEnv(envOf(map[string]string{EnvTransport: "http", EnvServerURL: "http://x", EnvEra: EraModern}))
+	if err != nil || e.Era != EraModern {
+		t.Fatalf("readEnv = %+v, %v; want era modern", e, err)
+	}
+	var out bytes.Buffer
+	Run(Env{CallTimeout: 50 * time.Millisecond}, Plan{Eras: []string{EraLegacy, EraModern}, Connect: func(context.Context) (Session, error) { return &eraFake{}, nil }}, NewPrinter(&out))
+	ls := lines(t, out.String())
+	eras, _ := ls[0]["config"].(map[string]any)["eras"].([]any)
+	if len(eras) != 2 || eras[0] != EraLegacy || eras[1] != EraModern {
+		t.Errorf("config line %v, want eras [legacy modern]", ls[0])
+	}
+	if era := ls[1]["connect"].(map[string]any)["era"]; era != EraModern {
+		t.Errorf("connect line %v, want era modern", ls[1])
 	}
 }
 

@@ -86,10 +86,15 @@ func plan(env adapterhost.Env) (adapterhost.Plan, error) {
 		t = st
 	}
 	client := mcp.NewClient(&mcp.Implementation{Name: "mcpconform-gosdk-client", Version: "v1.0.0"}, nil)
+	var opts *mcp.ClientSessionOptions
+	if v := versions[env.Era]; v != "" {
+		opts = &mcp.ClientSessionOptions{ProtocolVersion: v}
+	}
 	return adapterhost.Plan{
 		Config: config,
+		Eras:   []string{adapterhost.EraLegacy, adapterhost.EraModern},
 		Connect: func(ctx context.Context) (adapterhost.Session, error) {
-			cs, err := client.Connect(ctx, t, nil)
+			cs, err := client.Connect(ctx, t, opts)
 			if err != nil {
 				return nil, err
 			}
@@ -98,8 +103,22 @@ func plan(env adapterhost.Env) (adapterhost.Plan, error) {
 	}, nil
 }
 
+// versions are the protocol versions the adapter proposes in each era.
+var versions = map[string]string{adapterhost.EraLegacy: "2025-11-25", adapterhost.EraModern: modernVersion}
+
+// modernVersion is the first version of the modern era.
+const modernVersion = "2026-07-28"
+
 // session is a connected mcp.ClientSession.
 type session struct{ cs *mcp.ClientSession }
+
+// Era is the era of the protocol version the session settled on.
+func (s session) Era() string {
+	if r := s.cs.InitializeResult(); r != nil && r.ProtocolVersion >= modernVersion {
+		return adapterhost.EraModern
+	}
+	return adapterhost.EraLegacy
+}
 
 func (s session) ListTools(ctx context.Context) ([]string, error) {
 	var names []string

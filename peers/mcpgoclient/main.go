@@ -12,6 +12,12 @@
 // a request out; over stdio it then sends notifications/cancelled), and
 // Client.Close ends the session.
 //
+// It claims both eras. MCPCONFORM_ERA picks the version Initialize proposes:
+// legacy 2025-11-25, which keeps the client on the initialize handshake;
+// modern (and unset) mcp.LATEST_PROTOCOL_VERSION, 2026-07-28, which probes
+// with server/discover and falls back to initialize on a legacy server. The
+// connect line names the era of the version Initialize settled on.
+//
 // Over HTTP MCPCONFORM_HEADERS and MCPCONFORM_AUTH_TOKEN go in
 // transport.WithHTTPHeaders, the library's option for headers sent on every
 // request (the token as "Authorization: Bearer …"). The library has no
@@ -74,21 +80,31 @@ func plan(env adapterhost.Env) (adapterhost.Plan, error) {
 			return c, nil
 		}
 	}
+	version := mcp.LATEST_PROTOCOL_VERSION
+	if env.Era == adapterhost.EraLegacy {
+		version = mcp.LATEST_LEGACY_PROTOCOL_VERSION
+	}
 	return adapterhost.Plan{
 		Config: config,
+		Eras:   []string{adapterhost.EraLegacy, adapterhost.EraModern},
 		Connect: func(ctx context.Context) (adapterhost.Session, error) {
 			c, err := start(ctx)
 			if err != nil {
 				return nil, err
 			}
 			req := mcp.InitializeRequest{}
-			req.Params.ProtocolVersion = mcp.LATEST_PROTOCOL_VERSION
+			req.Params.ProtocolVersion = version
 			req.Params.ClientInfo = mcp.Implementation{Name: "mcpconform-mcpgo-client", Version: "v1.0.0"}
-			if _, err := c.Initialize(ctx, req); err != nil {
+			res, err := c.Initialize(ctx, req)
+			if err != nil {
 				_ = c.Close()
 				return nil, err
 			}
-			return session{c}, nil
+			era := adapterhost.EraLegacy
+			if mcp.IsModernProtocol(res.ProtocolVersion) {
+				era = adapterhost.EraModern
+			}
+			return session{c, era}, nil
 		},
 	}, nil
 }
@@ -105,8 +121,13 @@ func httpHeaders(env adapterhost.Env) map[string]string {
 	return headers
 }
 
-// session is an initialized client.Client.
-type session struct{ c *client.Client }
+// session is an initialized client.Client and the era it settled on.
+type session struct {
+	c   *client.Client
+	era string
+}
+
+func (s session) Era() string { return s.era }
 
 func (s session) ListTools(ctx context.Context) ([]string, error) {
 	res, err := s.c.ListTools(ctx, mcp.ListToolsRequest{})

@@ -40,10 +40,10 @@
 #   OFFICIAL_SUITE_TIMEOUT   seconds each run may take before it is stopped (default 300)
 set -euo pipefail
 
-# Pinned versions: keep them equal to everything/package.json, whose
-# package-lock.json pins the whole tree.
-NODE_VERSION=22.23.3
-CONFORMANCE_VERSION=0.2.0-alpha.12
+# Pinned versions: Node.js in install.sh, the suite in everything/package.json
+# (install.sh reads it there); keep EVERYTHING_VERSION equal to the
+# server-everything of everything/package.json, whose package-lock.json pins
+# the whole tree.
 EVERYTHING_VERSION=2026.8.31
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)

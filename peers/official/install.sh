@@ -1,12 +1,16 @@
 # shellcheck shell=bash
-# shellcheck disable=SC2154 # name, here, cache, tmp, NODE_VERSION, CONFORMANCE_VERSION: set by the sourcing script
+# shellcheck disable=SC2154 # name, here, cache, tmp: set by the sourcing script
 # Sourced by run.sh, run-client.sh and compare-everything.sh: installs Node.js
 # and the pinned suite into the cache (reused by later runs) and sets node (the
-# Node.js binary), node_version, suite_dir (its node_modules' parent) and cli
-# (the suite's entry point). The packages are those of package.json and
-# package-lock.json in suite_lock (default: this folder), installed into
-# $cache/${suite_name:-conformance}-$CONFORMANCE_VERSION. Needs die
-# (background.sh).
+# Node.js binary), node_version, CONFORMANCE_VERSION, suite_dir (its
+# node_modules' parent) and cli (the suite's entry point). The packages are
+# those of package.json and package-lock.json in suite_lock (default: this
+# folder), installed into $cache/${suite_name:-conformance}-$CONFORMANCE_VERSION.
+# Needs die (background.sh).
+#
+# The pins live in one place each: NODE_VERSION here, the suite's version in
+# package.json (the whole tree in package-lock.json beside it).
+NODE_VERSION=22.23.3
 
 command -v npm >/dev/null || die "npm is needed to install Node.js ${NODE_VERSION} and the suite; install npm first"
 
@@ -38,6 +42,8 @@ node_version=$("$node" --version 2>/dev/null) || die "$node does not run"
 
 # --- the suite, installed from the committed lockfile -----------------------
 lock_dir=${suite_lock:-$here}
+CONFORMANCE_VERSION=$(sed -n 's/^ *"@modelcontextprotocol\/conformance": "\([^"]*\)".*/\1/p' "$lock_dir/package.json")
+[[ -n $CONFORMANCE_VERSION ]] || die "$lock_dir/package.json names no version of @modelcontextprotocol/conformance"
 suite_dir=$cache/${suite_name:-conformance}-$CONFORMANCE_VERSION
 cli=$suite_dir/node_modules/@modelcontextprotocol/conformance/dist/index.js
 if ! cmp -s "$lock_dir/package-lock.json" "$suite_dir/package-lock.json" || [[ ! -f $cli ]]; then
@@ -51,4 +57,4 @@ fi
 installed=$("$node" -p "require(process.argv[1]).version" "$suite_dir/node_modules/@modelcontextprotocol/conformance/package.json") ||
 	die "cannot read the installed suite's version"
 [[ $installed == "$CONFORMANCE_VERSION" ]] ||
-	die "$lock_dir/package-lock.json installs @modelcontextprotocol/conformance $installed, but $name pins $CONFORMANCE_VERSION"
+	die "$lock_dir/package-lock.json installs @modelcontextprotocol/conformance $installed, but $lock_dir/package.json pins $CONFORMANCE_VERSION; run npm install --package-lock-only there"
