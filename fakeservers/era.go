@@ -52,20 +52,8 @@ func ParseEra(s string) (Era, error) {
 	return "", fmt.Errorf("era %q is not one the fakes serve; use %s", s, strings.Join(names, ", "))
 }
 
-// orLegacy is e, with "" read as Legacy.
-func (e Era) orLegacy() Era {
-	if e == "" {
-		return Legacy
-	}
-	return e
-}
-
 // ServesModern reports whether a fake of era e serves 2026-07-28.
 func (e Era) ServesModern() bool { return e == Modern || e == Dual }
-
-// ServesLegacy reports whether a fake of era e serves the initialize
-// handshake.
-func (e Era) ServesLegacy() bool { return e.orLegacy() != Modern }
 
 // Admission is how a fake takes one request.
 type Admission struct {
@@ -156,9 +144,6 @@ func (o Offer) DiscoverReply(m *jsonrpc.Message) *jsonrpc.Message {
 	})
 }
 
-// PingReply is the success response to ping request m, a legacy-era method.
-func PingReply(m *jsonrpc.Message) *jsonrpc.Message { return ResultMessage(m.ID, struct{}{}) }
-
 // MethodNotFound is the -32601 a fake answers a method it does not serve with.
 func MethodNotFound(m *jsonrpc.Message) *jsonrpc.Message {
 	return jsonrpc.NewError(m.ID, jsonrpc.CodeMethodNotFound, "Method not found")
@@ -177,7 +162,7 @@ func (o Offer) Base(m *jsonrpc.Message, a Admission) *jsonrpc.Message {
 	case m.Method == mcp.MethodDiscover && a.Modern:
 		return o.DiscoverReply(m)
 	case m.Method == "ping" && !a.Modern:
-		return PingReply(m)
+		return ResultMessage(m.ID, struct{}{})
 	}
 	return MethodNotFound(m)
 }

@@ -60,10 +60,6 @@ func (c *C) keepingTranscript(note string, f func()) verdict {
 	return v
 }
 
-// Era is the era the check is judging the client in now; "" for a check of
-// ForEraChoice, whose runs name theirs.
-func (c *C) Era() check.Era { return c.era }
-
 // ClaimsEra reports whether the client claims era over transport t (stdio
 // or http), by the config line of its pre-flight run there.
 func (c *C) ClaimsEra(t check.Transport, era check.Era) bool {

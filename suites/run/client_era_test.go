@@ -20,9 +20,9 @@ func judgeEras(t *testing.T, eras []check.Era, byEra map[check.Era]func(c *C)) (
 	c := &C{D: check.Descriptor{ID: "stdio.client.x", Level: check.MUST, Role: check.Client, Transport: check.Stdio, Eras: eras}, cfg: Options{}.WithDefaults()}
 	var ran []check.Era
 	v := runBody(c, eachEra(func(c *C) {
-		ran = append(ran, c.Era())
-		c.SetTranscript([]transcript.Entry{{Dir: transcript.ClientToServer, Line: "sent in the " + string(c.Era()) + " era"}})
-		if f := byEra[c.Era()]; f != nil {
+		ran = append(ran, c.era)
+		c.SetTranscript([]transcript.Entry{{Dir: transcript.ClientToServer, Line: "sent in the " + string(c.era) + " era"}})
+		if f := byEra[c.era]; f != nil {
 			f(c)
 		}
 	}))
