@@ -23,7 +23,7 @@ var _ = eraChoiceCheck(check.Descriptor{
 		"to a server of 2026-07-28 alone fails to connect, without hanging, and says which versions the server serves (LC-43).",
 	Rules:    []string{"LC-45", "LC-46", "HT-92", "LC-43"},
 	Eras:     []check.Era{check.Legacy, check.Modern},
-	KilledBy: []mutant.Name{mutant.RefusalUnexplained, "no-era-fallback"},
+	KilledBy: []mutant.Name{mutant.RefusalUnexplained, mutant.NoEraFallback},
 }, func(c *run.C) {
 	eachTransport(c, func(t check.Transport) {
 		wantClearRefusal(c, t)

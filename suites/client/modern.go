@@ -27,7 +27,7 @@ var _ = clientCheck(check.Descriptor{
 		"and io.modelcontextprotocol/clientCapabilities, an object ({} for none).",
 	Rules:    []string{"JR-46"},
 	Eras:     modernOnly,
-	KilledBy: []mutant.Name{"modern-no-meta"},
+	KilledBy: []mutant.Name{mutant.ModernNoMeta},
 }, func(c *run.C) {
 	eachTransport(c, func(t check.Transport) {
 		x := runOver(c, t, fake{Case: "well-behaved"}, target.Invocation{})
@@ -52,7 +52,7 @@ var _ = clientCheck(check.Descriptor{
 	Requirement: "A client treats a result whose resultType it does not recognise as invalid, never as complete.",
 	Rules:       []string{"JR-16"},
 	Eras:        modernOnly,
-	KilledBy:    []mutant.Name{"result-type-unknown-accepted"},
+	KilledBy:    []mutant.Name{mutant.ResultTypeUnknownAccepted},
 }, func(c *run.C) {
 	eachTransport(c, func(t check.Transport) {
 		x := runOver(c, t, fake{Case: "result-type-unknown"}, target.Invocation{})
@@ -88,7 +88,7 @@ var _ = clientCheck(check.Descriptor{
 		"acknowledged in full the subscription is open, acknowledged short it is not the one asked for.",
 	Rules:    []string{"SB-04"},
 	Eras:     modernOnly,
-	KilledBy: []mutant.Name{"listen-no-ack-check"},
+	KilledBy: []mutant.Name{mutant.ListenNoAckCheck},
 }, func(c *run.C) {
 	eachTransport(c, func(t check.Transport) {
 		if full := listened(c, t, "listen"); full.Outcome != target.OutcomeOK {

@@ -24,7 +24,7 @@ var _ = clientCheck(check.Descriptor{
 		"and echoes requestState byte for byte, sending none when none was given.",
 	Rules:    []string{"MR-06"},
 	Eras:     modernOnly,
-	KilledBy: []mutant.Name{"mrtr-same-id", "mrtr-state-altered"},
+	KilledBy: []mutant.Name{mutant.MRTRSameID, mutant.MRTRStateAltered},
 }, func(c *run.C) {
 	eachTransport(c, func(t check.Transport) {
 		x := runOver(c, t, fake{Case: "input-required"}, target.Invocation{})
@@ -50,7 +50,7 @@ var _ = clientCheck(check.Descriptor{
 	Requirement: "A client never carries the inputResponses or requestState of a request's input round onto another request.",
 	Rules:       []string{"MR-06"},
 	Eras:        modernOnly,
-	KilledBy:    []mutant.Name{"mrtr-state-reused"},
+	KilledBy:    []mutant.Name{mutant.MRTRStateReused},
 }, func(c *run.C) {
 	eachTransport(c, func(t check.Transport) {
 		x := runOver(c, t, fake{Case: "input-required"}, target.Invocation{})
@@ -83,7 +83,7 @@ var _ = clientCheck(check.Descriptor{
 		"answer to one it did not declare (the server broke MR-04 asking it).",
 	Rules:    []string{"MR-06", "EL-02"},
 	Eras:     modernOnly,
-	KilledBy: []mutant.Name{"mrtr-undeclared-input"},
+	KilledBy: []mutant.Name{mutant.MRTRUndeclaredInput},
 }, func(c *run.C) {
 	eachTransport(c, func(t check.Transport) {
 		x := runOver(c, t, fake{Case: "input-undeclared"}, target.Invocation{})

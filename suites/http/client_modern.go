@@ -31,7 +31,7 @@ var _ = clientCheck(check.Descriptor{
 		"method and, for tools/call and prompts/get, Mcp-Name equal to params.name (resources/read: params.uri).",
 	Rules:    []string{"HT-73", "HT-77"},
 	Eras:     modernOnly,
-	KilledBy: []mutant.Name{"modern-header-mismatch"},
+	KilledBy: []mutant.Name{mutant.ModernHeaderMismatch},
 }, func(c *run.C) {
 	r := c.RunHTTPClient(httpfake.Options{Case: "well-behaved"}, target.Invocation{})
 	wantReached(c, r)
@@ -66,7 +66,7 @@ var _ = clientCheck(check.Descriptor{
 		"=?base64?<base64 of its UTF-8>?=.",
 	Rules:    []string{"HT-79", "HT-78"},
 	Eras:     modernOnly,
-	KilledBy: []mutant.Name{"modern-param-header-raw"},
+	KilledBy: []mutant.Name{mutant.ModernParamHeaderRaw},
 }, func(c *run.C) {
 	r := c.RunHTTPClient(httpfake.Options{Case: "param-headers"}, target.Invocation{})
 	wantReached(c, r)
@@ -134,7 +134,7 @@ var _ = clientCheck(check.Descriptor{
 		"(here two header names equal but for case), so it never calls it.",
 	Rules:    []string{"HT-80"},
 	Eras:     modernOnly,
-	KilledBy: []mutant.Name{"invalid-header-tool-kept"},
+	KilledBy: []mutant.Name{mutant.InvalidHeaderToolKept},
 }, func(c *run.C) {
 	r := c.RunHTTPClient(httpfake.Options{Case: "param-headers"}, target.Invocation{})
 	wantReached(c, r)
