@@ -120,6 +120,8 @@ type Server struct {
 	mu       sync.Mutex
 	sessions map[string]*serverSession
 	wedges   map[string]*plantedWedge // mutant PlantedWedgeAfterUnknownCancel's state, per session key
+
+	hub listenHub // the open subscriptions/listen streams
 }
 
 // New returns a reference server with opts.
