@@ -1,8 +1,10 @@
 package mcpserver
 
 import (
+	"context"
 	"fmt"
 	"testing"
+	"time"
 
 	"github.com/mcpconform/mcpconform/harness/jsonrpc"
 	"github.com/mcpconform/mcpconform/harness/mcp"
@@ -36,6 +38,29 @@ func init() {
 			seen = append(seen, n.Method)
 			if n.Method == mcp.NotificationPromptsListChanged {
 				return len(seen) > 1, fmt.Sprint(seen)
+			}
+		}
+	}
+	serverRuleOf[mutant.ListenIgnoresCancel] = func(t *testing.T, m mutant.Name) (bool, string) {
+		p := newPeer(t, m)
+		ctx, stop := context.WithCancel(context.Background())
+		defer stop()
+		p.ctx = ctx
+		_, done := startListen(t, p, jsonrpc.IntID(55), `{"toolsListChanged":true}`)
+		p.notify("notifications/cancelled", `{"requestId":55}`)
+		p.trigger("test_trigger_tool_change", "{}")
+		for {
+			select {
+			case <-done:
+				return false, "the stream ended"
+			case n := <-p.sent:
+				if n.Method == mcp.NotificationToolsListChanged {
+					stop()
+					<-done
+					return true, "the cancelled stream got " + n.Method
+				}
+			case <-time.After(serverWait):
+				t.Fatalf("neither the end of the cancelled stream nor a notification on it within %v", serverWait)
 			}
 		}
 	}

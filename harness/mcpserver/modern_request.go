@@ -43,8 +43,10 @@ func (s *Server) runModern(ctx context.Context, conn *serverSession, meta mcp.Mo
 	if rpcErr != nil {
 		return s.respond(req, nil, rpcErr)
 	}
-	conn.track(rc)
-	defer conn.untrack(rc)
+	if !(s.opts.Mutant == mutant.ListenIgnoresCancel && req.Method == mcp.MethodListen) {
+		conn.track(rc)
+		defer conn.untrack(rc)
+	}
 	if r := httpRequestOf(ctx); r != nil {
 		defer context.AfterFunc(r.Context(), rc.cancel)()
 	}

@@ -292,3 +292,25 @@ var _ = stdioServerCheck(check.Descriptor{
 		c.Failf("no notifications/cancelled but to end a subscriptions/listen stream", "notifications/cancelled for request %s, a tools/call the client cancelled", params.RequestID)
 	}
 })
+
+var _ = stdioServerCheck(check.Descriptor{
+	ID:          "server.subscriptions.cancel-ends-stream",
+	Title:       "a subscriptions/listen stream the client cancels with notifications/cancelled ends: nothing more for it, no response",
+	Requirement: "On notifications/cancelled the receiver stops the work and sends no response for the cancelled request; a cancelled subscriptions/listen stream carries nothing more.",
+	Rules:       []string{"CN-04"},
+	Level:       check.SHOULD,
+	Eras:        modernEra,
+	KilledBy:    []mutant.Name{mutant.ListenIgnoresCancel},
+	Waits:       []check.Wait{{What: "messages of the cancelled listen stream, after a change it opted into", Setting: check.QuietWindow}},
+}, func(c *run.C) {
+	p := openPeer(c, check.Stdio)
+	l := openListen(c, p, mcp.SubscriptionFilter{ToolsListChanged: true})
+	p.message(jsonrpc.ID{}, "notifications/cancelled", map[string]any{"requestId": l.id, "reason": "mcpconform closes the subscription"})
+	if !announce(c, p, "tool-list-change") {
+		c.Unimplemented("no tool announces a tool list change: the server offers no test_trigger_tool_change; map one in a --fixtures file, e.g. tool-list-change: {tool: NAME}")
+	}
+	for _, m := range append(p.unread, p.quiet(c.QuietWindow())...) {
+		c.Require(!l.onStream(m) && m.Method != mcp.NotificationToolsListChanged,
+			"nothing for the cancelled subscription "+l.where(), "%s", describe(m))
+	}
+})
