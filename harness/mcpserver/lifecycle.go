@@ -81,7 +81,7 @@ var serverCapabilities = map[string]any{
 // modern those server/discover declares: serverCapabilities, without logging
 // under mutant LoggingUndeclared. The modern era replaced resources/subscribe
 // with subscriptions/listen: there the notifications a listen stream carries
-// are declared (listenCapabilities).
+// are declared (listenCapabilities), and the tasks extension when served.
 func (s *Server) declaredCapabilities(modern bool) map[string]any {
 	if s.opts.Mutant != mutant.LoggingUndeclared && !modern {
 		return serverCapabilities
@@ -92,6 +92,9 @@ func (s *Server) declaredCapabilities(modern bool) map[string]any {
 	}
 	if modern {
 		maps.Copy(caps, listenCapabilities)
+		if s.opts.Tasks {
+			caps["extensions"] = map[string]any{TasksExtension: map[string]any{}}
+		}
 	}
 	return caps
 }

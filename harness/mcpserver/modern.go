@@ -121,6 +121,9 @@ func (s *Server) modernMethod(name string) (methodHandler, bool) {
 	case "initialize", "ping", "logging/setLevel", "resources/subscribe", "resources/unsubscribe":
 		return nil, false
 	}
+	if handle, ok := s.taskMethod(name); ok {
+		return handle, true
+	}
 	return s.method(name)
 }
 

@@ -37,6 +37,11 @@ func (s *Server) listTools(rc *RequestContext, params json.RawMessage) (any, *js
 	for i, t := range offered {
 		all[i] = t.Tool
 	}
+	if s.opts.Tasks && rc.sess.modern {
+		for _, t := range taskTools {
+			all = append(all, t.Tool)
+		}
+	}
 	if s.opts.Mutant == mutant.ToolWithoutInputSchema {
 		all[0].InputSchema = nil
 	}
@@ -67,6 +72,9 @@ func (s *Server) callTool(rc *RequestContext, params json.RawMessage) (any, *jso
 	}
 	if a := bytes.TrimSpace(p.Arguments); len(a) > 0 && a[0] != '{' && !bytes.Equal(a, []byte("null")) {
 		return nil, mcp.InvalidParams("tools/call: arguments must be an object")
+	}
+	if tt := s.findTaskTool(rc, p.Name); tt != nil {
+		return s.callTaskTool(rc, tt, p.Arguments, params)
 	}
 	t := findTool(p.Name, rc.sess.modern)
 	if t == nil {
