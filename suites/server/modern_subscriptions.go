@@ -275,7 +275,7 @@ var _ = stdioServerCheck(check.Descriptor{
 	KilledBy:    []mutant.Name{mutant.CancelEchoed},
 	Waits:       []check.Wait{{What: "messages about the cancelled request, after its cancellation", Setting: check.QuietWindow}},
 }, func(c *run.C) {
-	p := openPeer(c, check.Stdio)
+	_, p := stdioServer(c)
 	p.modern = mcp.ModernVersion
 	f := fixture(c, p, "slow")
 	id := p.id()
@@ -303,7 +303,7 @@ var _ = stdioServerCheck(check.Descriptor{
 	KilledBy:    []mutant.Name{mutant.ListenIgnoresCancel},
 	Waits:       []check.Wait{{What: "messages of the cancelled listen stream, after a change it opted into", Setting: check.QuietWindow}},
 }, func(c *run.C) {
-	p := openPeer(c, check.Stdio)
+	_, p := stdioServer(c)
 	l := openListen(c, p, mcp.SubscriptionFilter{ToolsListChanged: true})
 	p.message(jsonrpc.ID{}, "notifications/cancelled", map[string]any{"requestId": l.id, "reason": "mcpconform closes the subscription"})
 	if !announce(c, p, "tool-list-change") {
