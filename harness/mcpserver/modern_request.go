@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
+	"slices"
 
 	"github.com/mcpconform/mcpconform/harness/jsonrpc"
 	"github.com/mcpconform/mcpconform/harness/mcp"
@@ -76,7 +77,7 @@ func (s *Server) paramHeaderProblem(ctx context.Context, req *jsonrpc.Message) s
 		Arguments json.RawMessage `json:"arguments"`
 	}
 	_ = mcp.DecodeParams(req.Params, &p)
-	t := findTool(p.Name, true)
+	t := findTool(slices.Concat(serverTools, modernTools), p.Name)
 	if t == nil {
 		return ""
 	}

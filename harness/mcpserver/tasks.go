@@ -145,8 +145,9 @@ func protocolErrorJob(context.Context, asker, json.RawMessage) (mcp.CallToolResu
 	return mcp.CallToolResult{}, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "protocol_error_job always fails with a protocol error"}
 }
 
-// confirmForm is the form confirm_delete asks for.
-func confirmForm(message string) map[string]any {
+// taskConfirmRequest is the elicitation confirm_delete and multi_input ask
+// for.
+func taskConfirmRequest(message string) map[string]any {
 	return map[string]any{"method": "elicitation/create", "params": map[string]any{"mode": "form", "message": message,
 		"requestedSchema": map[string]any{"type": "object", "properties": map[string]any{"confirm": map[string]any{"type": "boolean"}}, "required": []string{"confirm"}}}}
 }
@@ -170,7 +171,7 @@ func confirmDelete(ctx context.Context, ask asker, args json.RawMessage) (mcp.Ca
 	if err := decodeArgs(args, &a); err != nil {
 		return ErrorResult(err.Error()), nil
 	}
-	answers, err := ask(ctx, map[string]any{"confirm": confirmForm("Delete " + a.Filename + "?")})
+	answers, err := ask(ctx, map[string]any{"confirm": taskConfirmRequest("Delete " + a.Filename + "?")})
 	if err != nil {
 		return mcp.CallToolResult{}, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: err.Error()}
 	}
@@ -181,7 +182,7 @@ func confirmDelete(ctx context.Context, ask asker, args json.RawMessage) (mcp.Ca
 }
 
 func multiInput(ctx context.Context, ask asker, _ json.RawMessage) (mcp.CallToolResult, *jsonrpc.Error) {
-	answers, err := ask(ctx, map[string]any{"first": confirmForm("First question: go on?"), "second": confirmForm("Second question: go on?")})
+	answers, err := ask(ctx, map[string]any{"first": taskConfirmRequest("First question: go on?"), "second": taskConfirmRequest("Second question: go on?")})
 	if err != nil {
 		return mcp.CallToolResult{}, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: err.Error()}
 	}

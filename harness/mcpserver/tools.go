@@ -29,10 +29,9 @@ func pageResult[T any](key string, items []T, next string) map[string]any {
 	return res
 }
 
-// listTools answers tools/list a page at a time (TL-02, PA-01), with the
-// tools of the request's era.
+// listTools answers tools/list a page at a time (TL-02, PA-01).
 func (s *Server) listTools(rc *RequestContext, params json.RawMessage) (any, *jsonrpc.Error) {
-	offered := offeredTools(rc.sess.modern)
+	offered := toolsOffered(rc)
 	all := make([]mcp.Tool, len(offered))
 	for i, t := range offered {
 		all[i] = t.Tool
@@ -76,7 +75,7 @@ func (s *Server) callTool(rc *RequestContext, params json.RawMessage) (any, *jso
 	if tt := s.findTaskTool(rc, p.Name); tt != nil {
 		return s.callTaskTool(rc, tt, p.Arguments, params)
 	}
-	t := findTool(p.Name, rc.sess.modern)
+	t := findTool(toolsOffered(rc), p.Name)
 	if t == nil {
 		msg := fmt.Sprintf("unknown tool %q; tools/list names the tools", p.Name)
 		if s.opts.Mutant == mutant.UnknownToolNotError {
@@ -97,12 +96,10 @@ func (s *Server) callTool(rc *RequestContext, params json.RawMessage) (any, *jso
 	return res, nil
 }
 
-// findTool finds a tool of the era by name.
-func findTool(name string, modern bool) *serverTool {
-	offered := offeredTools(modern)
-	for i := range offered {
-		if offered[i].Name == name {
-			return &offered[i]
+func findTool(tools []serverTool, name string) *serverTool {
+	for i := range tools {
+		if tools[i].Name == name {
+			return &tools[i]
 		}
 	}
 	return nil

@@ -23,12 +23,12 @@ var modernTools = []serverTool{
 	{tool("test_custom_headers", "Echoes its arguments. Over HTTP, region, priority and verbose are mirrored in the Mcp-Param-Region, Mcp-Param-Priority and Mcp-Param-Verbose headers (x-mcp-header), which the server checks against the arguments (HT-81).", customHeadersSchema), echoArguments},
 }
 
-// offeredTools are the tools of an era, in tools/list order.
-func offeredTools(modern bool) []serverTool {
-	if !modern {
-		return serverTools
+// toolsOffered are the tools of rc's era.
+func toolsOffered(rc *RequestContext) []serverTool {
+	if rc.sess.modern {
+		return slices.Concat(serverTools, modernTools)
 	}
-	return append(slices.Clip(serverTools), modernTools...)
+	return serverTools
 }
 
 // customHeadersSchema is test_custom_headers' inputSchema: a string, an
