@@ -42,7 +42,8 @@ func (s *Server) newerThanLegacy(version string) bool {
 }
 
 // serveModern answers one 2026-07-28 POST statelessly, with
-// application/json: no session is minted or read (HT-60). The
+// application/json or, once the handler sends something about the
+// request, SSE (handleModern): no session is minted or read (HT-60). The
 // MCP-Protocol-Version header must equal the body's _meta version (HT-73),
 // else 400 with -32020 (HT-74); so must Mcp-Method and Mcp-Name mirror the
 // body (HT-77, HT-81). The handler's errors about the request
@@ -72,8 +73,7 @@ func (s *Server) serveModern(w http.ResponseWriter, r *http.Request, msg *jsonrp
 	// A legacy initialize to a modern-only server: the handler names the
 	// versions served (LC-48).
 	sess := s.newSession(true, meta.Version)
-	resp := s.answer(sess, msg, noStream)
-	s.writeModern(w, s.modernStatus(resp, meta), resp)
+	s.handleModern(w, r, sess, msg, func(resp *jsonrpc.Message) int { return s.modernStatus(resp, meta) })
 }
 
 // headerProblem says how a modern POST's headers disagree with its body:

@@ -12,8 +12,9 @@ import (
 
 // SetModernHeaders sets the headers that mirror m on a 2026-07-28 POST:
 // Mcp-Method always, Mcp-Name for tools/call and prompts/get (params.name)
-// and resources/read (params.uri) (HT-77), values encoded where they are not
-// plain header-safe text (HT-78).
+// and resources/read (params.uri) (HT-77), and for the tasks extension's
+// tasks/get, tasks/update and tasks/cancel (params.taskId), values encoded
+// where they are not plain header-safe text (HT-78).
 func SetModernHeaders(h http.Header, m *jsonrpc.Message) {
 	h.Set(HeaderMethod, encodeHeaderValue(m.Method))
 	if name, ok := mirroredName(m); ok {
@@ -29,6 +30,8 @@ func mirroredName(m *jsonrpc.Message) (string, bool) {
 		field = "name"
 	case "resources/read":
 		field = "uri"
+	case "tasks/get", "tasks/update", "tasks/cancel":
+		field = "taskId" // the tasks extension (SEP-2663)
 	default:
 		return "", false
 	}

@@ -23,6 +23,15 @@ func (sess *serverSession) takeEarlyCancel(key string) bool {
 	return false
 }
 
+// rememberFinished keeps the id of a request that finished among the
+// latest few. The caller holds sess.mu.
+func (sess *serverSession) rememberFinished(key string) {
+	sess.finished = append(sess.finished, key)
+	if len(sess.finished) > maxEarlyCancels {
+		sess.finished = sess.finished[1:]
+	}
+}
+
 // cancel acts on notifications/cancelled: the request in flight with that
 // requestId (its JSON type kept, JR-07) is marked cancelled and its context
 // ends with ErrCancelled; its handler stops and its response is not sent
@@ -38,6 +47,9 @@ func (sess *serverSession) cancel(params json.RawMessage) bool {
 	}
 	sess.mu.Lock()
 	rc := sess.inflight[p.RequestID.Key()]
+	if rc == nil {
+		rc = sess.modernInflight[p.RequestID.Key()]
+	}
 	if rc == nil && !slices.Contains(sess.finished, p.RequestID.Key()) {
 		// A transport may handle the request concurrently, so its cancel can
 		// arrive first: remember the id (a few, never reused: JR-05) so the
@@ -51,7 +63,6 @@ func (sess *serverSession) cancel(params json.RawMessage) bool {
 	if rc == nil {
 		return false
 	}
-	rc.cancelled.Store(true)
-	rc.stop(ErrCancelled)
+	rc.cancel()
 	return true
 }

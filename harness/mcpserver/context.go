@@ -127,10 +127,7 @@ func (sess *serverSession) finish(rc *RequestContext) bool {
 	sess.mu.Lock()
 	if sess.inflight[rc.id.Key()] == rc {
 		delete(sess.inflight, rc.id.Key())
-		sess.finished = append(sess.finished, rc.id.Key())
-		if len(sess.finished) > maxEarlyCancels {
-			sess.finished = sess.finished[1:]
-		}
+		sess.rememberFinished(rc.id.Key())
 	}
 	sess.mu.Unlock()
 	rc.stop(ErrRequestDone)

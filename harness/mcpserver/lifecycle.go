@@ -80,8 +80,8 @@ var serverCapabilities = map[string]any{
 // declaredCapabilities are the capabilities initialize declares, and with
 // modern those server/discover declares: serverCapabilities, without logging
 // under mutant LoggingUndeclared. The modern era replaced resources/subscribe
-// with subscriptions/listen, which the server does not serve yet, so there
-// resources declares no subscribe.
+// with subscriptions/listen: there the notifications a listen stream carries
+// are declared (listenCapabilities), and the tasks extension when served.
 func (s *Server) declaredCapabilities(modern bool) map[string]any {
 	if s.opts.Mutant != mutant.LoggingUndeclared && !modern {
 		return serverCapabilities
@@ -91,7 +91,10 @@ func (s *Server) declaredCapabilities(modern bool) map[string]any {
 		delete(caps, "logging")
 	}
 	if modern {
-		caps["resources"] = map[string]any{}
+		maps.Copy(caps, listenCapabilities)
+		if s.opts.Tasks {
+			caps["extensions"] = map[string]any{TasksExtension: map[string]any{}}
+		}
 	}
 	return caps
 }

@@ -30,8 +30,7 @@ const discoverTTL = 5 * time.Minute
 // Not yet served in the modern era: input-required results (sampling,
 // elicitation and roots ride in them; a tool that needs a capability the
 // request does not declare gets -32021, JR-49, and one that has it answers
-// with isError, since a modern server never sends requests, JR-17),
-// cancellation of a modern request, subscriptions/listen.
+// with isError, since a modern server never sends requests, JR-17).
 func (s *Server) modernRequest(ctx context.Context, conn *serverSession, req *jsonrpc.Message, out func(*jsonrpc.Message) error) (*jsonrpc.Message, bool) {
 	if s.opts.Era == EraLegacy || s.opts.Era == EraDual && !conn.stateless && conn.handshaken() {
 		return nil, false
@@ -67,17 +66,7 @@ func (s *Server) modernRequest(ctx context.Context, conn *serverSession, req *js
 		return s.respond(req, nil, &jsonrpc.Error{Code: jsonrpc.CodeMethodNotFound,
 			Message: fmt.Sprintf("method %q is not offered by this server in protocol version %s", req.Method, meta.Version)}), true
 	}
-	sess := s.statelessSession(meta)
-	rc, rpcErr := sess.begin(ctx, s, req, out)
-	if rpcErr != nil {
-		return s.respond(req, nil, rpcErr), true
-	}
-	result, rpcErr := handle(rc, req.Params)
-	sess.finish(rc)
-	if rpcErr != nil {
-		return s.respond(req, nil, rpcErr), true
-	}
-	return s.respond(req, s.modernResult(req.Method, result), nil), true
+	return s.runModern(ctx, conn, meta, req, handle, out), true
 }
 
 // toolNeeds names the client capability each tool that asks the client for
@@ -89,6 +78,7 @@ var toolNeeds = map[string]string{
 	"test_elicitation_sep1330_enums":    "elicitation",
 	"elicit_url":                        "elicitation",
 	"roots":                             "roots",
+	"test_missing_capability":           "sampling",
 }
 
 // capabilityNeeded is the client capability handling req needs, "" for none.
@@ -120,13 +110,19 @@ func (sess *serverSession) handshaken() bool {
 
 // modernMethod finds the handler of a modern request method: the legacy
 // ones but the handshake, ping, logging/setLevel and resources/subscribe and
-// unsubscribe, which the modern era removed, plus server/discover.
+// unsubscribe, which the modern era removed, plus server/discover and
+// subscriptions/listen.
 func (s *Server) modernMethod(name string) (methodHandler, bool) {
 	switch name {
 	case mcp.MethodDiscover:
 		return s.discover, true
+	case mcp.MethodListen:
+		return s.listen, true
 	case "initialize", "ping", "logging/setLevel", "resources/subscribe", "resources/unsubscribe":
 		return nil, false
+	}
+	if handle, ok := s.taskMethod(name); ok {
+		return handle, true
 	}
 	return s.method(name)
 }

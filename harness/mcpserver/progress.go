@@ -68,8 +68,10 @@ func (rc *RequestContext) Progress(progress, total float64, message string) erro
 	if rc.reported && progress <= rc.last && rc.srv.opts.Mutant != mutant.ProgressNotIncreasing {
 		return fmt.Errorf("progress %v after %v: %w", progress, rc.last, ErrProgressNotIncreasing)
 	}
-	if err := rc.sendLocked(note); err != nil {
-		return err
+	if !(rc.srv.opts.Mutant == mutant.ProgressOnListenStream && rc.srv.hub.divert(note)) {
+		if err := rc.sendLocked(note); err != nil {
+			return err
+		}
 	}
 	rc.reported, rc.last = true, progress
 	return nil

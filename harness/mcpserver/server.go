@@ -32,6 +32,9 @@ type Options struct {
 	SlowBound time.Duration
 	// Era is the protocol eras the server serves. Default EraDual.
 	Era Era
+	// Tasks serves the 2026-07-28 tasks extension (TasksExtension): the
+	// official conformance suite's tasks scenarios and their tools.
+	Tasks bool
 	// Mutant selects a mutant of the reference server; empty is the
 	// reference. Mutants of other parts (the transports) leave it unchanged.
 	Mutant mutant.Name
@@ -120,6 +123,9 @@ type Server struct {
 	mu       sync.Mutex
 	sessions map[string]*serverSession
 	wedges   map[string]*plantedWedge // mutant PlantedWedgeAfterUnknownCancel's state, per session key
+
+	hub   listenHub // the open subscriptions/listen streams
+	tasks taskStore // the tasks of the tasks extension
 }
 
 // New returns a reference server with opts.

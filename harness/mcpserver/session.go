@@ -53,6 +53,10 @@ type serverSession struct {
 	modern      bool                             // the state of one 2026-07-28 request
 	watched     <-chan struct{}                  // the Done channel whose end drops the state
 	stopWatched func() bool
+
+	// modernInflight are the 2026-07-28 requests in flight on the
+	// connection, by id key, for notifications/cancelled (track).
+	modernInflight map[string]*RequestContext
 }
 
 // defaultLogLevel is the threshold before any logging/setLevel: info and

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"maps"
 	"slices"
-	"strings"
 	"testing"
 
 	"github.com/mcpconform/mcpconform/harness/jsonrpc"
@@ -76,16 +75,12 @@ func TestSubscribeNeedsAKnownURI(t *testing.T) {
 	}
 }
 
-func TestSubscribeIsDeclaredInTheLegacyEraOnly(t *testing.T) {
+func TestSubscribeIsALegacyMethod(t *testing.T) {
 	p := newPeer(t, "")
 	wantServerResult(t, p.call("initialize", initParams("2025-11-25", "{}")), `"resources":{"subscribe":true}`)
-	// The modern era replaced resources/subscribe with subscriptions/listen.
+	// The modern era replaced resources/subscribe with subscriptions/listen,
+	// whose resourceSubscriptions the subscribe capability declares.
 	p = newPeer(t, "")
-	resp := p.call(mcp.MethodDiscover, modernParams(mcp.ModernVersion, ""))
-	var r discoverResult
-	if err := json.Unmarshal(resp.Result, &r); err != nil || strings.Contains(string(r.Capabilities["resources"]), "subscribe") {
-		t.Fatalf("discover declares resources %s (%v), want no subscribe", r.Capabilities["resources"], err)
-	}
 	for _, method := range []string{"resources/subscribe", "resources/unsubscribe"} {
 		wantServerError(t, p.call(method, modernParams(mcp.ModernVersion, `"uri":"test://static-text"`)), jsonrpc.CodeMethodNotFound)
 	}

@@ -30,10 +30,16 @@ func pageResult[T any](key string, items []T, next string) map[string]any {
 }
 
 // listTools answers tools/list a page at a time (TL-02, PA-01).
-func (s *Server) listTools(_ *RequestContext, params json.RawMessage) (any, *jsonrpc.Error) {
-	all := make([]mcp.Tool, len(serverTools))
-	for i, t := range serverTools {
+func (s *Server) listTools(rc *RequestContext, params json.RawMessage) (any, *jsonrpc.Error) {
+	offered := toolsOffered(rc)
+	all := make([]mcp.Tool, len(offered))
+	for i, t := range offered {
 		all[i] = t.Tool
+	}
+	if s.opts.Tasks && rc.sess.modern {
+		for _, t := range taskTools {
+			all = append(all, t.Tool)
+		}
 	}
 	if s.opts.Mutant == mutant.ToolWithoutInputSchema {
 		all[0].InputSchema = nil
@@ -66,7 +72,10 @@ func (s *Server) callTool(rc *RequestContext, params json.RawMessage) (any, *jso
 	if a := bytes.TrimSpace(p.Arguments); len(a) > 0 && a[0] != '{' && !bytes.Equal(a, []byte("null")) {
 		return nil, mcp.InvalidParams("tools/call: arguments must be an object")
 	}
-	t := findTool(p.Name)
+	if tt := s.findTaskTool(rc, p.Name); tt != nil {
+		return s.callTaskTool(rc, tt, p.Arguments, params)
+	}
+	t := findTool(toolsOffered(rc), p.Name)
 	if t == nil {
 		msg := fmt.Sprintf("unknown tool %q; tools/list names the tools", p.Name)
 		if s.opts.Mutant == mutant.UnknownToolNotError {
@@ -87,10 +96,10 @@ func (s *Server) callTool(rc *RequestContext, params json.RawMessage) (any, *jso
 	return res, nil
 }
 
-func findTool(name string) *serverTool {
-	for i := range serverTools {
-		if serverTools[i].Name == name {
-			return &serverTools[i]
+func findTool(tools []serverTool, name string) *serverTool {
+	for i := range tools {
+		if tools[i].Name == name {
+			return &tools[i]
 		}
 	}
 	return nil
@@ -143,7 +152,7 @@ var serverTools = []serverTool{
 		schema(`{"type":"object","properties":{"message":{"type":"string"}},"required":["message"]}`)), elicitation},
 	{tool("test_elicitation_sep1034_defaults", "Asks the user for a form whose fields have defaults (elicitation/create, SEP-1034).", noArguments), elicitationDefaults},
 	{tool("test_elicitation_sep1330_enums", "Asks the user for a form with each enum shape (elicitation/create, SEP-1330).", noArguments), elicitationEnums},
-	{tool("json_schema_2020_12_tool", "Echoes its arguments; its inputSchema is JSON Schema 2020-12 with $defs and a $ref.", jsonSchema2020), echoArguments},
+	{tool("json_schema_2020_12_tool", "Echoes its arguments; its inputSchema is JSON Schema 2020-12 with $defs, an $anchor, a $ref, allOf/anyOf and if/then/else.", jsonSchema2020), echoArguments},
 	{tool("test_reconnection", "Closes the connection of its SSE stream mid-call (HTTP, 2025-11-25 on), then answers; the client resumes the stream with GET and Last-Event-ID to get the answer (SEP-1699).", noArguments), reconnection},
 	{tool("slow", "Waits to be cancelled for ms milliseconds, or without ms for the server's bound, reporting progress 0 when given a progressToken; then answers.",
 		schema(`{"type":"object","properties":{"ms":{"type":"integer","minimum":0}}}`)), slow},

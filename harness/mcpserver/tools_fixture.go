@@ -168,13 +168,20 @@ func elicitationEnums(rc *RequestContext, _ json.RawMessage) (mcp.CallToolResult
 
 // jsonSchema2020 is the inputSchema of json_schema_2020_12_tool: a JSON
 // Schema 2020-12 document that names its dialect, keeps a definition under
-// $defs and refers to it, which a client must pass on unchanged (TL-03).
+// $defs (with an $anchor) that a $ref points to, forbids other properties,
+// and uses the composition (allOf, anyOf) and conditional (if, then, else)
+// keywords a tool schema may hold (SEP-1613, SEP-2106): the official
+// suite's fixture.
 var jsonSchema2020 = schema(`{` +
 	`"$schema":"https://json-schema.org/draft/2020-12/schema",` +
 	`"type":"object",` +
-	`"$defs":{"address":{"type":"object","properties":{` +
+	`"$defs":{"address":{"$anchor":"addressDef","type":"object","properties":{` +
 	`"street":{"type":"string"},"city":{"type":"string"}}}},` +
-	`"properties":{"name":{"type":"string"},"address":{"$ref":"#/$defs/address"}},` +
+	`"properties":{"name":{"type":"string"},"address":{"$ref":"#/$defs/address"},` +
+	`"contactMethod":{"type":"string","enum":["phone","email"]},"phone":{"type":"string"},"email":{"type":"string"}},` +
+	`"allOf":[{"anyOf":[{"required":["phone"]},{"required":["email"]}]}],` +
+	`"if":{"properties":{"contactMethod":{"const":"phone"}},"required":["contactMethod"]},` +
+	`"then":{"required":["phone"]},"else":{"required":["email"]},` +
 	`"additionalProperties":false}`)
 
 // echoArguments answers the arguments it was called with, as compact JSON

@@ -44,6 +44,8 @@ type Options struct {
 	// Era is the protocol eras served: mcpserver.EraDual (the default),
 	// mcpserver.EraLegacy or mcpserver.EraModern.
 	Era mcpserver.Era
+	// Tasks serves the 2026-07-28 tasks extension; see mcpserver.Options.
+	Tasks bool
 	// Mutant selects a mutant of the server (its transport, the MCP server,
 	// or the command); empty is the reference.
 	Mutant mutant.Name
@@ -59,7 +61,7 @@ const DefaultAddr = "127.0.0.1:0"
 
 // mcpServer makes the reference MCP server the options describe.
 func (o Options) mcpServer() (*mcpserver.Server, error) {
-	return mcpserver.New(mcpserver.Options{PageSize: o.PageSize, ReverseTimeout: o.ReverseTimeout, SlowBound: o.SlowBound, Era: o.Era, Mutant: o.Mutant})
+	return mcpserver.New(mcpserver.Options{PageSize: o.PageSize, ReverseTimeout: o.ReverseTimeout, SlowBound: o.SlowBound, Era: o.Era, Tasks: o.Tasks, Mutant: o.Mutant})
 }
 
 // Start serves the reference server over the streamable HTTP server
@@ -120,7 +122,10 @@ JSON-RPC goes to stdout; errors go to stderr.
 
 --era dual (the default) serves the initialize handshake of 2025-03-26 …
 2025-11-25 and 2026-07-28 requests (server/discover, _meta) alike; legacy
-serves the handshake only, modern 2026-07-28 requests only.`,
+serves the handshake only, modern 2026-07-28 requests only.
+
+--tasks serves the 2026-07-28 tasks extension (io.modelcontextprotocol/tasks)
+and the tools of the official conformance suite's tasks scenarios.`,
 	Examples: []string{
 		"mcpconform serve                       # prints {\"url\":\"http://127.0.0.1:PORT/mcp\"}",
 		"mcpconform server -- mcpconform serve --transport stdio --era legacy",
@@ -225,6 +230,7 @@ func parseFlags(args []string, stdout io.Writer) (Options, string, error) {
 	fs.IntVar(&o.PageSize, "page-size", mcpserver.DefaultPageSize, "items per page of the list methods")
 	fs.DurationVar(&o.ReverseTimeout, "reverse-timeout", mcpserver.DefaultReverseTimeout, "how long the server waits for the client's reply to its own requests")
 	fs.DurationVar(&o.SlowBound, "slow-bound", mcpserver.DefaultSlowBound, "the longest the slow tool waits to be cancelled")
+	fs.BoolVar(&o.Tasks, "tasks", false, "serve the 2026-07-28 tasks extension (io.modelcontextprotocol/tasks) and its tools")
 	fs.DurationVar(&o.StartupDelay, "startup-delay", 0, "wait this long before serving, as a slow-starting server does (for tests of start-up budgets)")
 	if err := help.Parse(fs, args, stdout); err != nil {
 		return o, "", err

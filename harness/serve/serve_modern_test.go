@@ -1,6 +1,8 @@
 package serve
 
 import (
+	"context"
+	"fmt"
 	"io"
 	"net/http"
 	"strings"
@@ -63,5 +65,50 @@ func TestModernHTTPAnswers(t *testing.T) {
 	status, m = postModern(t, modern, `[{"jsonrpc":"2.0","id":1,"method":"ping"},{"jsonrpc":"2.0","id":2,"method":"ping"}]`)
 	if status != http.StatusBadRequest || m.Error == nil || m.Error.Code != jsonrpc.CodeInvalidRequest {
 		t.Errorf("modern only, batch: %d %v, want 400 with -32600", status, m.Error)
+	}
+}
+
+// openModern POSTs a 2026-07-28 request of method with params' fields and
+// its mirrored headers, and returns the response with its body unread;
+// ctx ending closes it.
+func openModern(t *testing.T, ctx context.Context, url string, id int, method, fields string) *http.Response {
+	t.Helper()
+	body := fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":%q,"params":{"_meta":{%q:%q,%q:{}}%s}}`,
+		id, method, mcp.MetaProtocolVersion, mcp.ModernVersion, mcp.MetaClientCapabilities, fields)
+	req, _ := http.NewRequestWithContext(ctx, http.MethodPost, url, strings.NewReader(body))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	m, _ := jsonrpc.Decode([]byte(body))
+	mcp.SetModernHeaders(req.Header, m)
+	req.Header.Set(mcp.HeaderProtocolVersion, mcp.ModernVersion)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return resp
+}
+
+func TestModernHTTPListenStream(t *testing.T) {
+	url := start(t, Options{})
+	ctx, closeStream := context.WithCancel(context.Background())
+	defer closeStream()
+	resp := openModern(t, ctx, url, 7, mcp.MethodListen, `,"notifications":{"toolsListChanged":true}`)
+	defer resp.Body.Close()
+	stream := sseMessages(t, resp)
+	if ack := nextOn(t, stream); ack.Method != mcp.NotificationAcknowledged || !strings.Contains(string(ack.Params), `"toolsListChanged":true`) {
+		t.Fatalf("first message %s %s, want the acknowledgement of toolsListChanged (SB-02)", ack.Method, ack.Params)
+	}
+	trigger := openModern(t, context.Background(), url, 8, "tools/call", `,"name":"test_trigger_tool_change","arguments":{}`)
+	trigger.Body.Close()
+	if n := nextOn(t, stream); n.Method != mcp.NotificationToolsListChanged || !strings.Contains(string(n.Params), mcp.MetaSubscriptionID+`":7`) {
+		t.Fatalf("then %s %s, want the tool list change tagged with subscription 7 (SB-03)", n.Method, n.Params)
+	}
+	// Closing the stream cancels the subscription (HT-27): the server keeps
+	// serving.
+	closeStream()
+	status, m := postModern(t, url, fmt.Sprintf(`{"jsonrpc":"2.0","id":9,"method":"tools/list","params":{"_meta":{%q:%q,%q:{}}}}`,
+		mcp.MetaProtocolVersion, mcp.ModernVersion, mcp.MetaClientCapabilities), "MCP-Protocol-Version", mcp.ModernVersion, "Mcp-Method", "tools/list")
+	if status != http.StatusOK || m.Error != nil {
+		t.Errorf("after the stream closed: %d %v", status, m.Error)
 	}
 }

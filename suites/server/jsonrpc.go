@@ -210,8 +210,13 @@ func describe(m *jsonrpc.Message) string {
 	if m == nil {
 		return "nothing"
 	}
-	if m.Error != nil {
+	switch m.Kind() {
+	case jsonrpc.KindError:
 		return fmt.Sprintf("error %d %q with id %s", m.Error.Code, m.Error.Message, m.ID)
+	case jsonrpc.KindNotification:
+		return fmt.Sprintf("a notification %s %s", m.Method, clip(string(m.Params)))
+	case jsonrpc.KindRequest:
+		return fmt.Sprintf("a request %s with id %s", m.Method, m.ID)
 	}
 	return fmt.Sprintf("a %s with id %s", m.Kind(), m.ID)
 }
