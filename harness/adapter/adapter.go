@@ -290,6 +290,11 @@ func declare(c stdio.Config, h *httpclient.Config, m mutant.Name) map[string]jso
 		out[k] = json.RawMessage(fmt.Sprint(v))
 	}
 	out[target.ConfigEras] = json.RawMessage(`["` + target.EraLegacy + `","` + target.EraModern + `"]`)
+	if m == mutant.DiscoverFallback {
+		// It speaks the legacy era only: the checks of the modern era
+		// are N/A to it, not failed.
+		out[target.ConfigEras] = json.RawMessage(`["` + target.EraLegacy + `"]`)
+	}
 	return out
 }
 

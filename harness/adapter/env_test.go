@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/mcpconform/mcpconform/harness/httpclient"
+	"github.com/mcpconform/mcpconform/harness/mutant"
 	"github.com/mcpconform/mcpconform/harness/stdio"
 	"github.com/mcpconform/mcpconform/harness/target"
 )
@@ -27,6 +28,9 @@ func TestApplyLimitsHonoursEveryKey(t *testing.T) {
 	declared := declare(c, nil, "")
 	if string(declared[target.LimitStdoutTextLines]) != "0" || string(declared[target.LimitStartupMS]) != "9" {
 		t.Errorf("config line does not echo the overrides: %s", declared)
+	}
+	if eras := string(declare(c, nil, mutant.DiscoverFallback)[target.ConfigEras]); eras != `["legacy"]` {
+		t.Errorf("variant %s, which speaks the legacy era only, claims the eras %s", mutant.DiscoverFallback, eras)
 	}
 	for _, bad := range []any{-1.0, 1.5, "3"} {
 		if err := applyLimits(&c, &h, map[string]any{target.LimitStdoutTextLines: bad}); err == nil {
