@@ -79,7 +79,6 @@ var _ = clientCheck(check.Descriptor{
 	Title:       "a streamed event half again the limit (24 MiB under 16 MiB) fails the call",
 	Requirement: "Memory stays bounded by max_sse_event_size: an event far past it is rejected, not read to its end.",
 	Rules:       []string{"RM-09"},
-	Eras:        bothEras,
 	KilledBy:    []mutant.Name{mutant.NoSSELimit, mutant.NoSSECap},
 }, func(c *run.C) {
 	size := declared(c).MaxSSEEventSize * 3 / 2
@@ -92,7 +91,6 @@ var _ = clientCheck(check.Descriptor{
 	Title:       "CRLF line breaks split across reads count once, so an event of exactly the limit passes",
 	Requirement: "CR, LF and CRLF each end a line, even when CR and LF arrive in different reads; one break counts one byte.",
 	Rules:       []string{"RM-09"},
-	Eras:        bothEras,
 	KilledBy:    []mutant.Name{mutant.SSESplitCRLFTwice},
 }, func(c *run.C) {
 	size := declared(c).MaxSSEEventSize

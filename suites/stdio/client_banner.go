@@ -89,7 +89,6 @@ var _ = clientCheck(check.Descriptor{
 	Title:       "one text line past max_stdout_text_lines ends the session with a protocol failure",
 	Requirement: "The next skippable line once the line budget is spent ends the session with a protocol failure.",
 	Rules:       []string{"NG-03"},
-	Eras:        bothEras,
 	KilledBy:    []mutant.Name{mutant.NoLineBudget},
 }, func(c *run.C) {
 	l := c.ClientLimits()
@@ -137,7 +136,6 @@ var _ = clientCheck(check.Descriptor{
 	Title:       "one text byte past max_stdout_text_bytes ends the session with a protocol failure",
 	Requirement: "The next skippable line once the byte budget is spent ends the session with a protocol failure.",
 	Rules:       []string{"NG-03"},
-	Eras:        bothEras,
 	KilledBy:    []mutant.Name{mutant.NoByteBudget},
 }, func(c *run.C) {
 	l := c.ClientLimits()

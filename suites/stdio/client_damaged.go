@@ -35,7 +35,6 @@ var _ = damagedCheck(check.Descriptor{
 	ID:       "stdio.client.damaged.batch",
 	Title:    "a line whose '[' opens a batch and does not parse ends the session at once",
 	Rules:    []string{"NG-01", "NG-02"},
-	Eras:     bothEras,
 	KilledBy: []mutant.Name{mutant.SkipDamagedBatch, mutant.DamagedFailsLate},
 }, "damaged", []string{"batch", "batch-open"})
 
@@ -43,7 +42,6 @@ var _ = damagedCheck(check.Descriptor{
 	ID:       "stdio.client.damaged.jsonrpc-mention",
 	Title:    "a non-JSON line that mentions \"jsonrpc\" ends the session at once",
 	Rules:    []string{"NG-01", "NG-02"},
-	Eras:     bothEras,
 	KilledBy: []mutant.Name{mutant.SkipJSONRPCMention, mutant.DamagedFailsLate},
 }, "damaged", []string{"jsonrpc"})
 
@@ -51,6 +49,5 @@ var _ = damagedCheck(check.Descriptor{
 	ID:       "stdio.client.damaged.non-object",
 	Title:    "JSON that is neither an object nor a batch (42, \"x\", null, true, []) ends the session at once",
 	Rules:    []string{"NG-02"},
-	Eras:     bothEras,
 	KilledBy: []mutant.Name{mutant.SkipNonObject},
 }, "non-object", stdiofake.NonObjectValues())

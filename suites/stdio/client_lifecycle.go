@@ -105,7 +105,6 @@ var _ = clientCheck(check.Descriptor{
 	Title:       "a server that exits while a call is pending fails the call at once",
 	Requirement: "When the server process exits, pending requests fail at once with a connection failure instead of waiting for their timeouts.",
 	Rules:       []string{"ST-16", "LC-30"},
-	Eras:        bothEras,
 	KilledBy:    []mutant.Name{mutant.IgnoreExit},
 }, func(c *run.C) {
 	r := c.RunStdioClient(stdiofake.Options{Case: "early-exit"}, target.Invocation{})

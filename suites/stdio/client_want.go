@@ -13,10 +13,14 @@ import (
 	"github.com/mcpconform/mcpconform/suites/run"
 )
 
-// bothEras are the eras of the checks whose rules bind the client in both:
-// the seeds and the stdio rules (ST-03 … ST-08, LC-20) bind the legacy and
-// the modern client alike, so banners, damaged lines, stderr floods and
-// teardown are judged in each era the client claims.
+// bothEras are the eras of the checks judged in both: the seeds and the
+// stdio rules (ST-03 … ST-08, LC-20) bind the legacy and the modern client
+// alike. Those where the era changes the client's path run in both (text
+// and a stderr flood before the handshake's reply, text between replies,
+// one damaged-line check, what goes to stdin, cancellation and teardown);
+// the budgets' arithmetic, the other damaged shapes, floods during a call
+// and the rest are the same code in either era and run in the legacy era
+// only, so that a client of both eras does not pay every check twice.
 var bothEras = []check.Era{check.Legacy, check.Modern}
 
 // Helpers named after what they expect, so a check body reads like its rule.
