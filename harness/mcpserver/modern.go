@@ -27,11 +27,12 @@ const discoverTTL = 5 * time.Minute
 // Requests without a connection of their own (stateless: a transport that
 // serves each one apart) belong to no such session.
 //
-// Not yet served in the modern era: input-required results (sampling,
-// elicitation and roots ride in them; a tool that needs a capability the
-// request does not declare gets -32021, JR-49, and one that has it answers
-// with isError, since a modern server never sends requests, JR-17),
-// cancellation of a modern request, subscriptions/listen.
+// A handler that needs the client's input (sampling, elicitation, roots)
+// gets it through an InputRequiredResult (mrtr.go, MR-01); one that needs
+// a capability the request does not declare gets -32021 (JR-49, MR-04).
+//
+// Not yet served in the modern era: cancellation of a modern request,
+// subscriptions/listen.
 func (s *Server) modernRequest(ctx context.Context, conn *serverSession, req *jsonrpc.Message, out func(*jsonrpc.Message) error) (*jsonrpc.Message, bool) {
 	if s.opts.Era == EraLegacy || s.opts.Era == EraDual && !conn.stateless && conn.handshaken() {
 		return nil, false
@@ -57,58 +58,27 @@ func (s *Server) modernRequest(ctx context.Context, conn *serverSession, req *js
 		}
 		return s.respond(req, nil, mcp.UnsupportedVersion(meta.Version, mcp.ModernProtocolVersions)), true
 	}
-	if need := capabilityNeeded(req); need != "" && !declares(meta.Capabilities, need) && s.opts.Mutant != mutant.CapabilityNeededAsResult {
-		data, _ := json.Marshal(map[string]any{"requiredCapabilities": map[string]any{need: map[string]any{}}})
-		return s.respond(req, nil, &jsonrpc.Error{Code: jsonrpc.CodeMissingClientCapability, Data: data,
-			Message: fmt.Sprintf("this tool needs the client's %s capability; declare it in _meta %s", need, mcp.MetaClientCapabilities)}), true
-	}
 	handle, ok := s.modernMethod(req.Method)
 	if !ok {
 		return s.respond(req, nil, &jsonrpc.Error{Code: jsonrpc.CodeMethodNotFound,
 			Message: fmt.Sprintf("method %q is not offered by this server in protocol version %s", req.Method, meta.Version)}), true
 	}
+	round, rpcErr := s.openRound(req, time.Now())
+	if rpcErr != nil {
+		return s.respond(req, nil, rpcErr), true
+	}
 	sess := s.statelessSession(meta)
-	rc, rpcErr := sess.begin(ctx, s, req, out)
+	rc, rpcErr := sess.begin(withRound(ctx, round), s, req, out)
 	if rpcErr != nil {
 		return s.respond(req, nil, rpcErr), true
 	}
 	result, rpcErr := handle(rc, req.Params)
 	sess.finish(rc)
+	result, rpcErr = s.concludeRound(rc, round, req.Method, result, rpcErr)
 	if rpcErr != nil {
 		return s.respond(req, nil, rpcErr), true
 	}
 	return s.respond(req, s.modernResult(req.Method, result), nil), true
-}
-
-// toolNeeds names the client capability each tool that asks the client for
-// something needs.
-var toolNeeds = map[string]string{
-	"test_sampling":                     "sampling",
-	"test_elicitation":                  "elicitation",
-	"test_elicitation_sep1034_defaults": "elicitation",
-	"test_elicitation_sep1330_enums":    "elicitation",
-	"elicit_url":                        "elicitation",
-	"roots":                             "roots",
-}
-
-// capabilityNeeded is the client capability handling req needs, "" for none.
-func capabilityNeeded(req *jsonrpc.Message) string {
-	if req.Method != "tools/call" {
-		return ""
-	}
-	var p struct {
-		Name string `json:"name"`
-	}
-	_ = mcp.DecodeParams(req.Params, &p)
-	return toolNeeds[p.Name]
-}
-
-// declares reports whether capabilities (an object) declare feature.
-func declares(capabilities json.RawMessage, feature string) bool {
-	var c map[string]json.RawMessage
-	_ = json.Unmarshal(capabilities, &c)
-	v := c[feature]
-	return len(v) > 0 && v[0] == '{'
 }
 
 // handshaken reports whether the session answered initialize.
@@ -133,8 +103,8 @@ func (s *Server) modernMethod(name string) (methodHandler, bool) {
 
 // statelessSession is the state of one modern request, made from its _meta.
 // The log threshold is the requested logLevel; without one nothing is
-// logged (LG-12). It declares no client capabilities: a modern server never
-// sends requests (JR-17).
+// logged (LG-12). Its client capabilities are the request's own (JR-49):
+// the input a handler may ask for (MR-04), never by a request (JR-17).
 func (s *Server) statelessSession(meta mcp.ModernMeta) *serverSession {
 	level := len(logLevels)
 	if s.opts.Mutant == mutant.LogsWithoutLevel {
@@ -148,6 +118,7 @@ func (s *Server) statelessSession(meta mcp.ModernMeta) *serverSession {
 		stage:    ready,
 		modern:   true,
 		version:  meta.Version,
+		caps:     readCapabilities(meta.Capabilities, meta.Version),
 		level:    level,
 		inflight: map[string]*RequestContext{},
 		waiting:  map[string]chan *jsonrpc.Message{},
@@ -189,7 +160,7 @@ func (s *Server) modernResult(method string, result any) any {
 	if _, ok := fields["resultType"]; !ok && s.opts.Mutant != mutant.ResultTypeMissing {
 		fields["resultType"] = json.RawMessage(`"complete"`)
 	}
-	if cacheable[method] {
+	if cacheable[method] && string(fields["resultType"]) != `"`+mcp.ResultTypeInputRequired+`"` {
 		fields["ttlMs"], _ = json.Marshal(discoverTTL.Milliseconds())
 		fields["cacheScope"] = json.RawMessage(`"public"`)
 	}

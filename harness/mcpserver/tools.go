@@ -30,9 +30,10 @@ func pageResult[T any](key string, items []T, next string) map[string]any {
 }
 
 // listTools answers tools/list a page at a time (TL-02, PA-01).
-func (s *Server) listTools(_ *RequestContext, params json.RawMessage) (any, *jsonrpc.Error) {
-	all := make([]mcp.Tool, len(serverTools))
-	for i, t := range serverTools {
+func (s *Server) listTools(rc *RequestContext, params json.RawMessage) (any, *jsonrpc.Error) {
+	offered := toolsOffered(rc)
+	all := make([]mcp.Tool, len(offered))
+	for i, t := range offered {
 		all[i] = t.Tool
 	}
 	if s.opts.Mutant == mutant.ToolWithoutInputSchema {
@@ -66,7 +67,7 @@ func (s *Server) callTool(rc *RequestContext, params json.RawMessage) (any, *jso
 	if a := bytes.TrimSpace(p.Arguments); len(a) > 0 && a[0] != '{' && !bytes.Equal(a, []byte("null")) {
 		return nil, mcp.InvalidParams("tools/call: arguments must be an object")
 	}
-	t := findTool(p.Name)
+	t := findTool(toolsOffered(rc), p.Name)
 	if t == nil {
 		msg := fmt.Sprintf("unknown tool %q; tools/list names the tools", p.Name)
 		if s.opts.Mutant == mutant.UnknownToolNotError {
@@ -87,10 +88,10 @@ func (s *Server) callTool(rc *RequestContext, params json.RawMessage) (any, *jso
 	return res, nil
 }
 
-func findTool(name string) *serverTool {
-	for i := range serverTools {
-		if serverTools[i].Name == name {
-			return &serverTools[i]
+func findTool(tools []serverTool, name string) *serverTool {
+	for i := range tools {
+		if tools[i].Name == name {
+			return &tools[i]
 		}
 	}
 	return nil
