@@ -162,8 +162,12 @@ func (r *round) input(key, method string, declared bool, params, result any) err
 	if r.responded && r.srv.opts.Mutant == mutant.MissingInputError {
 		r.invalid = mcp.InvalidParams(fmt.Sprintf("inputResponses lacks %q", key))
 	}
-	if params == nil {
+	switch p := params.(type) {
+	case nil:
 		params = map[string]any{}
+	case ElicitParams:
+		p.ElicitationID = "" // gone in 2026-07-28 (EL-18): the retry tells the flow ended
+		params = p
 	}
 	r.asked[key] = mcp.InputRequest{Method: method, Params: params}
 	return fmt.Errorf("%s: %w", method, ErrInputRequired)
