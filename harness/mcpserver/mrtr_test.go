@@ -294,6 +294,12 @@ func init() {
 		resp := p.call("tools/call", declaring(allInputs, `"name":"test_input_required_result_elicitation",`+retry(`{"user_name":`+aliceAnswer+`}`, state+"-TAMPERED")))
 		return resp.Kind() != jsonrpc.KindError, string(resp.Result)
 	}
+	serverRuleOf[mutant.RequestStateUnbound] = func(t *testing.T, m mutant.Name) (bool, string) {
+		p := newPeer(t, m)
+		state := stateFor(t, p, "test_input_required_result_request_state", "{}")
+		resp := p.call("tools/call", declaring(allInputs, `"name":"test_input_required_result_elicitation",`+retry(`{"user_name":`+aliceAnswer+`}`, state)))
+		return resp.Kind() != jsonrpc.KindError, string(resp.Result)
+	}
 	serverRuleOf[mutant.RequestStateRejected] = func(t *testing.T, m mutant.Name) (bool, string) {
 		p := newPeer(t, m)
 		state := stateFor(t, p, "test_input_required_result_elicitation", "{}")

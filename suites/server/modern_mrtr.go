@@ -224,6 +224,42 @@ var _ = serverCheck(check.Descriptor{
 	})
 })
 
+var _ = serverCheck(check.Descriptor{
+	ID:          "server.mrtr.state-bound",
+	Title:       "a retry echoing the requestState another tool gave gets a JSON-RPC error",
+	Requirement: "A server binds requestState to the request that it answered (and to a short expiry), and rejects one echoed on another request.",
+	Rules:       []string{"MR-05"},
+	Level:       check.SHOULD,
+	Eras:        modernEra,
+	KilledBy:    []mutant.Name{mutant.RequestStateUnbound},
+}, func(c *run.C) {
+	eachTransport(c, func(p *peer) {
+		var stated []tried
+		for _, t := range askingTools(c, p) {
+			if t.a.state != nil {
+				stated = append(stated, t)
+			}
+		}
+		if len(stated) < 2 {
+			c.Unimplemented(fmt.Sprintf("%d of the tools that asked for input gave a requestState; echoing one on another request needs two", len(stated)))
+		}
+		compared := 0
+		for i, t := range stated {
+			other := stated[(i+1)%len(stated)]
+			foreign := p.callDeclaring(other.f, everyInput, nil).state // a requestState of its own: one may serve only once
+			if own := p.callDeclaring(t.f, everyInput, retryWith(t.a, answers(t.a))); own.m.Error != nil || foreign == nil {
+				continue // its own state refused, or none to borrow: what a foreign one changes cannot be told
+			}
+			compared++
+			a := p.callDeclaring(t.f, everyInput, map[string]any{"inputResponses": answers(t.a), "requestState": foreign})
+			c.Require(a.m.Error != nil, fmt.Sprintf("%s answers a retry echoing the requestState %s gave with a JSON-RPC error (%s)", t.f.Tool, other.f.Tool, p.transport), "%s", a.say())
+		}
+		if compared == 0 {
+			c.Unimplemented("no tool that asked for input served a retry echoing its own requestState, so what a foreign one changes cannot be told")
+		}
+	})
+})
+
 // unasked is a key no server asked for, and an answer under it.
 const unasked = "mcpconform-unasked"
 
