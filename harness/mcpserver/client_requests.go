@@ -31,11 +31,19 @@ type CreateMessageResult struct {
 // Sample asks the client's model for a message with sampling/createMessage
 // and waits for the result (CX-05). It fails with ErrNotDeclared when the
 // client did not declare sampling, ErrReverseTimeout, or the client's
-// JSON-RPC error (a user's refusal is code -1, JR-27).
+// JSON-RPC error (a user's refusal is code -1, JR-27). In the 2026-07-28
+// era the request asks for it in its InputRequiredResult instead, and
+// Sample fails with ErrInputRequired until the client answers (MR-01).
 func (rc *RequestContext) Sample(p CreateMessageParams) (*CreateMessageResult, error) {
+	return rc.sampleAs("", p)
+}
+
+// sampleAs is Sample, with the inputRequests key to ask under in the
+// 2026-07-28 era ("" for a numbered one).
+func (rc *RequestContext) sampleAs(key string, p CreateMessageParams) (*CreateMessageResult, error) {
 	declared := rc.sess.capabilities().sampling || rc.srv.opts.Mutant == mutant.SamplingWithoutCapability
 	var res CreateMessageResult
-	if err := rc.reverseRequest("sampling/createMessage", declared, p, &res); err != nil {
+	if err := rc.clientInput(key, "sampling/createMessage", declared, p, &res); err != nil {
 		return nil, err
 	}
 	return &res, nil
@@ -65,7 +73,12 @@ type ElicitResult struct {
 // otherwise it fails with ErrNotDeclared. A decline or cancel returns the
 // result together with ErrDeclined or ErrDismissed, so the handler can tell
 // them from an accept; an action that is none of the three is an error.
-func (rc *RequestContext) Elicit(p ElicitParams) (*ElicitResult, error) {
+// In the 2026-07-28 era it is asked as Sample is.
+func (rc *RequestContext) Elicit(p ElicitParams) (*ElicitResult, error) { return rc.elicitAs("", p) }
+
+// elicitAs is Elicit, with the inputRequests key to ask under in the
+// 2026-07-28 era ("" for a numbered one).
+func (rc *RequestContext) elicitAs(key string, p ElicitParams) (*ElicitResult, error) {
 	caps := rc.sess.capabilities()
 	declared := caps.elicitForm
 	if p.Mode == "url" {
@@ -73,7 +86,7 @@ func (rc *RequestContext) Elicit(p ElicitParams) (*ElicitResult, error) {
 	}
 	declared = declared || rc.srv.opts.Mutant == mutant.ElicitationWithoutCapability
 	var res ElicitResult
-	if err := rc.reverseRequest("elicitation/create", declared, p, &res); err != nil {
+	if err := rc.clientInput(key, "elicitation/create", declared, p, &res); err != nil {
 		return nil, err
 	}
 	if (res.Action == "decline" || res.Action == "cancel") && rc.srv.opts.Mutant == mutant.ElicitDeclineDropsCall {
@@ -98,12 +111,15 @@ type Root struct {
 
 // Roots asks the client for its roots with roots/list (CX-07); it fails
 // with ErrNotDeclared when the client did not declare roots (RT-07, CX-08).
-func (rc *RequestContext) Roots() ([]Root, error) {
+// In the 2026-07-28 era it is asked as Sample is.
+func (rc *RequestContext) Roots() ([]Root, error) { return rc.rootsAs("") }
+
+// rootsAs is Roots, with the inputRequests key to ask under in the
+// 2026-07-28 era ("" for a numbered one).
+func (rc *RequestContext) rootsAs(key string) ([]Root, error) {
 	declared := rc.sess.capabilities().roots || rc.srv.opts.Mutant == mutant.RootsWithoutCapability
-	var res struct {
-		Roots []Root `json:"roots"`
-	}
-	if err := rc.reverseRequest("roots/list", declared, nil, &res); err != nil {
+	var res rootsResult
+	if err := rc.clientInput(key, "roots/list", declared, nil, &res); err != nil {
 		return nil, err
 	}
 	return res.Roots, nil

@@ -27,10 +27,9 @@ const discoverTTL = 5 * time.Minute
 // Requests without a connection of their own (stateless: a transport that
 // serves each one apart) belong to no such session.
 //
-// Not yet served in the modern era: input-required results (sampling,
-// elicitation and roots ride in them; a tool that needs a capability the
-// request does not declare gets -32021, JR-49, and one that has it answers
-// with isError, since a modern server never sends requests, JR-17).
+// A handler that needs the client's input (sampling, elicitation, roots)
+// gets it through an InputRequiredResult (mrtr.go, MR-01); one that needs
+// a capability the request does not declare gets -32021 (JR-49, MR-04).
 func (s *Server) modernRequest(ctx context.Context, conn *serverSession, req *jsonrpc.Message, out func(*jsonrpc.Message) error) (*jsonrpc.Message, bool) {
 	if s.opts.Era == EraLegacy || s.opts.Era == EraDual && !conn.stateless && conn.handshaken() {
 		return nil, false
@@ -56,41 +55,12 @@ func (s *Server) modernRequest(ctx context.Context, conn *serverSession, req *js
 		}
 		return s.respond(req, nil, mcp.UnsupportedVersion(meta.Version, mcp.ModernProtocolVersions)), true
 	}
-	if need := capabilityNeeded(req); need != "" && !declares(meta.Capabilities, need) && s.opts.Mutant != mutant.CapabilityNeededAsResult {
-		data, _ := json.Marshal(map[string]any{"requiredCapabilities": map[string]any{need: map[string]any{}}})
-		return s.respond(req, nil, &jsonrpc.Error{Code: jsonrpc.CodeMissingClientCapability, Data: data,
-			Message: fmt.Sprintf("this tool needs the client's %s capability; declare it in _meta %s", need, mcp.MetaClientCapabilities)}), true
-	}
 	handle, ok := s.modernMethod(req.Method)
 	if !ok {
 		return s.respond(req, nil, &jsonrpc.Error{Code: jsonrpc.CodeMethodNotFound,
 			Message: fmt.Sprintf("method %q is not offered by this server in protocol version %s", req.Method, meta.Version)}), true
 	}
 	return s.runModern(ctx, conn, meta, req, handle, out), true
-}
-
-// toolNeeds names the client capability each tool that asks the client for
-// something needs.
-var toolNeeds = map[string]string{
-	"test_sampling":                     "sampling",
-	"test_elicitation":                  "elicitation",
-	"test_elicitation_sep1034_defaults": "elicitation",
-	"test_elicitation_sep1330_enums":    "elicitation",
-	"elicit_url":                        "elicitation",
-	"roots":                             "roots",
-	"test_missing_capability":           "sampling",
-}
-
-// capabilityNeeded is the client capability handling req needs, "" for none.
-func capabilityNeeded(req *jsonrpc.Message) string {
-	if req.Method != "tools/call" {
-		return ""
-	}
-	var p struct {
-		Name string `json:"name"`
-	}
-	_ = mcp.DecodeParams(req.Params, &p)
-	return toolNeeds[p.Name]
 }
 
 // declares reports whether capabilities (an object) declare feature.
@@ -129,8 +99,8 @@ func (s *Server) modernMethod(name string) (methodHandler, bool) {
 
 // statelessSession is the state of one modern request, made from its _meta.
 // The log threshold is the requested logLevel; without one nothing is
-// logged (LG-12). It declares no client capabilities: a modern server never
-// sends requests (JR-17).
+// logged (LG-12). Its client capabilities are the request's own (JR-49):
+// the input a handler may ask for (MR-04), never by a request (JR-17).
 func (s *Server) statelessSession(meta mcp.ModernMeta) *serverSession {
 	level := len(logLevels)
 	if s.opts.Mutant == mutant.LogsWithoutLevel {
@@ -144,6 +114,7 @@ func (s *Server) statelessSession(meta mcp.ModernMeta) *serverSession {
 		stage:    ready,
 		modern:   true,
 		version:  meta.Version,
+		caps:     readCapabilities(meta.Capabilities, meta.Version),
 		level:    level,
 		inflight: map[string]*RequestContext{},
 		waiting:  map[string]chan *jsonrpc.Message{},
@@ -185,7 +156,7 @@ func (s *Server) modernResult(method string, result any) any {
 	if _, ok := fields["resultType"]; !ok && s.opts.Mutant != mutant.ResultTypeMissing {
 		fields["resultType"] = json.RawMessage(`"complete"`)
 	}
-	if cacheable[method] {
+	if cacheable[method] && string(fields["resultType"]) != `"`+mcp.ResultTypeInputRequired+`"` {
 		fields["ttlMs"], _ = json.Marshal(discoverTTL.Milliseconds())
 		fields["cacheScope"] = json.RawMessage(`"public"`)
 	}

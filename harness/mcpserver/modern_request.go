@@ -4,7 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
-	"slices"
+	"time"
 
 	"github.com/mcpconform/mcpconform/harness/jsonrpc"
 	"github.com/mcpconform/mcpconform/harness/mcp"
@@ -39,8 +39,12 @@ func (s *Server) runModern(ctx context.Context, conn *serverSession, meta mcp.Mo
 	if problem := s.paramHeaderProblem(ctx, req); problem != "" {
 		return s.respond(req, nil, &jsonrpc.Error{Code: jsonrpc.CodeHeaderMismatch, Message: problem})
 	}
+	round, rpcErr := s.openRound(req, time.Now())
+	if rpcErr != nil {
+		return s.respond(req, nil, rpcErr)
+	}
 	sess := s.statelessSession(meta)
-	rc, rpcErr := sess.begin(ctx, s, req, out)
+	rc, rpcErr := sess.begin(withRound(ctx, round), s, req, out)
 	if rpcErr != nil {
 		return s.respond(req, nil, rpcErr)
 	}
@@ -58,6 +62,7 @@ func (s *Server) runModern(ctx context.Context, conn *serverSession, meta mcp.Mo
 		}
 		return nil
 	}
+	result, rpcErr = s.concludeRound(rc, round, req.Method, result, rpcErr)
 	if rpcErr != nil {
 		return s.respond(req, nil, rpcErr)
 	}
@@ -77,7 +82,7 @@ func (s *Server) paramHeaderProblem(ctx context.Context, req *jsonrpc.Message) s
 		Arguments json.RawMessage `json:"arguments"`
 	}
 	_ = mcp.DecodeParams(req.Params, &p)
-	t := findTool(slices.Concat(serverTools, modernTools), p.Name)
+	t := findTool(modernToolList, p.Name)
 	if t == nil {
 		return ""
 	}

@@ -164,11 +164,11 @@ func TestServerModernCapabilitiesAndHints(t *testing.T) {
 	if !strings.Contains(string(resp.Error.Data), `"requiredCapabilities":{"sampling":{}}`) {
 		t.Errorf("data %s", resp.Error.Data)
 	}
-	// Declared: the tool answers isError, for input-required results are not
-	// served yet, and no request goes to the client (JR-17).
+	// Declared: the tool asks in an InputRequiredResult (MR-01), and no
+	// request goes to the client (JR-17).
 	declared := fmt.Sprintf(`{"_meta":{%q:%q,%q:{"sampling":{}}},"name":"test_sampling","arguments":{"prompt":"x"}}`,
 		mcp.MetaProtocolVersion, mcp.ModernVersion, mcp.MetaClientCapabilities)
-	wantServerResult(t, p.call("tools/call", declared), `"isError":true`, "input-required")
+	wantServerResult(t, p.call("tools/call", declared), `"resultType":"input_required"`, `"method":"sampling/createMessage"`)
 	if sent := p.drain(); slices.Contains(methods(sent), "sampling/createMessage") {
 		t.Errorf("a modern request made the server send %v", methods(sent))
 	}

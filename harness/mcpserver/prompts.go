@@ -38,11 +38,11 @@ var serverPrompts = []Prompt{
 }
 
 // listPrompts answers prompts/list a page at a time (PA-01).
-func (s *Server) listPrompts(_ *RequestContext, params json.RawMessage) (any, *jsonrpc.Error) {
+func (s *Server) listPrompts(rc *RequestContext, params json.RawMessage) (any, *jsonrpc.Error) {
 	if s.opts.Mutant == mutant.PromptsCursorIgnored {
 		params = nil
 	}
-	items, next, rpcErr := page(s, "prompts", serverPrompts, params)
+	items, next, rpcErr := page(s, "prompts", promptsOffered(rc), params)
 	if rpcErr != nil {
 		return nil, rpcErr
 	}
@@ -65,13 +65,16 @@ func promptMessage(block json.RawMessage) map[string]any {
 
 // getPrompt answers prompts/get (PM-02): an unknown prompt, arguments that
 // are not strings, or a missing required argument get -32602 (PM-04).
-func getPrompt(_ *RequestContext, params json.RawMessage) (any, *jsonrpc.Error) {
+func getPrompt(rc *RequestContext, params json.RawMessage) (any, *jsonrpc.Error) {
 	var p struct {
 		Name      string            `json:"name"`
 		Arguments map[string]string `json:"arguments"`
 	}
 	if err := mcp.DecodeParams(params, &p); err != nil || p.Name == "" {
 		return nil, mcp.InvalidParams("prompts/get needs params with a prompt name and string arguments")
+	}
+	if p.Name == inputPrompt.Name && rc.sess.modern {
+		return contextPrompt(rc)
 	}
 	prompt := findPrompt(p.Name)
 	if prompt == nil {

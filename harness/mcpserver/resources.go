@@ -43,8 +43,8 @@ var serverTemplates = []ResourceTemplate{
 }
 
 // listResources answers resources/list a page at a time (PA-01).
-func (s *Server) listResources(_ *RequestContext, params json.RawMessage) (any, *jsonrpc.Error) {
-	items, next, rpcErr := page(s, "resources", serverResources, params)
+func (s *Server) listResources(rc *RequestContext, params json.RawMessage) (any, *jsonrpc.Error) {
+	items, next, rpcErr := page(s, "resources", resourcesOffered(rc), params)
 	if rpcErr != nil {
 		return nil, rpcErr
 	}
@@ -69,6 +69,9 @@ func readResource(rc *RequestContext, params json.RawMessage) (any, *jsonrpc.Err
 	uri, rpcErr := resourceURI("resources/read", params)
 	if rpcErr != nil {
 		return nil, rpcErr
+	}
+	if uri == rootsResource.URI && rc.sess.modern {
+		return readClientRoots(rc)
 	}
 	item, ok := resourceContents(uri)
 	if !ok {

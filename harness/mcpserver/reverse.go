@@ -23,10 +23,6 @@ var (
 	// ErrReverseTimeout: the client did not reply within the reverse timeout;
 	// the request was cancelled (CX-08, LC-31).
 	ErrReverseTimeout = errors.New("the client did not reply in time")
-	// ErrInputRequiredUnserved: a 2026-07-28 request gets input from the
-	// client through an input-required result, never a request (JR-17); the
-	// reference does not serve those yet.
-	ErrInputRequiredUnserved = errors.New("2026-07-28 requests get input from the client through input-required results, which this server does not serve yet")
 	// ErrDeclined: the user declined an elicitation (CX-06).
 	ErrDeclined = errors.New("the user declined")
 	// ErrDismissed: the user cancelled an elicitation without choosing (CX-06).
@@ -39,9 +35,6 @@ var (
 // timeout (CX-08), or with rc's context; in the last two cases the request is
 // cancelled with notifications/cancelled (LC-31) and an error returned.
 func (rc *RequestContext) reverseRequest(method string, declared bool, params, result any) error {
-	if rc.sess.modern {
-		return fmt.Errorf("%s: %w", method, ErrInputRequiredUnserved)
-	}
 	if !declared {
 		return fmt.Errorf("%s: %w", method, ErrNotDeclared)
 	}

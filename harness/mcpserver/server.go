@@ -30,6 +30,10 @@ type Options struct {
 	// SlowBound is the longest the slow tool waits to be cancelled before it
 	// answers. Default DefaultSlowBound.
 	SlowBound time.Duration
+	// RequestStateTTL is how long the requestState of an
+	// InputRequiredResult is accepted (MR-05). Default
+	// DefaultRequestStateTTL.
+	RequestStateTTL time.Duration
 	// Era is the protocol eras the server serves. Default EraDual.
 	Era Era
 	// Tasks serves the 2026-07-28 tasks extension (TasksExtension): the
@@ -73,13 +77,16 @@ const (
 	DefaultPageSize       = 2
 	DefaultReverseTimeout = 30 * time.Second
 	DefaultSlowBound      = 30 * time.Second
+	// DefaultRequestStateTTL leaves a user minutes to answer an
+	// elicitation, and no more (MR-05: a short expiry).
+	DefaultRequestStateTTL = 10 * time.Minute
 )
 
 // withDefaults fills the zero fields and rejects negative ones.
 func (o Options) withDefaults() (Options, error) {
-	if o.PageSize < 0 || o.ReverseTimeout < 0 || o.SlowBound < 0 {
-		return o, fmt.Errorf("mcp server options: PageSize (%d), ReverseTimeout (%v) and SlowBound (%v) must not be negative; 0 means the default",
-			o.PageSize, o.ReverseTimeout, o.SlowBound)
+	if o.PageSize < 0 || o.ReverseTimeout < 0 || o.SlowBound < 0 || o.RequestStateTTL < 0 {
+		return o, fmt.Errorf("mcp server options: PageSize (%d), ReverseTimeout (%v), SlowBound (%v) and RequestStateTTL (%v) must not be negative; 0 means the default",
+			o.PageSize, o.ReverseTimeout, o.SlowBound, o.RequestStateTTL)
 	}
 	era, err := ParseEra(string(o.Era))
 	if err != nil {
@@ -98,6 +105,9 @@ func (o Options) withDefaults() (Options, error) {
 	}
 	if o.SlowBound == 0 {
 		o.SlowBound = DefaultSlowBound
+	}
+	if o.RequestStateTTL == 0 {
+		o.RequestStateTTL = DefaultRequestStateTTL
 	}
 	return o, nil
 }

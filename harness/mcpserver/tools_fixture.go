@@ -76,15 +76,20 @@ func sampling(rc *RequestContext, args json.RawMessage) (mcp.CallToolResult, err
 	if err != nil {
 		return mcp.CallToolResult{}, err
 	}
+	return TextResult("LLM response: " + sampledText(res)), nil
+}
+
+// sampledText is the text of a sampling result's text block, else its
+// content as JSON.
+func sampledText(res *CreateMessageResult) string {
 	var block struct {
 		Type string `json:"type"`
 		Text string `json:"text"`
 	}
-	answer := string(res.Content)
 	if json.Unmarshal(res.Content, &block) == nil && block.Type == "text" {
-		answer = block.Text
+		return block.Text
 	}
-	return TextResult("LLM response: " + answer), nil
+	return string(res.Content)
 }
 
 // elicitationForm is the form test_elicitation asks for: a flat object of

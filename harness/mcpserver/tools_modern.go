@@ -23,13 +23,17 @@ var modernTools = []serverTool{
 	{tool("test_custom_headers", "Echoes its arguments. Over HTTP, region, priority and verbose are mirrored in the Mcp-Param-Region, Mcp-Param-Priority and Mcp-Param-Verbose headers (x-mcp-header), which the server checks against the arguments (HT-81).", customHeadersSchema), echoArguments},
 }
 
-// toolsOffered are the tools of rc's era.
+// toolsOffered are the tools of rc's era: in the 2026-07-28 era the input
+// tools (tools_mrtr.go) and the modern tools follow the legacy ones.
 func toolsOffered(rc *RequestContext) []serverTool {
 	if rc.sess.modern {
-		return slices.Concat(serverTools, modernTools)
+		return modernToolList
 	}
 	return serverTools
 }
+
+// modernToolList are the tools of the 2026-07-28 era, in tools/list order.
+var modernToolList = slices.Concat(serverTools, inputTools, modernTools)
 
 // customHeadersSchema is test_custom_headers' inputSchema: a string, an
 // integer and a boolean argument, each mirrored in a header (HT-79).

@@ -36,11 +36,12 @@ type Options struct {
 	JSONResponse bool
 	// Stateless serves without sessions.
 	Stateless bool
-	// PageSize, ReverseTimeout and SlowBound configure the MCP server; see
-	// mcpserver.Options.
-	PageSize       int
-	ReverseTimeout time.Duration
-	SlowBound      time.Duration
+	// PageSize, ReverseTimeout, SlowBound and RequestStateTTL configure
+	// the MCP server; see mcpserver.Options.
+	PageSize        int
+	ReverseTimeout  time.Duration
+	SlowBound       time.Duration
+	RequestStateTTL time.Duration
 	// Era is the protocol eras served: mcpserver.EraDual (the default),
 	// mcpserver.EraLegacy or mcpserver.EraModern.
 	Era mcpserver.Era
@@ -61,7 +62,7 @@ const DefaultAddr = "127.0.0.1:0"
 
 // mcpServer makes the reference MCP server the options describe.
 func (o Options) mcpServer() (*mcpserver.Server, error) {
-	return mcpserver.New(mcpserver.Options{PageSize: o.PageSize, ReverseTimeout: o.ReverseTimeout, SlowBound: o.SlowBound, Era: o.Era, Tasks: o.Tasks, Mutant: o.Mutant})
+	return mcpserver.New(mcpserver.Options{PageSize: o.PageSize, ReverseTimeout: o.ReverseTimeout, SlowBound: o.SlowBound, RequestStateTTL: o.RequestStateTTL, Era: o.Era, Tasks: o.Tasks, Mutant: o.Mutant})
 }
 
 // Start serves the reference server over the streamable HTTP server
@@ -231,6 +232,7 @@ func parseFlags(args []string, stdout io.Writer) (Options, string, error) {
 	fs.DurationVar(&o.ReverseTimeout, "reverse-timeout", mcpserver.DefaultReverseTimeout, "how long the server waits for the client's reply to its own requests")
 	fs.DurationVar(&o.SlowBound, "slow-bound", mcpserver.DefaultSlowBound, "the longest the slow tool waits to be cancelled")
 	fs.BoolVar(&o.Tasks, "tasks", false, "serve the 2026-07-28 tasks extension (io.modelcontextprotocol/tasks) and its tools")
+	fs.DurationVar(&o.RequestStateTTL, "request-state-ttl", mcpserver.DefaultRequestStateTTL, "how long the requestState of a 2026-07-28 InputRequiredResult is accepted")
 	fs.DurationVar(&o.StartupDelay, "startup-delay", 0, "wait this long before serving, as a slow-starting server does (for tests of start-up budgets)")
 	if err := help.Parse(fs, args, stdout); err != nil {
 		return o, "", err
@@ -241,8 +243,9 @@ func parseFlags(args []string, stdout io.Writer) (Options, string, error) {
 	if o.StartupDelay < 0 {
 		return o, "", fmt.Errorf("--startup-delay must not be negative, got %v", o.StartupDelay)
 	}
-	if o.PageSize < 1 || o.ReverseTimeout <= 0 || o.SlowBound <= 0 {
-		return o, "", fmt.Errorf("--page-size (%d), --reverse-timeout (%v) and --slow-bound (%v) must be positive", o.PageSize, o.ReverseTimeout, o.SlowBound)
+	if o.PageSize < 1 || o.ReverseTimeout <= 0 || o.SlowBound <= 0 || o.RequestStateTTL <= 0 {
+		return o, "", fmt.Errorf("--page-size (%d), --reverse-timeout (%v), --slow-bound (%v) and --request-state-ttl (%v) must be positive",
+			o.PageSize, o.ReverseTimeout, o.SlowBound, o.RequestStateTTL)
 	}
 	parsedEra, err := mcpserver.ParseEra(*era)
 	if err != nil {

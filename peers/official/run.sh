@@ -6,7 +6,7 @@
 #   2025-11-25         --requirements 2025-11-25  against serve --era dual    judged
 #   2026-07-28         --requirements 2026-07-28  against serve --era dual    judged
 #   2026-07-28-modern  --requirements 2026-07-28  against serve --era modern  judged
-#   all                --suite all                against serve --era dual    reported
+#   all                --suite all                against serve --era dual --tasks  reported
 #
 # A requirement set runs exactly the scenarios its revision requires, at its
 # wire, and also runs (and reports, never scores) its pending, extension and
@@ -14,7 +14,9 @@
 # status with a baseline (the suite's --expected-failures): expected-failures.yaml
 # for the 2026-07-28 runs, none for 2025-11-25 (every scored scenario must pass
 # without a warning). `--suite all` adds the scenarios no requirement set runs
-# (the skills extension); its exit status is reported, not judged.
+# (the skills extension); its exit status is reported, not judged. It runs
+# against `serve --tasks`, which serves the tasks extension the suite's
+# tasks-* scenarios test (an extension, so off by default).
 #
 # Usage: bash peers/official/run.sh [OUT_DIR]    (OUT_DIR defaults to ./reports/official)
 #
@@ -65,12 +67,12 @@ source "$here/install.sh"
 
 # The runs: name, era served, the suite's selection, the baseline (a file
 # beside this script; "none" judges against an empty one; "-" reports the run
-# without judging it).
+# without judging it), then any further serve flags.
 runs=(
 	"2025-11-25 dual --requirements=2025-11-25 none"
 	"2026-07-28 dual --requirements=2026-07-28 expected-failures.yaml"
 	"2026-07-28-modern modern --requirements=2026-07-28 expected-failures.yaml"
-	"all dual --suite=all -"
+	"all dual --suite=all - --tasks"
 )
 printf 'server: []\n' >"$tmp/none.yaml"
 
@@ -86,7 +88,7 @@ printf 'server: []\n' >"$tmp/none.yaml"
 
 status=0
 for run in "${runs[@]}"; do
-	read -r run_name era selection baseline <<<"$run"
+	read -r run_name era selection baseline run_flags <<<"$run"
 	dir=$out/$run_name
 	rm -rf "$dir"
 	mkdir -p "$dir"
@@ -103,9 +105,9 @@ for run in "${runs[@]}"; do
 		list=(--list "$dir/scenarios.txt")
 	fi
 
-	# shellcheck disable=SC2086 # serve_args is a list of flags
-	start_background "$dir/server.log" "$tmp/mcpconform" serve --transport http $serve_args --era "$era"
-	echo "run.sh: $run_name: the reference server listens at $url (serve --era $era); conformance server $selection"
+	# shellcheck disable=SC2086 # serve_args and run_flags are lists of flags
+	start_background "$dir/server.log" "$tmp/mcpconform" serve --transport http $serve_args --era "$era" ${run_flags:-}
+	echo "run.sh: $run_name: the reference server listens at $url (serve --era $era${run_flags:+ $run_flags}); conformance server $selection"
 	verdict=0
 	timeout --kill-after=10 "$suite_timeout" "$node" "$cli" server --url "$url" "$selection" "${judge[@]}" \
 		-o "$dir/results" {bg_stdin}>&- >"$dir/conformance.log" 2>&1 || verdict=$?
@@ -122,7 +124,7 @@ for run in "${runs[@]}"; do
 	esac
 	{
 		echo
-		echo "## $run_name: \`conformance server ${selection/=/ }\` against \`serve --era $era\` ($judged)"
+		echo "## $run_name: \`conformance server ${selection/=/ }\` against \`serve --era $era${run_flags:+ $run_flags}\` ($judged)"
 		echo
 		[[ $baseline == - || $baseline == none ]] || echo "Baseline: \`$baseline\` (its \`server:\` entries)."
 		[[ $baseline != none ]] || echo "Baseline: none (every scored scenario passes without a warning)."

@@ -23,6 +23,12 @@ var officialFixtures = map[string][]run.Fixture{
 	"roots":       {{Tool: "roots"}},
 	"slow":        {{Tool: "slow"}},
 	"failing":     {{Tool: "test_error_handling"}},
+	"input-required": {
+		{Tool: "test_input_required_result_elicitation"}, {Tool: "test_input_required_result_sampling"},
+		{Tool: "test_input_required_result_list_roots"}, {Tool: "test_input_required_result_request_state"},
+		{Tool: "test_input_required_result_multiple_inputs"}, {Tool: "test_input_required_result_multi_round"},
+		{Tool: "test_input_required_result_tampered_state"}, {Tool: "test_input_required_result_capabilities"},
+	},
 }
 
 // fixture finds the tool that shows role: from the fixtures file, else by
