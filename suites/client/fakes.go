@@ -51,6 +51,15 @@ func runOver(c *run.C, t check.Transport, f fake, inv target.Invocation) *exchan
 	return x
 }
 
+// runCase runs the client's adapter over t against fake case name of the
+// era the check judges, and ends the check as the adapter's harness error
+// when the fake received nothing.
+func runCase(c *run.C, t check.Transport, name string) *exchange {
+	x := runOver(c, t, fake{Case: name}, target.Invocation{})
+	wantReached(c, t, x)
+	return x
+}
+
 // count is how many requests for method the client sent.
 func (x *exchange) count(method string) int {
 	n := 0

@@ -30,8 +30,7 @@ var _ = clientCheck(check.Descriptor{
 	KilledBy: []mutant.Name{mutant.ModernNoMeta},
 }, func(c *run.C) {
 	eachTransport(c, func(t check.Transport) {
-		x := runOver(c, t, fake{Case: "well-behaved"}, target.Invocation{})
-		wantReached(c, t, x)
+		x := runCase(c, t, "well-behaved")
 		for i, m := range x.Sent {
 			if m.Kind() != jsonrpc.KindRequest {
 				continue
@@ -55,8 +54,7 @@ var _ = clientCheck(check.Descriptor{
 	KilledBy:    []mutant.Name{mutant.ResultTypeUnknownAccepted},
 }, func(c *run.C) {
 	eachTransport(c, func(t check.Transport) {
-		x := runOver(c, t, fake{Case: "result-type-unknown"}, target.Invocation{})
-		wantReached(c, t, x)
+		x := runCase(c, t, "result-type-unknown")
 		strange, echo := callOf(x.Output, fakeservers.ToolStrange), callOf(x.Output, fakeservers.ToolEcho)
 		if strange == nil || echo == nil {
 			c.Unimplemented(fmt.Sprintf("over %s the adapter reported no tool line for %s or %s (calls: %s); it must call every listed tool",
@@ -105,8 +103,7 @@ var _ = clientCheck(check.Descriptor{
 // the adapter's listen line; without a subscription or a listen line there
 // is nothing to judge.
 func listened(c *run.C, t check.Transport, fakeCase string) *target.Phase {
-	x := runOver(c, t, fake{Case: fakeCase}, target.Invocation{})
-	wantReached(c, t, x)
+	x := runCase(c, t, fakeCase)
 	if x.count(fakeservers.MethodListen) == 0 {
 		c.Unimplemented(fmt.Sprintf("over %s the client opened no subscriptions/listen, though the server declares tools.listChanged; "+
 			"an adapter whose client subscribes opens one for toolsListChanged and prints a listen line", t))

@@ -7,7 +7,6 @@ import (
 	"github.com/mcpconform/mcpconform/harness/check"
 	"github.com/mcpconform/mcpconform/harness/jsonrpc"
 	"github.com/mcpconform/mcpconform/harness/mutant"
-	"github.com/mcpconform/mcpconform/harness/target"
 	"github.com/mcpconform/mcpconform/suites/run"
 )
 
@@ -27,8 +26,7 @@ var _ = clientCheck(check.Descriptor{
 	KilledBy: []mutant.Name{mutant.MRTRSameID, mutant.MRTRStateAltered},
 }, func(c *run.C) {
 	eachTransport(c, func(t check.Transport) {
-		x := runOver(c, t, fake{Case: "input-required"}, target.Invocation{})
-		wantReached(c, t, x)
+		x := runCase(c, t, "input-required")
 		for _, tool := range []string{fakeservers.ToolAsk, fakeservers.ToolAskStateless} {
 			state := fakeservers.RequestState
 			if tool == fakeservers.ToolAskStateless {
@@ -53,8 +51,7 @@ var _ = clientCheck(check.Descriptor{
 	KilledBy:    []mutant.Name{mutant.MRTRStateReused},
 }, func(c *run.C) {
 	eachTransport(c, func(t check.Transport) {
-		x := runOver(c, t, fake{Case: "input-required"}, target.Invocation{})
-		wantReached(c, t, x)
+		x := runCase(c, t, "input-required")
 		wantRound(c, t, x, fakeservers.ToolAsk)
 		// After ask's round come ask-stateless's first call and echo's:
 		// neither answers a round, so neither carries a round's members.
@@ -86,12 +83,8 @@ var _ = clientCheck(check.Descriptor{
 	KilledBy: []mutant.Name{mutant.MRTRUndeclaredInput},
 }, func(c *run.C) {
 	eachTransport(c, func(t check.Transport) {
-		x := runOver(c, t, fake{Case: "input-undeclared"}, target.Invocation{})
-		wantReached(c, t, x)
-		first := firstCall(x, fakeservers.ToolAsk)
-		if first == nil {
-			c.Unimplemented(fmt.Sprintf("over %s the client never called %s; it must call every listed tool", t, fakeservers.ToolAsk))
-		}
+		x := runCase(c, t, "input-undeclared")
+		first := wantFirstCall(c, t, x, fakeservers.ToolAsk)
 		_, what, ok := fakeservers.UndeclaredRequest(fakeservers.Capabilities(first))
 		if !ok {
 			c.NotApplicable(fmt.Sprintf("over %s the client declares every capability and mode the fake could ask for beyond them (sampling with tools, URL-mode elicitation, roots)", t))
@@ -118,10 +111,7 @@ type round struct {
 // client that declared nothing to be asked, or did not retry, leaves the
 // check nothing to judge.
 func wantRound(c *run.C, t check.Transport, x *exchange, tool string) round {
-	r := round{first: firstCall(x, tool)}
-	if r.first == nil {
-		c.Unimplemented(fmt.Sprintf("over %s the client never called %s; it must call every listed tool", t, tool))
-	}
+	r := round{first: wantFirstCall(c, t, x, tool)}
 	r.requests = fakeservers.InputRequests(fakeservers.Capabilities(r.first))
 	if len(r.requests) == 0 {
 		c.Unimplemented(fmt.Sprintf("over %s the client declared no elicitation, sampling or roots in its tools/call _meta, so no input was asked of it", t))
@@ -136,13 +126,15 @@ func wantRound(c *run.C, t check.Transport, x *exchange, tool string) round {
 	return r
 }
 
-// firstCall is the client's first tools/call of tool, or nil.
-func firstCall(x *exchange, tool string) *jsonrpc.Message {
+// wantFirstCall is the client's first tools/call of tool; a client that
+// never called it leaves nothing to judge.
+func wantFirstCall(c *run.C, t check.Transport, x *exchange, tool string) *jsonrpc.Message {
 	for _, m := range x.Sent {
 		if toolName(m) == tool {
 			return m
 		}
 	}
+	c.Unimplemented(fmt.Sprintf("over %s the client never called %s; it must call every listed tool", t, tool))
 	return nil
 }
 
