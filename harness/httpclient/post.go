@@ -38,7 +38,9 @@ func (c *Client) runOrdinary(o *outbound, release func()) {
 			c.openGETStream(x.sess)
 			return
 		case o.is("notifications/initialized") && res == failed:
+			// No GET stream will open: the session need not wait for one.
 			c.markStreamReady()
+			return
 		case res != expired || !c.afterExpiry(x):
 			return
 		}

@@ -309,3 +309,24 @@ func TestResponseBodies(t *testing.T) {
 		})
 	}
 }
+
+// TestRefusedInitializedIsNotResent: a notifications/initialized the server
+// refuses opens no GET stream; the session is told at once not to wait for
+// one, and the notification goes out once (it is no request to retry).
+func TestRefusedInitializedIsNotResent(t *testing.T) {
+	s := newRig(t, func(w http.ResponseWriter, q *seen) bool {
+		if q.Method == http.MethodPost && q.msg().Method == "notifications/initialized" {
+			http.Error(w, "no", http.StatusInternalServerError)
+			return true
+		}
+		return false
+	})
+	c := dialRig(t, s, nil)
+	handshake(t, c, s)
+	select {
+	case <-c.StreamReady():
+	case <-time.After(clientWait):
+		t.Fatal("StreamReady is still open after notifications/initialized was refused")
+	}
+	s.wantNothingWithin(t, 300*time.Millisecond, "a refused notifications/initialized is not sent again, and no GET stream opens")
+}
