@@ -337,6 +337,9 @@ type prepared struct {
 	waiting  int          // of those, the checks that declare waits
 	judged   []check.Role // the roles of those: the targets the pre-flight probes
 	workers  int          // checks at once: --parallel, or what the machine carries (settleWorkers)
+	// clientCap is the most client checks at once in a run of both roles
+	// (their timings suffer from a crowded machine); 0 for no cap.
+	clientCap int
 	lowered  string       // why workers is below --parallel, for the console
 	baseline *report.Baseline
 	fixtures fixturesFile

@@ -178,7 +178,7 @@ func certifyParallel(o *runOptions, p *prepared, roles []check.Role, stdout, std
 		// level, the capabilities declared) only with a server at a URL
 		// the user gave: over stdio each check has a process of its own,
 		// and each worker certifying the reference starts its own.
-		co, err := newCoordinator(filepath.Join(dir, "claims.sock"), con, o.url != "")
+		co, err := newCoordinator(filepath.Join(dir, "claims.sock"), con, o.url != "", p.clientCap)
 		if err != nil {
 			return exitFor(err, stderr)
 		}
@@ -429,14 +429,17 @@ type coordinator struct {
 	// own, and so has every worker's reference HTTP server: without a
 	// user's URL Serial checks overlap like the others.
 	serialise bool
+	// clientCap, when not 0, is the most client checks running at once;
+	// clients counts them.
+	clientCap, clients int
 }
 
-func newCoordinator(path string, progress run.Progress, serialise bool) (*coordinator, error) {
+func newCoordinator(path string, progress run.Progress, serialise bool, clientCap int) (*coordinator, error) {
 	ln, err := net.Listen("unix", path)
 	if err != nil {
 		return nil, fmt.Errorf("parallel run: listening on %s: %w", path, err)
 	}
-	c := &coordinator{path: path, ln: ln, progress: progress, claims: map[string]int{}, inflight: map[int]map[string]bool{}, serialise: serialise}
+	c := &coordinator{path: path, ln: ln, progress: progress, claims: map[string]int{}, inflight: map[int]map[string]bool{}, serialise: serialise, clientCap: clientCap}
 	c.cond = sync.NewCond(&c.mu)
 	go func() {
 		for {
@@ -481,22 +484,27 @@ func (c *coordinator) serve(conn net.Conn) {
 }
 
 // claim gives id to worker w unless another has it; a serial check waits
-// until nothing runs, and nothing starts while one runs.
+// until nothing runs, and nothing starts while one runs; a client check
+// waits while clientCap of them run.
 func (c *coordinator) claim(id string, serial bool, w int) bool {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	serial = serial && c.serialise
+	client := c.clientCap > 0 && isClientCheck(id)
 	for {
 		if _, taken := c.claims[id]; taken {
 			return false
 		}
-		if !c.serial && (!serial || c.running == 0) {
+		if !c.serial && (!serial || c.running == 0) && (!client || c.clients < c.clientCap) {
 			break
 		}
 		c.cond.Wait()
 	}
 	c.claims[id] = w
 	c.running++
+	if client {
+		c.clients++
+	}
 	c.serial = c.serial || serial
 	if c.inflight[w] == nil {
 		c.inflight[w] = map[string]bool{}
@@ -512,12 +520,21 @@ func (c *coordinator) done(id string, w int, o check.Outcome, took time.Duration
 	if serial, ok := c.inflight[w][id]; ok {
 		delete(c.inflight[w], id)
 		c.running--
+		if c.clientCap > 0 && isClientCheck(id) {
+			c.clients--
+		}
 		if serial {
 			c.serial = false
 		}
 		c.progress.Finished(id, o, took)
 		c.cond.Broadcast()
 	}
+}
+
+// isClientCheck reports whether the check id judges a client.
+func isClientCheck(id string) bool {
+	d, ok := check.Lookup(id)
+	return ok && d.Role == check.Client
 }
 
 // release ends whatever a vanished worker was running.

@@ -148,7 +148,7 @@ func TestSerialChecksRunAlone(t *testing.T) {
 	}
 	defer os.RemoveAll(dir)
 	var progress progressLog
-	co, err := newCoordinator(filepath.Join(dir, "c.sock"), &progress, true)
+	co, err := newCoordinator(filepath.Join(dir, "c.sock"), &progress, true, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -214,5 +214,67 @@ func TestSerialChecksRunAlone(t *testing.T) {
 	want := []string{"start one", "end one PASS 1.5s", "start alone", "end alone N/A 20ms", "start two"}
 	if !slices.Equal(progress.events, want) {
 		t.Errorf("the console heard %q, want %q", progress.events, want)
+	}
+}
+
+// TestClientChecksKeepTheirCap: in a run of both roles the coordinator
+// holds client checks to their cap while server checks start beside them.
+func TestClientChecksKeepTheirCap(t *testing.T) {
+	var clients, servers []string
+	for _, d := range check.All() {
+		if d.Role == check.Client {
+			clients = append(clients, d.ID)
+		} else {
+			servers = append(servers, d.ID)
+		}
+	}
+	if len(clients) < 2 || len(servers) < 1 {
+		t.Fatalf("the catalogue has %d client and %d server checks; want 2 and 1", len(clients), len(servers))
+	}
+	dir, err := os.MkdirTemp("", "mcpconform-cap-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer os.RemoveAll(dir)
+	co, err := newCoordinator(filepath.Join(dir, "c.sock"), &progressLog{}, false, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer co.close()
+	a, err := dialCoordinator(shardConf{socket: co.path, worker: 0})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := dialCoordinator(shardConf{socket: co.path, worker: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ok, err := a.Claim(clients[0], false); !ok || err != nil {
+		t.Fatalf("the first client check: granted %v, error %v", ok, err)
+	}
+	if ok, err := b.Claim(servers[0], false); !ok || err != nil {
+		t.Fatalf("a server check beside it: granted %v, error %v", ok, err)
+	}
+	second := make(chan error, 1)
+	go func() {
+		ok, err := b.Claim(clients[1], false)
+		if err == nil && !ok {
+			err = fmt.Errorf("refused")
+		}
+		second <- err
+	}()
+	select {
+	case err := <-second:
+		t.Fatalf("a second client check started past the cap of 1 (error %v)", err)
+	case <-time.After(100 * time.Millisecond): // nothing may arrive: the claim must stay blocked
+	}
+	a.Done(clients[0], check.Pass, time.Millisecond)
+	select {
+	case err := <-second:
+		if err != nil {
+			t.Fatalf("the second client check, once the first was done: %v", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the second client check was not granted within 10s of the first one's end")
 	}
 }

@@ -37,15 +37,21 @@ func maxWorkers() int { return runMemory/workerMemory - 1 }
 // settleWorkers sets p.workers: --parallel, or without it what this
 // machine carries (per core, and no more than the checks that declare
 // waits plus one a core), never more than the run's memory bound allows.
-// It returns a note for the console when it lowered --parallel.
+// A run of both roles without --parallel takes the server's figure, and
+// p.clientCap holds its client checks to the client's: server checks fill
+// the rest. It returns a note for the console when it lowered --parallel.
 func settleWorkers(o *runOptions, p *prepared, roles []check.Role) string {
 	n := o.parallel
+	p.clientCap = 0
 	if n == 0 {
+		cores := runtime.NumCPU()
 		perCore := serverPerCore
-		if slices.Contains(roles, check.Client) {
+		switch {
+		case slices.Contains(roles, check.Client) && slices.Contains(roles, check.Server):
+			p.clientCap = clientPerCore * cores
+		case slices.Contains(roles, check.Client):
 			perCore = clientPerCore
 		}
-		cores := runtime.NumCPU()
 		n = min(perCore*cores, p.waiting+cores)
 	}
 	p.workers = max(1, min(n, maxWorkers()))
