@@ -58,8 +58,9 @@ var _ = ginkgo.Describe("", func() {
 	cfg := Current()
 	lines := map[check.Transport]target.Output{check.Stdio: knownConfigLine(transportStdio), check.HTTP: knownConfigLine(transportHTTP)}
 	waits := make(map[string]time.Duration, len(ordered))
+	probed := ProbedEras()
 	for _, s := range ordered {
-		waits[s.d.ID] = declaredWaits(cfg, s.d, lines[s.d.Transport])
+		waits[s.d.ID] = declaredWaits(cfg, s.d, lines[s.d.Transport]) * time.Duration(erasJudged(s.d, probed, lines[s.d.Transport]))
 	}
 	slices.SortStableFunc(ordered, func(a, b spec) int { return cmp.Compare(waits[b.d.ID], waits[a.d.ID]) })
 	for _, s := range ordered {
@@ -77,6 +78,34 @@ func declaredWaits(cfg Options, d check.Descriptor, client target.Output) time.D
 		sum += cfg.WaitDuration(w, client)
 	}
 	return sum
+}
+
+// erasJudged is how many times a check's declared waits elapse, as far as
+// the pre-flight tells: none for a server check of eras the server does not
+// serve over any transport it was probed on (it is N/A at once), once per
+// era a client claims for a client check (each is judged apart), else once.
+func erasJudged(d check.Descriptor, probed map[check.Transport]ServerEras, client target.Output) int {
+	switch d.Role {
+	case check.Server:
+		if len(probed) == 0 {
+			return 1
+		}
+		for t, e := range probed {
+			if (d.Transport == check.Any || d.Transport == t) && e.Applies(d.EraList()) {
+				return 1
+			}
+		}
+		return 0
+	case check.Client:
+		n := 0
+		for _, era := range d.EraList() {
+			if slices.Contains(client.Eras(), string(era)) {
+				n++
+			}
+		}
+		return max(n, 1)
+	}
+	return 1
 }
 
 // C is a running check: what its body uses to act, observe and judge.
