@@ -54,8 +54,15 @@ func newPeer(c *run.C, cn conn, t check.Transport) *peer {
 
 // openPeer starts a fresh connection to the server under test over t
 // (closed when the check ends) and returns the check's side of it; a
-// server the harness cannot start is the check's ERROR.
+// server the harness cannot start is the check's ERROR, and a transport
+// the run names no target for (no URL, no command) SKIPs the check.
 func openPeer(c *run.C, t check.Transport) *peer {
+	switch cfg := c.Options(); {
+	case t == check.HTTP && cfg.ServerURL == "":
+		c.Skip(run.NoServerURL)
+	case t == check.Stdio && len(cfg.ServerCommand) == 0:
+		c.Skip(run.NoServerCommand)
+	}
 	cn, err := dial(c.Options(), t, c.Log())
 	if err != nil {
 		c.Errorf("the server could not be started over %s: %v", t, err)
