@@ -2,12 +2,12 @@
 // github.com/mark3labs/mcp-go, written as the library's documentation and
 // examples show, with its defaults.
 //
-// stdio: transport.NewStdio starts MCPCONFORM_SERVER_COMMAND (with the
-// adapter's environment and no additions), as client.NewStdioMCPClient
-// does, but under client.NewClient, the constructor that takes the
-// handlers below. http: transport.NewStreamableHTTP connects to
-// MCPCONFORM_SERVER_URL, as client.NewStreamableHttpClient does. Either way
-// Client.Start starts the client. Either way Client.Initialize makes the session
+// stdio: transport.NewStdio runs MCPCONFORM_SERVER_COMMAND (with the
+// adapter's environment and no additions). http:
+// transport.NewStreamableHTTP connects to MCPCONFORM_SERVER_URL. Either
+// transport goes to client.NewClient, the constructor that takes the
+// handlers below (as examples/sampling_client does), and Client.Start
+// starts it. Either way Client.Initialize makes the session
 // (server/discover first, initialize on a legacy server), Client.ListTools
 // follows every nextCursor, Client.CallTool calls each tool with {} under a
 // context deadline of MCPCONFORM_CALL_TIMEOUT_MS (the library's way to time
@@ -39,7 +39,6 @@ package main
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/client/transport"
@@ -68,18 +67,12 @@ func plan(env adapterhost.Env) (adapterhost.Plan, error) {
 		return adapterhost.Plan{}, err
 	}
 	var config map[string]int64
-	var newTransport func(ctx context.Context) (transport.Interface, error)
+	var newTransport func() (transport.Interface, error)
 	switch env.Transport {
 	case "stdio":
 		config = map[string]int64{keyMaxStderrBytes: maxStderrBytes}
-		newTransport = func(context.Context) (transport.Interface, error) {
-			// As NewStdioMCPClient: the server process outlives any
-			// request's context, so it starts under Background.
-			t := transport.NewStdio(env.ServerCommand[0], nil, env.ServerCommand[1:]...)
-			if err := t.Start(context.Background()); err != nil {
-				return nil, fmt.Errorf("failed to start stdio transport: %w", err)
-			}
-			return t, nil
+		newTransport = func() (transport.Interface, error) {
+			return transport.NewStdio(env.ServerCommand[0], nil, env.ServerCommand[1:]...), nil
 		}
 	case "http":
 		config = map[string]int64{keyAllowStateless: 1}
@@ -87,12 +80,14 @@ func plan(env adapterhost.Env) (adapterhost.Plan, error) {
 		if headers := httpHeaders(env); len(headers) > 0 {
 			opts = append(opts, transport.WithHTTPHeaders(headers))
 		}
-		newTransport = func(context.Context) (transport.Interface, error) {
+		newTransport = func() (transport.Interface, error) {
 			return transport.NewStreamableHTTP(env.ServerURL, opts...)
 		}
 	}
+	// Client.Start starts the transport too (for stdio, the server process,
+	// under the Background context Run gives Connect).
 	start := func(ctx context.Context) (*client.Client, error) {
-		t, err := newTransport(ctx)
+		t, err := newTransport()
 		if err != nil {
 			return nil, err
 		}
