@@ -1,6 +1,6 @@
 // Package adapterhost is the side of mcpconform's client adapter contract
 // (v1) that the client peers share: it reads the MCPCONFORM_ variables,
-// prints the config, connect, list, tool and close lines, times each step,
+// prints the config, connect, listen, list, tool and close lines, times each step,
 // calls the tools in order or at once, and exits with the contract's
 // status. Each client peer brings only what is its library's: how to
 // connect, list, call and close. Like peerhost it is a module of its own
@@ -136,6 +136,19 @@ type EraSession interface {
 	Era() string
 }
 
+// ListenSession is a Session whose client may open a 2026-07-28
+// subscriptions/listen stream (for toolsListChanged, where the server
+// declares tools.listChanged); the listen line then gives the library's
+// verdict on it.
+type ListenSession interface {
+	Session
+	// Listen opens the client's subscription, or reports the one its
+	// connection opened, the library's way: whether there is one, and the
+	// error the library gave it (nil when it took the subscription as
+	// open). The subscription lives until Close.
+	Listen(ctx context.Context) (opened bool, err error)
+}
+
 // Plan is what a library makes of one invocation.
 type Plan struct {
 	// Config holds the limits the client really enforces, by contract key
@@ -171,10 +184,12 @@ func run(name string, getenv func(string) string, stdout, stderr io.Writer, plan
 	return ExitUsage
 }
 
-// Run connects, lists the tools, calls each with {} and closes, printing a
-// contract line for every step. List and every call get the call timeout
-// as their context's deadline, when one is given; the handshake gets none
-// (neither Go library has a start-up timeout of its own).
+// Run connects, reports a subscription where the session opens one, lists
+// the tools, calls each with {} and closes, printing a contract line for
+// every step. List and every call get the call timeout as their context's
+// deadline, when one is given; the handshake and the subscription get none
+// (neither Go library has a start-up timeout of its own, and a
+// subscription lasts until Close).
 func Run(env Env, p Plan, out *Printer) {
 	if len(p.Config) > 0 || len(p.Eras) > 0 {
 		config := map[string]any{}
@@ -197,6 +212,12 @@ func Run(env Env, p Plan, out *Printer) {
 	out.Line(map[string]any{"connect": connect})
 	if err != nil {
 		return
+	}
+	if ls, ok := s.(ListenSession); ok {
+		start = time.Now()
+		if opened, err := ls.Listen(context.Background()); opened {
+			out.Line(map[string]any{"listen": phase(start, err)})
+		}
 	}
 	start = time.Now()
 	var tools []string

@@ -135,6 +135,41 @@ func TestRunDeclaresErasAndNamesTheChosenOne(t *testing.T) {
 	}
 }
 
+// listenFake is a fake whose client opened a subscription (or not) with
+// the library's verdict err.
+type listenFake struct {
+	fake
+	opened bool
+	err    error
+}
+
+func (l *listenFake) Listen(context.Context) (bool, error) { return l.opened, l.err }
+
+func TestRunReportsTheSubscriptionOnly(t *testing.T) {
+	for _, tc := range []struct {
+		f    *listenFake
+		want string // the listen line's outcome, "" for none
+	}{
+		{&listenFake{opened: true}, "ok"},
+		{&listenFake{opened: true, err: errors.New("refused")}, "error"},
+		{&listenFake{}, ""},
+	} {
+		var out bytes.Buffer
+		Run(Env{CallTimeout: 50 * time.Millisecond}, Plan{Connect: func(context.Context) (Session, error) { return tc.f, nil }}, NewPrinter(&out))
+		ls := lines(t, out.String())
+		listen, ok := ls[1]["listen"].(map[string]any)
+		switch {
+		case tc.want == "" && ok:
+			t.Errorf("no subscription: line %v, want none", ls[1])
+		case tc.want != "" && (!ok || listen["outcome"] != tc.want):
+			t.Errorf("subscription (err %v): line %v, want a listen line with outcome %s", tc.f.err, ls[1], tc.want)
+		}
+		if _, ok := ls[len(ls)-1]["close"]; !ok {
+			t.Errorf("last line %v, want close", ls[len(ls)-1])
+		}
+	}
+}
+
 func TestRunConnectFailure(t *testing.T) {
 	var out bytes.Buffer
 	Run(Env{}, Plan{Connect: func(context.Context) (Session, error) { return nil, errors.New("no") }}, NewPrinter(&out))

@@ -10,6 +10,17 @@
 // deadline of MCPCONFORM_CALL_TIMEOUT_MS (the SDK's way to time a request
 // out and cancel it), and ClientSession.Close ends the session.
 //
+// The client answers what a server of 2026-07-28 may ask inside an
+// InputRequiredResult with the SDK's own handlers (ClientOptions), which
+// make it declare each capability: ElicitationHandler accepts every form
+// with empty content (the SDK fills in the schema's defaults, SEP-1034),
+// CreateMessageHandler answers every sampling request with a fixed text,
+// and roots are the SDK's default capability, answered with the client's
+// roots (none). The SDK's multi-round-trip middleware, on by default, then
+// retries the call. ToolListChangedHandler (a no-op) makes Connect open
+// subscriptions/listen for toolsListChanged where a server of 2026-07-28
+// declares tools.listChanged; the listen line reports that it did.
+//
 // The SDK's transport has no option for custom headers or a static bearer
 // token (its Authorization comes from an auth.OAuthHandler), so a case that
 // sets MCPCONFORM_AUTH_TOKEN or MCPCONFORM_HEADERS exits 127, as does any
@@ -19,6 +30,7 @@ package main
 import (
 	"context"
 	"os/exec"
+	"sync"
 	"time"
 
 	"github.com/mcpconform/mcpconform/peers/adapterhost"
@@ -85,7 +97,13 @@ func plan(env adapterhost.Env) (adapterhost.Plan, error) {
 		}
 		t = st
 	}
-	client := mcp.NewClient(&mcp.Implementation{Name: "mcpconform-gosdk-client", Version: "v1.0.0"}, nil)
+	listen := &listenWatch{}
+	client := mcp.NewClient(&mcp.Implementation{Name: "mcpconform-gosdk-client", Version: "v1.0.0"}, &mcp.ClientOptions{
+		ElicitationHandler:     elicit,
+		CreateMessageHandler:   sample,
+		ToolListChangedHandler: func(context.Context, *mcp.ToolListChangedRequest) {},
+	})
+	client.AddSendingMiddleware(listen.middleware)
 	var opts *mcp.ClientSessionOptions
 	if v := versions[env.Era]; v != "" {
 		opts = &mcp.ClientSessionOptions{ProtocolVersion: v}
@@ -98,7 +116,7 @@ func plan(env adapterhost.Env) (adapterhost.Plan, error) {
 			if err != nil {
 				return nil, err
 			}
-			return session{cs}, nil
+			return session{cs, listen}, nil
 		},
 	}, nil
 }
@@ -109,8 +127,55 @@ var versions = map[string]string{adapterhost.EraLegacy: "2025-11-25", adapterhos
 // modernVersion is the first version of the modern era.
 const modernVersion = "2026-07-28"
 
-// session is a connected mcp.ClientSession.
-type session struct{ cs *mcp.ClientSession }
+// elicit is the user who accepts every form as it comes: empty content, to
+// which the SDK applies the requested schema's defaults.
+func elicit(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+	return &mcp.ElicitResult{Action: "accept", Content: map[string]any{}}, nil
+}
+
+// sample is the model that answers every sampling request with one text.
+func sample(context.Context, *mcp.CreateMessageRequest) (*mcp.CreateMessageResult, error) {
+	return &mcp.CreateMessageResult{Content: &mcp.TextContent{Text: "mcpconform adapter"}, Model: "mcpconform-fixed", Role: "assistant"}, nil
+}
+
+// listenWatch sees, as a sending middleware, the subscriptions/listen that
+// Connect opens: the SDK sends it without awaiting an answer and tells the
+// caller nothing of its acknowledgement.
+type listenWatch struct {
+	mu     sync.Mutex
+	opened bool
+	err    error
+}
+
+func (w *listenWatch) middleware(next mcp.MethodHandler) mcp.MethodHandler {
+	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		res, err := next(ctx, method, req)
+		if method == methodListen {
+			w.mu.Lock()
+			w.opened, w.err = true, err
+			w.mu.Unlock()
+		}
+		return res, err
+	}
+}
+
+// methodListen is the 2026-07-28 subscription request.
+const methodListen = "subscriptions/listen"
+
+// session is a connected mcp.ClientSession and what it did about
+// subscriptions/listen.
+type session struct {
+	cs     *mcp.ClientSession
+	listen *listenWatch
+}
+
+// Listen reports the subscription Connect opened, if it opened one: the
+// SDK's verdict is that of sending it.
+func (s session) Listen(context.Context) (bool, error) {
+	s.listen.mu.Lock()
+	defer s.listen.mu.Unlock()
+	return s.listen.opened, s.listen.err
+}
 
 // Era is the era of the protocol version the session settled on.
 func (s session) Era() string {

@@ -2,10 +2,12 @@
 // github.com/mark3labs/mcp-go, written as the library's documentation and
 // examples show, with its defaults.
 //
-// stdio: client.NewStdioMCPClient starts MCPCONFORM_SERVER_COMMAND (with the
+// stdio: transport.NewStdio runs MCPCONFORM_SERVER_COMMAND (with the
 // adapter's environment and no additions). http:
-// client.NewStreamableHttpClient connects to MCPCONFORM_SERVER_URL, then
-// Client.Start. Either way Client.Initialize makes the session
+// transport.NewStreamableHTTP connects to MCPCONFORM_SERVER_URL. Either
+// transport goes to client.NewClient, the constructor that takes the
+// handlers below (as examples/sampling_client does), and Client.Start
+// starts it. Either way Client.Initialize makes the session
 // (server/discover first, initialize on a legacy server), Client.ListTools
 // follows every nextCursor, Client.CallTool calls each tool with {} under a
 // context deadline of MCPCONFORM_CALL_TIMEOUT_MS (the library's way to time
@@ -17,6 +19,17 @@
 // modern (and unset) mcp.LATEST_PROTOCOL_VERSION, 2026-07-28, which probes
 // with server/discover and falls back to initialize on a legacy server. The
 // connect line names the era of the version Initialize settled on.
+//
+// The client answers what a server of 2026-07-28 may ask inside an
+// InputRequiredResult with the library's own handlers (client.With…Handler),
+// each of which makes it declare the capability: the elicitation handler
+// accepts every form with empty content, the sampling handler answers with
+// a fixed text, the roots handler gives one fixed root; the library's
+// multi-round-trip loop then retries the call. Where a connection of
+// 2026-07-28 meets a server that declares tools.listChanged, the adapter
+// opens subscriptions/listen for toolsListChanged with Client.ListenAsync
+// (the library's background form of Listen) and reports its verdict in
+// the listen line; it is stopped before Close.
 //
 // Over HTTP MCPCONFORM_HEADERS and MCPCONFORM_AUTH_TOKEN go in
 // transport.WithHTTPHeaders, the library's option for headers sent on every
@@ -54,13 +67,12 @@ func plan(env adapterhost.Env) (adapterhost.Plan, error) {
 		return adapterhost.Plan{}, err
 	}
 	var config map[string]int64
-	var start func(ctx context.Context) (*client.Client, error)
+	var newTransport func() (transport.Interface, error)
 	switch env.Transport {
 	case "stdio":
 		config = map[string]int64{keyMaxStderrBytes: maxStderrBytes}
-		start = func(context.Context) (*client.Client, error) {
-			// NewStdioMCPClient starts the transport itself.
-			return client.NewStdioMCPClient(env.ServerCommand[0], nil, env.ServerCommand[1:]...)
+		newTransport = func() (transport.Interface, error) {
+			return transport.NewStdio(env.ServerCommand[0], nil, env.ServerCommand[1:]...), nil
 		}
 	case "http":
 		config = map[string]int64{keyAllowStateless: 1}
@@ -68,17 +80,23 @@ func plan(env adapterhost.Env) (adapterhost.Plan, error) {
 		if headers := httpHeaders(env); len(headers) > 0 {
 			opts = append(opts, transport.WithHTTPHeaders(headers))
 		}
-		start = func(ctx context.Context) (*client.Client, error) {
-			c, err := client.NewStreamableHttpClient(env.ServerURL, opts...)
-			if err != nil {
-				return nil, err
-			}
-			if err := c.Start(ctx); err != nil {
-				_ = c.Close()
-				return nil, err
-			}
-			return c, nil
+		newTransport = func() (transport.Interface, error) {
+			return transport.NewStreamableHTTP(env.ServerURL, opts...)
 		}
+	}
+	// Client.Start starts the transport too (for stdio, the server process,
+	// under the Background context Run gives Connect).
+	start := func(ctx context.Context) (*client.Client, error) {
+		t, err := newTransport()
+		if err != nil {
+			return nil, err
+		}
+		c := client.NewClient(t, client.WithElicitationHandler(user{}), client.WithSamplingHandler(user{}), client.WithRootsHandler(user{}))
+		if err := c.Start(ctx); err != nil {
+			_ = c.Close()
+			return nil, err
+		}
+		return c, nil
 	}
 	version := mcp.LATEST_PROTOCOL_VERSION
 	if env.Era == adapterhost.EraLegacy {
@@ -104,7 +122,8 @@ func plan(env adapterhost.Env) (adapterhost.Plan, error) {
 			if mcp.IsModernProtocol(res.ProtocolVersion) {
 				era = adapterhost.EraModern
 			}
-			return session{c, era}, nil
+			listChanged := res.Capabilities.Tools != nil && res.Capabilities.Tools.ListChanged
+			return &session{c: c, era: era, toolsListChanged: listChanged}, nil
 		},
 	}, nil
 }
@@ -121,15 +140,50 @@ func httpHeaders(env adapterhost.Env) map[string]string {
 	return headers
 }
 
-// session is an initialized client.Client and the era it settled on.
-type session struct {
-	c   *client.Client
-	era string
+// user answers every input request: it accepts each form as it comes
+// (empty content), samples one fixed text and has one root.
+type user struct{}
+
+func (user) Elicit(context.Context, mcp.ElicitationRequest) (*mcp.ElicitationResult, error) {
+	return &mcp.ElicitationResult{ElicitationResponse: mcp.ElicitationResponse{Action: mcp.ElicitationResponseActionAccept, Content: map[string]any{}}}, nil
 }
 
-func (s session) Era() string { return s.era }
+func (user) CreateMessage(context.Context, mcp.CreateMessageRequest) (*mcp.CreateMessageResult, error) {
+	return &mcp.CreateMessageResult{
+		SamplingMessage: mcp.SamplingMessage{Role: mcp.RoleAssistant, Content: mcp.NewTextContent("mcpconform adapter")},
+		Model:           "mcpconform-fixed",
+	}, nil
+}
 
-func (s session) ListTools(ctx context.Context) ([]string, error) {
+func (user) ListRoots(context.Context, mcp.ListRootsRequest) (*mcp.ListRootsResult, error) {
+	return &mcp.ListRootsResult{Roots: []mcp.Root{{URI: "file:///mcpconform", Name: "mcpconform"}}}, nil
+}
+
+// session is an initialized client.Client, the era it settled on, whether
+// its server declares tools.listChanged, and the subscription's stop.
+type session struct {
+	c                *client.Client
+	era              string
+	toolsListChanged bool
+	stopListen       func()
+}
+
+func (s *session) Era() string { return s.era }
+
+// Listen opens subscriptions/listen for toolsListChanged, in the
+// 2026-07-28 era where the server declares tools.listChanged. ListenAsync
+// returns once the stream is started; the library reports nothing of the
+// acknowledgement, so its verdict is that of starting.
+func (s *session) Listen(ctx context.Context) (bool, error) {
+	if s.era != adapterhost.EraModern || !s.toolsListChanged {
+		return false, nil
+	}
+	stop, err := s.c.ListenAsync(ctx, mcp.SubscriptionFilter{ToolsListChanged: true}, nil)
+	s.stopListen = stop
+	return true, err
+}
+
+func (s *session) ListTools(ctx context.Context) ([]string, error) {
 	res, err := s.c.ListTools(ctx, mcp.ListToolsRequest{})
 	if err != nil {
 		return nil, err
@@ -141,7 +195,7 @@ func (s session) ListTools(ctx context.Context) ([]string, error) {
 	return names, nil
 }
 
-func (s session) CallTool(ctx context.Context, name string) error {
+func (s *session) CallTool(ctx context.Context, name string) error {
 	req := mcp.CallToolRequest{}
 	req.Params.Name = name
 	req.Params.Arguments = map[string]any{}
@@ -149,4 +203,9 @@ func (s session) CallTool(ctx context.Context, name string) error {
 	return err
 }
 
-func (s session) Close() error { return s.c.Close() }
+func (s *session) Close() error {
+	if s.stopListen != nil {
+		s.stopListen()
+	}
+	return s.c.Close()
+}
