@@ -138,16 +138,30 @@ var _ = serverCheck(check.Descriptor{
 	KilledBy:    []mutant.Name{mutant.ListenNoticeBeforeAck},
 }, func(c *run.C) {
 	eachTransport(c, func(p *peer) {
-		l := openListen(c, p, mcp.SubscriptionFilter{ToolsListChanged: true, PromptsListChanged: true})
-		c.Require(l.first.Method == mcp.NotificationAcknowledged, "notifications/subscriptions/acknowledged first, "+l.where(), "%s", describe(l.first))
-		var ack struct {
-			Notifications *mcp.SubscriptionFilter `json:"notifications"`
+		// The order must hold for every subscription: a server whose
+		// acknowledgement races its other messages (a queue of its own for
+		// notifications, written by another goroutine) loses the race now
+		// and then, so the check opens several, each on a fresh connection.
+		for attempt := range listenAttempts {
+			if attempt > 0 {
+				p = openPeer(c, check.Transport(p.transport))
+			}
+			l := openListen(c, p, mcp.SubscriptionFilter{ToolsListChanged: true, PromptsListChanged: true})
+			c.Require(l.first.Method == mcp.NotificationAcknowledged, fmt.Sprintf("notifications/subscriptions/acknowledged first, %s, on each of %d subscriptions", l.where(), listenAttempts),
+				"subscription %d: %s", attempt+1, describe(l.first))
+			var ack struct {
+				Notifications *mcp.SubscriptionFilter `json:"notifications"`
+			}
+			err := json.Unmarshal(l.first.Params, &ack)
+			c.Require(err == nil && ack.Notifications != nil, "params.notifications: the filter honoured ("+p.transport+")", "params %s", clip(string(l.first.Params)))
+			c.Require(subset(*ack.Notifications, l.asked), fmt.Sprintf("a subset of what was asked (%s)", p.transport), "it acknowledges %s", clip(string(l.first.Params)))
 		}
-		err := json.Unmarshal(l.first.Params, &ack)
-		c.Require(err == nil && ack.Notifications != nil, "params.notifications: the filter honoured ("+p.transport+")", "params %s", clip(string(l.first.Params)))
-		c.Require(subset(*ack.Notifications, l.asked), fmt.Sprintf("a subset of what was asked (%s)", p.transport), "it acknowledges %s", clip(string(l.first.Params)))
 	})
 })
+
+// listenAttempts is how many subscriptions server.subscriptions.acknowledged-first
+// opens over each transport.
+const listenAttempts = 3
 
 // subset reports whether honoured asks for nothing asked does not.
 func subset(honoured, asked mcp.SubscriptionFilter) bool {
@@ -177,8 +191,21 @@ var _ = serverCheck(check.Descriptor{
 }, func(c *run.C) {
 	eachTransport(c, func(p *peer) {
 		l := openListen(c, p, mcp.SubscriptionFilter{ToolsListChanged: true, PromptsListChanged: true})
-		id, ok := subscriptionID(l.first)
-		c.Require(ok && id.Key() == l.id.Key(), fmt.Sprintf("the acknowledgement's subscriptionId is %s (%s)", l.id, p.transport), "params %s", clip(string(l.first.Params)))
+		ack := l.first
+		if anyResponse(ack) {
+			// The listen result came first (server.subscriptions.acknowledged-first
+			// judges that, SB-02): the rule here is about the notifications,
+			// and the acknowledgement may still follow it.
+			d := l.p.patience()
+			ack = l.p.wait(func(m *jsonrpc.Message) bool { return m.Method == mcp.NotificationAcknowledged }, d)
+			if ack == nil {
+				c.Log().Notef("no %s arrived within %s of the listen result (%s)", mcp.NotificationAcknowledged, d, p.transport)
+			}
+		}
+		if ack != nil {
+			id, ok := subscriptionID(ack)
+			c.Require(ok && id.Key() == l.id.Key(), fmt.Sprintf("the acknowledgement's subscriptionId is %s (%s)", l.id, p.transport), "params %s", clip(string(ack.Params)))
+		}
 		for _, change := range listChanges {
 			if !announce(c, p, change.role) {
 				c.Log().Notef("no tool for the %q behaviour: the stream's %s was not observed", change.role, change.method)
