@@ -72,10 +72,21 @@ func NewOwner(what string) string {
 	if s, _ := scope.Load().(string); s != "" {
 		prefix = s
 	}
+	made.Store(true)
 	return fmt.Sprintf("%s.%d.%s", prefix, seq.Add(1), strings.Map(safe, what))
 }
 
-var scope atomic.Value // string: the prefix of the owners made now
+var (
+	scope atomic.Value // string: the prefix of the owners made now
+	made  atomic.Bool  // an owner was made since the scope began
+)
+
+// ScopeStarted reports whether an owner was made since the scope in force
+// began: whether the check may have started a process. One that started
+// none has nothing of its own to reap, and its Reap, a scan of /proc, can
+// be left out; orphans another check's processes left are reaped by the
+// next Reap, and ReapAll at the end of the run.
+func ScopeStarted() bool { return made.Load() }
 
 // Scope makes every owner made until end part of one scope (a check: one
 // runs at a time in a process) and returns the prefix that Reap kills it
@@ -83,6 +94,7 @@ var scope atomic.Value // string: the prefix of the owners made now
 func Scope(name string) (prefix string, end func()) {
 	s := fmt.Sprintf("%s.c%d-%s", runPrefix(), seq.Add(1), strings.Map(safe, name))
 	scope.Store(s)
+	made.Store(false)
 	return s + ".", func() { scope.Store("") }
 }
 

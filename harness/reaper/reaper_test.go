@@ -123,3 +123,24 @@ func TestReapAdoptsWhatClearedItsEnvironment(t *testing.T) {
 		t.Errorf("Reap killed %v; the unmarked orphan %d should be among them and gone", killed, pid)
 	}
 }
+
+// TestScopeStarted: a scope knows whether an owner was made in it, that is
+// whether its check may have started a process to reap.
+func TestScopeStarted(t *testing.T) {
+	_, end := Scope("quiet")
+	if ScopeStarted() {
+		t.Error("a fresh scope says it started a process")
+	}
+	end()
+	_, end = Scope("busy")
+	NewOwner("server")
+	if !ScopeStarted() {
+		t.Error("a scope that made an owner says it started nothing")
+	}
+	end()
+	_, end = Scope("next")
+	defer end()
+	if ScopeStarted() {
+		t.Error("the next scope inherits the last one's owner")
+	}
+}

@@ -297,8 +297,11 @@ func execute(d check.Descriptor, body func(c *C)) {
 		// the body may still be writing.
 		c = &C{D: d, Ctx: ctx, cfg: cfg, dir: dir, secrets: cfg.Secrets}
 	}
-	// Whatever the check started and its cleanups left goes now.
-	reaper.Reap(owner, ShutdownGrace)
+	// Whatever the check started and its cleanups left goes now (a check
+	// that started no process has nothing of its own to reap).
+	if reaper.ScopeStarted() {
+		reaper.Reap(owner, ShutdownGrace)
+	}
 	msg := v.message
 	if len(c.notes) > 0 {
 		msg = strings.TrimSpace(msg + "\nnote: " + strings.Join(c.notes, "\nnote: "))
