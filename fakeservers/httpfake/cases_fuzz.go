@@ -36,7 +36,7 @@ func PingID(tool string) string { return "ping-" + tool }
 
 func fuzz(o Options) (*behaviour, error) {
 	if o.Fuzz == nil || len(o.Fuzz.Calls) == 0 {
-		return nil, errors.New("Fuzz is required: the per-tool plan (FuzzScript)")
+		return nil, errors.New("option Fuzz is required: the per-tool plan (FuzzScript)")
 	}
 	tools := numberedTools("t", len(o.Fuzz.Calls))
 	plan := map[string]FuzzCall{}

@@ -175,13 +175,6 @@ func connect(t *testing.T, f *fakeTransport, opts Options, version string) *Sess
 	return r.s
 }
 
-// refuseProbe answers the client's server/discover probe as a legacy server
-// does: -32601.
-func refuseProbe(t *testing.T, f *fakeTransport) {
-	t.Helper()
-	f.deliver(t, jsonrpc.NewError(f.expect(t, "server/discover").ID, jsonrpc.CodeMethodNotFound, "Method not found"))
-}
-
 // params decodes a message's params.
 func params(t *testing.T, m *jsonrpc.Message) map[string]any {
 	t.Helper()
