@@ -7,6 +7,7 @@ import (
 
 	"github.com/mcpconform/mcpconform/harness/jsonrpc"
 	"github.com/mcpconform/mcpconform/harness/mcp"
+	"github.com/mcpconform/mcpconform/harness/mutant"
 )
 
 // Resource is one resource of resources/list (RS-02).
@@ -74,12 +75,17 @@ func readResource(rc *RequestContext, params json.RawMessage) (any, *jsonrpc.Err
 		return readClientRoots(rc)
 	}
 	item, ok := resourceContents(uri)
-	if !ok {
+	switch mut := rc.srv.opts.Mutant; {
+	case !ok && mut == mutant.UnknownResourceContents:
+		return map[string]any{"contents": []any{}}, nil
+	case !ok:
 		notFound := resourceNotFound(uri)
-		if rc.sess.modern {
+		if rc.sess.modern && mut != mutant.NotFoundLegacyCode {
 			notFound.Code = jsonrpc.CodeInvalidParams
 		}
 		return nil, notFound
+	case mut == mutant.ResourceBlobNotBase64 && uri == "test://static-binary":
+		item = map[string]string{"uri": uri, "mimeType": "image/png", "blob": "not base64!"}
 	}
 	return map[string]any{"contents": []any{item}}, nil
 }
