@@ -8,6 +8,7 @@ import (
 
 	"github.com/mcpconform/mcpconform/harness/jsonrpc"
 	"github.com/mcpconform/mcpconform/harness/mcp"
+	"github.com/mcpconform/mcpconform/harness/mutant"
 )
 
 // maxCompletionValues is the most values one completion result holds (CP-03).
@@ -32,7 +33,7 @@ var completionCandidates = map[string]map[string][]string{
 // argument that start with its value, at most 100 (CP-03). A ref to an
 // unknown prompt or template, or an argument it does not have, gets -32602
 // (CP-04).
-func complete(_ *RequestContext, params json.RawMessage) (any, *jsonrpc.Error) {
+func complete(rc *RequestContext, params json.RawMessage) (any, *jsonrpc.Error) {
 	var p struct {
 		Ref struct {
 			Type string `json:"type"`
@@ -71,6 +72,12 @@ func complete(_ *RequestContext, params json.RawMessage) (any, *jsonrpc.Error) {
 		if strings.HasPrefix(c, p.Argument.Value) {
 			values = append(values, c)
 		}
+	}
+	if rc.srv.opts.Mutant == mutant.CompletionValuesUnbounded {
+		for i := len(values); i <= maxCompletionValues; i++ {
+			values = append(values, fmt.Sprintf("%s%d", p.Argument.Value, i))
+		}
+		return map[string]any{"completion": map[string]any{"values": values}}, nil
 	}
 	total := len(values)
 	values = values[:min(total, maxCompletionValues)]

@@ -81,7 +81,7 @@ func getPrompt(rc *RequestContext, params json.RawMessage) (any, *jsonrpc.Error)
 		return nil, mcp.InvalidParams(fmt.Sprintf("unknown prompt %q; prompts/list names the prompts", p.Name))
 	}
 	for _, a := range prompt.Arguments {
-		if _, ok := p.Arguments[a.Name]; a.Required && !ok {
+		if _, ok := p.Arguments[a.Name]; a.Required && !ok && rc.srv.opts.Mutant != mutant.PromptMissingArgumentServed {
 			return nil, mcp.InvalidParams(fmt.Sprintf("prompt %q needs the argument %q", p.Name, a.Name))
 		}
 	}
@@ -97,8 +97,16 @@ func getPrompt(rc *RequestContext, params json.RawMessage) (any, *jsonrpc.Error)
 			promptMessage(textContent("Please process the embedded resource above.")))
 	case "test_prompt_with_image":
 		messages = append(messages,
-			promptMessage(imageContent()),
+			promptMessage(promptImage(rc)),
 			promptMessage(textContent("Please analyze the image above.")))
 	}
 	return map[string]any{"description": prompt.Description, "messages": messages}, nil
+}
+
+// promptImage is the image of test_prompt_with_image (TL-14).
+func promptImage(rc *RequestContext) json.RawMessage {
+	if rc.srv.opts.Mutant == mutant.PromptImageNotBase64 {
+		return content(map[string]string{"type": "image", "data": "not base64!", "mimeType": "image/png"})
+	}
+	return imageContent()
 }

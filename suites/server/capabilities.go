@@ -139,5 +139,9 @@ func completionTarget(results map[string]json.RawMessage) (ref map[string]string
 			return map[string]string{"type": "ref/resource", "uri": t.URITemplate}, v[1]
 		}
 	}
-	return map[string]string{"type": "ref/prompt", "name": "mcpconform-probe"}, "mcpconform-argument"
+	return map[string]string{"type": "ref/prompt", "name": "mcpconform-probe"}, madeUpArgument
 }
+
+// madeUpArgument is the argument completionTarget names when the lists
+// offer none.
+const madeUpArgument = "mcpconform-argument"
