@@ -340,13 +340,13 @@ type prepared struct {
 	// clientCap is the most client checks at once in a run of both roles
 	// (their timings suffer from a crowded machine); 0 for no cap.
 	clientCap int
-	lowered  string       // why workers is below --parallel, for the console
-	baseline *report.Baseline
-	fixtures fixturesFile
-	profile  check.Profile
-	budget   time.Duration
-	secrets  transcript.Secrets // what every output masks
-	console  console.Options    // how the run shows on stdout
+	lowered   string // why workers is below --parallel, for the console
+	baseline  *report.Baseline
+	fixtures  fixturesFile
+	profile   check.Profile
+	budget    time.Duration
+	secrets   transcript.Secrets // what every output masks
+	console   console.Options    // how the run shows on stdout
 }
 
 // runConfig is the run's configuration, the same in the coordinator of a
