@@ -51,6 +51,12 @@ const (
 	Modern Era = "modern" // 2026-07-28
 )
 
+// The era lists of descriptors: the modern era alone, and both eras.
+var (
+	ModernEra = []Era{Modern}
+	BothEras  = []Era{Legacy, Modern}
+)
+
 // Descriptor describes one check: one rule, tested one way.
 type Descriptor struct {
 	ID          string   // stable slug: dots and dashes, never a slash

@@ -18,7 +18,7 @@ import (
 // then its body:
 //
 //	var _ = clientCheck(check.Descriptor{ID: "client.…", Title: …, Requirement: …,
-//		Rules: []string{"JR-…"}, Eras: modernOnly, KilledBy: []mutant.Name{mutant.…}}, func(c *run.C) {
+//		Rules: []string{"JR-…"}, Eras: check.ModernEra, KilledBy: []mutant.Name{mutant.…}}, func(c *run.C) {
 //		eachTransport(c, func(t check.Transport) { x := runOver(c, t, fake{…}, target.Invocation{…}); … })
 //	})
 //

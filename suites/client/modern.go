@@ -17,16 +17,13 @@ import (
 // every request (JR-46), a resultType it does not know (JR-16). Each check
 // is of the modern era alone: a client that does not claim it is N/A.
 
-// modernOnly is the era of the checks of 2026-07-28 alone.
-var modernOnly = []check.Era{check.Modern}
-
 var _ = clientCheck(check.Descriptor{
 	ID:    "client.modern.meta",
 	Title: "every 2026-07-28 request carries _meta with the protocol version and the client's capabilities",
 	Requirement: "Every request of the 2026-07-28 era carries in params._meta io.modelcontextprotocol/protocolVersion, a version the server serves, " +
 		"and io.modelcontextprotocol/clientCapabilities, an object ({} for none).",
 	Rules:    []string{"JR-46"},
-	Eras:     modernOnly,
+	Eras:     check.ModernEra,
 	KilledBy: []mutant.Name{mutant.ModernNoMeta},
 }, func(c *run.C) {
 	eachTransport(c, func(t check.Transport) {
@@ -50,7 +47,7 @@ var _ = clientCheck(check.Descriptor{
 	Title:       "a result whose resultType the client does not know fails the call; one that is complete does not",
 	Requirement: "A client treats a result whose resultType it does not recognise as invalid, never as complete.",
 	Rules:       []string{"JR-16"},
-	Eras:        modernOnly,
+	Eras:        check.ModernEra,
 	KilledBy:    []mutant.Name{mutant.ResultTypeUnknownAccepted},
 }, func(c *run.C) {
 	eachTransport(c, func(t check.Transport) {
@@ -85,7 +82,7 @@ var _ = clientCheck(check.Descriptor{
 	Requirement: "A client compares the filter the server acknowledged for its subscriptions/listen with the one it asked for: " +
 		"acknowledged in full the subscription is open, acknowledged short it is not the one asked for.",
 	Rules:    []string{"SB-04"},
-	Eras:     modernOnly,
+	Eras:     check.ModernEra,
 	KilledBy: []mutant.Name{mutant.ListenNoAckCheck},
 }, func(c *run.C) {
 	eachTransport(c, func(t check.Transport) {

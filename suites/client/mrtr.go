@@ -22,7 +22,7 @@ var _ = clientCheck(check.Descriptor{
 	Requirement: "A client satisfies every input request of an InputRequiredResult before it retries, retries with a new JSON-RPC id, " +
 		"and echoes requestState byte for byte, sending none when none was given.",
 	Rules:    []string{"MR-06"},
-	Eras:     modernOnly,
+	Eras:     check.ModernEra,
 	KilledBy: []mutant.Name{mutant.MRTRSameID, mutant.MRTRStateAltered},
 }, func(c *run.C) {
 	eachTransport(c, func(t check.Transport) {
@@ -47,7 +47,7 @@ var _ = clientCheck(check.Descriptor{
 	Title:       "the answers and requestState of one input round go on no other request",
 	Requirement: "A client never carries the inputResponses or requestState of a request's input round onto another request.",
 	Rules:       []string{"MR-06"},
-	Eras:        modernOnly,
+	Eras:        check.ModernEra,
 	KilledBy:    []mutant.Name{mutant.MRTRStateReused},
 }, func(c *run.C) {
 	eachTransport(c, func(t check.Transport) {
@@ -79,7 +79,7 @@ var _ = clientCheck(check.Descriptor{
 	Requirement: "A client answers only the input requests of capabilities and modes it declared on the request; it never retries with an " +
 		"answer to one it did not declare (the server broke MR-04 asking it).",
 	Rules:    []string{"MR-06", "EL-02"},
-	Eras:     modernOnly,
+	Eras:     check.ModernEra,
 	KilledBy: []mutant.Name{mutant.MRTRUndeclaredInput},
 }, func(c *run.C) {
 	eachTransport(c, func(t check.Transport) {

@@ -145,7 +145,7 @@ var _ = clientCheck(check.Descriptor{
 	Title:       "each message is its own POST with a single JSON-RPC message",
 	Requirement: "Every client message is its own POST whose body is exactly one request, notification or response.",
 	Rules:       []string{"HT-10", "HT-13", "JR-37"},
-	Eras:        bothEras,
+	Eras:        check.BothEras,
 	KilledBy:    []mutant.Name{mutant.BatchPOSTs},
 }, func(c *run.C) {
 	c.Unordered()
@@ -163,7 +163,7 @@ var _ = clientCheck(check.Descriptor{
 	Title:       "every POST accepts both application/json and text/event-stream",
 	Requirement: "The POST Accept header lists both application/json and text/event-stream.",
 	Rules:       []string{"HT-11"},
-	Eras:        bothEras,
+	Eras:        check.BothEras,
 	KilledBy:    []mutant.Name{mutant.AcceptJSONOnly},
 }, func(c *run.C) {
 	r := c.RunHTTPClient(httpfake.Options{Case: "well-behaved"}, target.Invocation{})

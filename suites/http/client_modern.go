@@ -21,16 +21,13 @@ import (
 // mirrored as Mcp-Param-* (HT-78, HT-79), and a tool whose annotations
 // break the rules is left out (HT-80).
 
-// modernOnly is the era of the checks of 2026-07-28 alone.
-var modernOnly = []check.Era{check.Modern}
-
 var _ = clientCheck(check.Descriptor{
 	ID:    "http.client.modern.headers-mirror-body",
 	Title: "every 2026-07-28 POST carries MCP-Protocol-Version, Mcp-Method and Mcp-Name mirroring its body",
 	Requirement: "Every POST of a 2026-07-28 request carries MCP-Protocol-Version equal to its _meta protocolVersion, Mcp-Method equal to its " +
 		"method and, for tools/call and prompts/get, Mcp-Name equal to params.name (resources/read: params.uri).",
 	Rules:    []string{"HT-73", "HT-77"},
-	Eras:     modernOnly,
+	Eras:     check.ModernEra,
 	KilledBy: []mutant.Name{mutant.ModernHeaderMismatch},
 }, func(c *run.C) {
 	r := c.RunHTTPClient(httpfake.Options{Case: "well-behaved"}, target.Invocation{})
@@ -65,7 +62,7 @@ var _ = clientCheck(check.Descriptor{
 		"are, integers in decimal, booleans as true or false; a value that is not plain header-safe ASCII, or looks encoded, goes as " +
 		"=?base64?<base64 of its UTF-8>?=.",
 	Rules:    []string{"HT-79", "HT-78"},
-	Eras:     modernOnly,
+	Eras:     check.ModernEra,
 	KilledBy: []mutant.Name{mutant.ModernParamHeaderRaw},
 }, func(c *run.C) {
 	r := c.RunHTTPClient(httpfake.Options{Case: "param-headers"}, target.Invocation{})
@@ -133,7 +130,7 @@ var _ = clientCheck(check.Descriptor{
 	Requirement: "An HTTP client excludes from its tool list any tool whose x-mcp-header annotations break the constraints " +
 		"(here two header names equal but for case), so it never calls it.",
 	Rules:    []string{"HT-80"},
-	Eras:     modernOnly,
+	Eras:     check.ModernEra,
 	KilledBy: []mutant.Name{mutant.InvalidHeaderToolKept},
 }, func(c *run.C) {
 	r := c.RunHTTPClient(httpfake.Options{Case: "param-headers"}, target.Invocation{})

@@ -38,7 +38,7 @@ var _ = clientCheck(check.Descriptor{
 	Title:       "an SSE event of exactly max_sse_event_size raw bytes is accepted",
 	Requirement: "One SSE event of exactly max_sse_event_size raw bytes (non-comment lines plus one byte per line break) is accepted.",
 	Rules:       []string{"RM-09"},
-	Eras:        bothEras,
+	Eras:        check.BothEras,
 	KilledBy:    []mutant.Name{mutant.SSELimitOffByOne},
 }, func(c *run.C) {
 	size := declared(c).MaxSSEEventSize
@@ -50,7 +50,7 @@ var _ = clientCheck(check.Descriptor{
 	Title:       "an SSE event one byte over max_sse_event_size is rejected",
 	Requirement: "One SSE event larger than max_sse_event_size raw bytes is rejected with an error.",
 	Rules:       []string{"RM-09"},
-	Eras:        bothEras,
+	Eras:        check.BothEras,
 	KilledBy:    []mutant.Name{mutant.NoSSELimit, mutant.NoSSECap},
 }, func(c *run.C) {
 	size := declared(c).MaxSSEEventSize + 1

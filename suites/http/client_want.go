@@ -6,19 +6,11 @@ import (
 	"time"
 
 	"github.com/mcpconform/mcpconform/fakeservers/httpfake"
-	"github.com/mcpconform/mcpconform/harness/check"
 	"github.com/mcpconform/mcpconform/harness/httpclient"
 	"github.com/mcpconform/mcpconform/harness/jsonrpc"
 	"github.com/mcpconform/mcpconform/harness/target"
 	"github.com/mcpconform/mcpconform/suites/run"
 )
-
-// bothEras are the eras of the checks judged in both: one message per
-// POST (HT-10, HT-11) and the SSE size limit at its boundary (RM-09) bind
-// the legacy and the modern client alike; the huge and CRLF-split events
-// are the same reader in either era and run in the legacy era only, and
-// sessions, the GET stream and resumption are the legacy era's.
-var bothEras = []check.Era{check.Legacy, check.Modern}
 
 // Client-role helpers, named after what they expect.
 

@@ -20,8 +20,6 @@ import (
 // a server that does not answer server/discover; the legacy checks are N/A
 // on one that serves the modern era only.
 
-var modernEra = []check.Era{check.Modern}
-
 // modernRequest sends a 2026-07-28 request with params (their _meta
 // included) and returns its response; over HTTP its MCP-Protocol-Version
 // header names version and no session is used (HT-60).
@@ -49,7 +47,7 @@ var _ = serverCheck(check.Descriptor{
 	Title:       "server/discover answers with supportedVersions, capabilities, resultType and cache hints",
 	Requirement: "Servers implement server/discover, answering with supportedVersions, capabilities, optional instructions and cache hints (ttlMs, cacheScope); every result carries resultType.",
 	Rules:       []string{"LC-41", "JR-15", "TL-19"},
-	Eras:        modernEra,
+	Eras:        check.ModernEra,
 	KilledBy:    []mutant.Name{mutant.DiscoverNoSupportedVersions, mutant.ResultTypeMissing},
 }, func(c *run.C) {
 	eachTransport(c, func(p *peer) {
@@ -82,7 +80,7 @@ var _ = serverCheck(check.Descriptor{
 	Title:       "a request naming a version the server does not serve gets -32022 with supported and requested (HTTP 400)",
 	Requirement: "A request naming a protocol version the server does not serve gets -32022 UnsupportedProtocolVersion with data.supported (list) and data.requested; over HTTP with status 400.",
 	Rules:       []string{"LC-42", "HT-74"},
-	Eras:        modernEra,
+	Eras:        check.ModernEra,
 	KilledBy:    []mutant.Name{mutant.UnsupportedVersionInvalidParams, mutant.UnsupportedVersionStatus200},
 }, func(c *run.C) {
 	eachTransport(c, func(p *peer) {
@@ -107,7 +105,7 @@ var _ = serverCheck(check.Descriptor{
 	Title:       "a 2026-07-28 request without _meta clientCapabilities gets -32602 (HTTP 400)",
 	Requirement: "A request missing a required _meta key (protocolVersion, clientCapabilities) is rejected with -32602; over HTTP with status 400.",
 	Rules:       []string{"JR-47", "JR-46"},
-	Eras:        modernEra,
+	Eras:        check.ModernEra,
 	KilledBy:    []mutant.Name{mutant.MissingMetaAccepted},
 }, func(c *run.C) {
 	eachTransport(c, func(p *peer) {
@@ -143,7 +141,7 @@ var _ = httpServerCheck(check.Descriptor{
 	Title:       "a POST whose MCP-Protocol-Version header differs from its _meta version gets 400 with -32020",
 	Requirement: "Every POST carries MCP-Protocol-Version equal to the body's _meta protocolVersion; a mismatch gets HTTP 400 with -32020 HeaderMismatch.",
 	Rules:       []string{"HT-74", "HT-73"},
-	Eras:        modernEra,
+	Eras:        check.ModernEra,
 	KilledBy:    []mutant.Name{mutant.HeaderMismatchAccepted},
 }, func(c *run.C) {
 	status, m := postLying(c, mcp.MethodDiscover, nil, v1125, nil)
@@ -156,7 +154,7 @@ var _ = httpServerCheck(check.Descriptor{
 	Title:       "a POST whose Mcp-Method or Mcp-Name header is missing or differs from the body gets 400 with -32020",
 	Requirement: "A server checks the headers that mirror the body (Mcp-Method, Mcp-Name) and rejects missing or mismatched ones with HTTP 400 and -32020.",
 	Rules:       []string{"HT-81", "HT-77"},
-	Eras:        modernEra,
+	Eras:        check.ModernEra,
 	KilledBy:    []mutant.Name{mutant.MirrorHeadersUnchecked},
 }, func(c *run.C) {
 	call := map[string]any{"name": "mcpconform-probe", "arguments": map[string]any{}}
@@ -185,7 +183,7 @@ var _ = serverCheck(check.Descriptor{
 	Title:       "a 2026-07-28 tool call that needs a client capability the request does not declare gets -32021 (HTTP 400)",
 	Requirement: "If handling a request needs a client capability not declared in that request's _meta, the server answers -32021 with data.requiredCapabilities; over HTTP with status 400.",
 	Rules:       []string{"JR-49", "JR-51"},
-	Eras:        modernEra,
+	Eras:        check.ModernEra,
 	KilledBy:    []mutant.Name{mutant.CapabilityNeededAsResult},
 }, func(c *run.C) {
 	eachTransport(c, func(p *peer) {
@@ -227,7 +225,7 @@ var _ = serverCheck(check.Descriptor{
 	Title:       "a 2026-07-28 request whose _meta names no logLevel gets no log notifications",
 	Requirement: "No notifications/message for a request that lacks _meta io.modelcontextprotocol/logLevel.",
 	Rules:       []string{"LG-12"},
-	Eras:        modernEra,
+	Eras:        check.ModernEra,
 	KilledBy:    []mutant.Name{mutant.LogsWithoutLevel},
 	Waits:       []check.Wait{{What: "log messages, after the response", Setting: check.QuietWindow}},
 }, func(c *run.C) {

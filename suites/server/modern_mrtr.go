@@ -21,7 +21,7 @@ var _ = serverCheck(check.Descriptor{
 	Title:       "a tool that needs the client's input asks for it in an InputRequiredResult with well-formed inputRequests, never by a request",
 	Requirement: `Requests for client input (sampling, elicitation, roots) are made only by returning an InputRequiredResult (resultType "input_required") with inputRequests and/or requestState; inputRequests is an object whose unique keys name elicitation/create, sampling/createMessage or roots/list requests; servers never send requests.`,
 	Rules:       []string{"MR-01", "MR-03", "JR-17"},
-	Eras:        modernEra,
+	Eras:        check.ModernEra,
 	KilledBy:    []mutant.Name{mutant.InputRequestsAsList},
 }, func(c *run.C) {
 	eachTransport(c, func(p *peer) {
@@ -120,7 +120,7 @@ var _ = serverCheck(check.Descriptor{
 	Title:       "server/discover and the lists never answer an InputRequiredResult, even to a request declaring every capability",
 	Requirement: "Only tools/call, resources/read and prompts/get may be answered with an InputRequiredResult; never any other method.",
 	Rules:       []string{"MR-02"},
-	Eras:        modernEra,
+	Eras:        check.ModernEra,
 	KilledBy:    []mutant.Name{mutant.InputRequiredOnList},
 }, func(c *run.C) {
 	eachTransport(c, func(p *peer) {
@@ -144,7 +144,7 @@ var _ = serverCheck(check.Descriptor{
 	Title:       "a tool asks only for the input whose capability the request declares",
 	Requirement: "No input request for a capability the client did not declare on that request: called declaring all but one of the capabilities it asked for, or none, a tool asks for none it lacks.",
 	Rules:       []string{"MR-04"},
-	Eras:        modernEra,
+	Eras:        check.ModernEra,
 	KilledBy:    []mutant.Name{mutant.InputRequestUndeclared},
 }, func(c *run.C) {
 	eachTransport(c, func(p *peer) {
@@ -202,7 +202,7 @@ var _ = serverCheck(check.Descriptor{
 	Title:       "a retry echoing an altered requestState gets a JSON-RPC error",
 	Requirement: "requestState is attacker-controlled input: a server verifies it and rejects state that fails verification.",
 	Rules:       []string{"MR-05"},
-	Eras:        modernEra,
+	Eras:        check.ModernEra,
 	KilledBy:    []mutant.Name{mutant.RequestStateUnverified},
 }, func(c *run.C) {
 	eachTransport(c, func(p *peer) {
@@ -230,7 +230,7 @@ var _ = serverCheck(check.Descriptor{
 	Requirement: "A server binds requestState to the request that it answered (and to a short expiry), and rejects one echoed on another request.",
 	Rules:       []string{"MR-05"},
 	Level:       check.SHOULD,
-	Eras:        modernEra,
+	Eras:        check.ModernEra,
 	KilledBy:    []mutant.Name{mutant.RequestStateUnbound},
 }, func(c *run.C) {
 	eachTransport(c, func(p *peer) {
@@ -270,7 +270,7 @@ var _ = serverCheck(check.Descriptor{
 	Title:       "a retry that lacks the input asked for gets a new InputRequiredResult, not an error",
 	Requirement: "If needed input is missing from inputResponses, the server asks again with a new InputRequiredResult rather than failing.",
 	Rules:       []string{"MR-07"},
-	Eras:        modernEra,
+	Eras:        check.ModernEra,
 	KilledBy:    []mutant.Name{mutant.MissingInputError},
 }, func(c *run.C) {
 	eachTransport(c, func(p *peer) {
@@ -289,7 +289,7 @@ var _ = serverCheck(check.Descriptor{
 	Title:       "a retry that answers every input request plus one never asked for is served as without it",
 	Requirement: "A server ignores unknown extra entries of inputResponses.",
 	Rules:       []string{"MR-07"},
-	Eras:        modernEra,
+	Eras:        check.ModernEra,
 	KilledBy:    []mutant.Name{mutant.ExtraInputResponseRejected},
 }, func(c *run.C) {
 	eachTransport(c, func(p *peer) {
@@ -322,7 +322,7 @@ var _ = serverCheck(check.Descriptor{
 	Title:       "a request retried with every input request answered and the requestState echoed completes",
 	Requirement: "A server takes valid inputResponses, with the requestState it issued echoed unchanged, and completes the request (a retry uses a new JSON-RPC id).",
 	Rules:       []string{"MR-07", "TL-20"},
-	Eras:        modernEra,
+	Eras:        check.ModernEra,
 	KilledBy:    []mutant.Name{mutant.RequestStateRejected},
 }, func(c *run.C) {
 	eachTransport(c, func(p *peer) {

@@ -94,7 +94,7 @@ var _ = httpServerCheck(check.Descriptor{
 	Title:       "a tools/call whose Mcp-Param header is missing, differs from its argument or is not valid base64 gets 400 with -32020; a faithful one is served",
 	Requirement: "A server checks the Mcp-Param headers that mirror a tool's x-mcp-header arguments against the body, after base64 decoding, and rejects missing, mismatched or invalid ones with HTTP 400 and -32020.",
 	Rules:       []string{"HT-81", "HT-78"},
-	Eras:        modernEra,
+	Eras:        check.ModernEra,
 	KilledBy:    []mutant.Name{mutant.ParamHeadersUnchecked},
 }, func(c *run.C) {
 	p := openPeer(c, check.HTTP)

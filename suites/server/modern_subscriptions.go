@@ -134,7 +134,7 @@ var _ = serverCheck(check.Descriptor{
 	Title:       "the first message of a subscriptions/listen stream is its acknowledgement, naming a subset of what was asked",
 	Requirement: "The first message for a subscription is notifications/subscriptions/acknowledged, listing the subset of the requested notifications the server honours; nothing for that subscription precedes it.",
 	Rules:       []string{"SB-02", "SB-01"},
-	Eras:        modernEra,
+	Eras:        check.ModernEra,
 	KilledBy:    []mutant.Name{mutant.ListenNoticeBeforeAck},
 }, func(c *run.C) {
 	eachTransport(c, func(p *peer) {
@@ -186,7 +186,7 @@ var _ = serverCheck(check.Descriptor{
 	Title:       "every notification of a subscriptions/listen stream carries the listen request's id as its subscriptionId",
 	Requirement: "Every notification on a subscriptions/listen stream carries _meta io.modelcontextprotocol/subscriptionId equal to the listen request's JSON-RPC id.",
 	Rules:       []string{"SB-03"},
-	Eras:        modernEra,
+	Eras:        check.ModernEra,
 	KilledBy:    []mutant.Name{mutant.ListenUntagged},
 }, func(c *run.C) {
 	eachTransport(c, func(p *peer) {
@@ -230,7 +230,7 @@ var _ = serverCheck(check.Descriptor{
 	Title:       "a subscriptions/listen stream carries only the notifications the client opted into",
 	Requirement: "A server sends on a subscriptions/listen stream only the notification types the client opted into (toolsListChanged, promptsListChanged, resourcesListChanged, resourceSubscriptions).",
 	Rules:       []string{"SB-01"},
-	Eras:        modernEra,
+	Eras:        check.ModernEra,
 	KilledBy:    []mutant.Name{mutant.ListenIgnoresFilter},
 	Waits:       []check.Wait{{What: "notifications on the listen stream, after the announced changes", Setting: check.QuietWindow}},
 }, func(c *run.C) {
@@ -266,7 +266,7 @@ var _ = serverCheck(check.Descriptor{
 	Title:       "a request's progress and log messages never go on a subscriptions/listen stream",
 	Requirement: "Progress and log notifications about a request go only on that request's own response stream, never on a subscriptions/listen stream; a listen stream carries only what the client opted into.",
 	Rules:       []string{"HT-22", "SB-01", "PR-11", "SB-06"},
-	Eras:        modernEra,
+	Eras:        check.ModernEra,
 	KilledBy:    []mutant.Name{mutant.ProgressOnListenStream},
 	Waits:       []check.Wait{{What: "notifications on the listen stream, after the calls", Setting: check.QuietWindow}},
 }, func(c *run.C) {
@@ -298,7 +298,7 @@ var _ = stdioServerCheck(check.Descriptor{
 	Title:       "the server sends notifications/cancelled only to end a subscriptions/listen stream, not about a request the client cancelled",
 	Requirement: "Servers send notifications/cancelled only to tear down a subscriptions/listen stream, referencing its id, and for no other purpose.",
 	Rules:       []string{"CN-11"},
-	Eras:        modernEra,
+	Eras:        check.ModernEra,
 	KilledBy:    []mutant.Name{mutant.CancelEchoed},
 	Waits:       []check.Wait{{What: "messages about the cancelled request, after its cancellation", Setting: check.QuietWindow}},
 }, func(c *run.C) {
@@ -326,7 +326,7 @@ var _ = stdioServerCheck(check.Descriptor{
 	Requirement: "On notifications/cancelled the receiver stops the work and sends no response for the cancelled request; a cancelled subscriptions/listen stream carries nothing more.",
 	Rules:       []string{"CN-04"},
 	Level:       check.SHOULD,
-	Eras:        modernEra,
+	Eras:        check.ModernEra,
 	KilledBy:    []mutant.Name{mutant.ListenIgnoresCancel},
 	Waits:       []check.Wait{{What: "messages of the cancelled listen stream, after a change it opted into", Setting: check.QuietWindow}},
 }, func(c *run.C) {

@@ -182,7 +182,7 @@ var _ = serverCheck(check.Descriptor{
 	Requirement: "prompts/get returns messages, each with role user or assistant and one content block: text with a string, image or audio " +
 		"with base64 data and a MIME type, an embedded resource, or a resource link.",
 	Rules:      []string{"TL-14", "PM-02", "JR-01"},
-	Eras:       bothEras,
+	Eras:       check.BothEras,
 	Capability: "prompts",
 	KilledBy:   []mutant.Name{mutant.PromptImageNotBase64},
 }, func(c *run.C) {
@@ -227,7 +227,7 @@ var _ = serverCheck(check.Descriptor{
 	Title:       "prompts/get of a listed prompt without its required arguments gets -32602",
 	Requirement: "A prompts/get that misses a required argument is answered with -32602 (Invalid params).",
 	Rules:       []string{"PM-04"},
-	Eras:        bothEras,
+	Eras:        check.BothEras,
 	Capability:  "prompts",
 	KilledBy:    []mutant.Name{mutant.PromptMissingArgumentServed},
 }, func(c *run.C) {
@@ -254,7 +254,7 @@ var _ = serverCheck(check.Descriptor{
 	Requirement: "A completion result holds at most 100 values; total, when present, counts at least the values returned, " +
 		"and hasMore says whether more remain than were returned.",
 	Rules:      []string{"CP-03"},
-	Eras:       bothEras,
+	Eras:       check.BothEras,
 	Capability: "completions",
 	KilledBy:   []mutant.Name{mutant.CompletionValuesUnbounded},
 }, func(c *run.C) {

@@ -86,7 +86,7 @@ var _ = serverCheck(check.Descriptor{
 	Requirement: "resources/read returns contents, each with its uri, an optional mimeType, and either text or a base64 blob: binary data is properly encoded; " +
 		"in 2026-07-28 the contents are never empty.",
 	Rules:      []string{"RS-06", "RS-02", "RS-10"},
-	Eras:       bothEras,
+	Eras:       check.BothEras,
 	Capability: "resources",
 	KilledBy:   []mutant.Name{mutant.ResourceBlobNotBase64},
 }, func(c *run.C) {
@@ -179,7 +179,7 @@ var _ = serverCheck(check.Descriptor{
 	Requirement: "A resource that is not found is a JSON-RPC error, not a result: -32002 Resource not found before 2026-07-28 (-32602 accepted), " +
 		"and in 2026-07-28 -32602, never -32002 and never an empty contents list.",
 	Rules:      []string{"RS-10", "JR-30", "RS-05"},
-	Eras:       bothEras,
+	Eras:       check.BothEras,
 	Capability: "resources",
 	KilledBy:   []mutant.Name{mutant.UnknownResourceContents, mutant.NotFoundLegacyCode},
 }, func(c *run.C) {

@@ -11,9 +11,6 @@ import (
 // stdio servers: ST-02, ST-03, ST-06, LC-20, LC-21. These start the
 // server themselves: they need the process, not only its messages.
 
-// bothEras marks the checks that hold in either era.
-var bothEras = []check.Era{check.Legacy, check.Modern}
-
 // open starts the conversation as the server's era wants: the initialize
 // handshake, or for a modern-only server server/discover.
 func (p *peer) open() {
@@ -44,7 +41,7 @@ var _ = stdioServerCheck(check.Descriptor{
 	Title:       "nothing but JSON-RPC messages on stdout, from start to exit, including before the initialize reply",
 	Requirement: "A stdio server writes nothing but valid MCP messages to stdout: no banners, log lines or blank lines.",
 	Rules:       []string{"ST-03", "ST-02"},
-	Eras:        bothEras,
+	Eras:        check.BothEras,
 	KilledBy:    []mutant.Name{mutant.StdoutBanner},
 }, func(c *run.C) {
 	s, p := stdioServer(c)
@@ -62,7 +59,7 @@ var _ = stdioServerCheck(check.Descriptor{
 	Requirement: "A stdio server exits promptly when stdin closes: the only portable graceful signal.",
 	Rules:       []string{"LC-21", "LC-20"},
 	Level:       check.SHOULD,
-	Eras:        bothEras,
+	Eras:        check.BothEras,
 	KilledBy:    []mutant.Name{mutant.IgnoresStdinEOF},
 }, func(c *run.C) {
 	s, p := stdioServer(c)
@@ -76,7 +73,7 @@ var _ = stdioServerCheck(check.Descriptor{
 	Title:       "SIGTERM ends the server, and no process of its group survives teardown",
 	Requirement: "After stdin close and SIGTERM the server exits; nothing of its process group outlives the teardown.",
 	Rules:       []string{"LC-20", "NG-08"},
-	Eras:        bothEras,
+	Eras:        check.BothEras,
 	KilledBy:    []mutant.Name{mutant.IgnoresSIGTERM},
 }, func(c *run.C) {
 	s, p := stdioServer(c)

@@ -30,7 +30,7 @@ func wireSchemaCheck(t check.Transport) check.Descriptor {
 		Requirement: "Every message is a JSON-RPC 2.0 message of the shape the MCP schema of the negotiated protocol version defines: " +
 			"a request or notification by its method, a result by the request it answers, an error with an integer code and a string message.",
 		Rules:    wireRules,
-		Eras:     bothEras,
+		Eras:     check.BothEras,
 		KilledBy: []mutant.Name{mutant.ToolWithoutInputSchema},
 		Waits: []check.Wait{
 			{What: "the conversation's tool call, when it is slower than the budget; the call is then cancelled", Setting: check.ToolBudget},

@@ -27,7 +27,7 @@ var _ = clientCheck(check.Descriptor{
 	Title:       "banner lines of every shape before the initialize reply are skipped and the call succeeds",
 	Requirement: "A stdout line that is not JSON and could not be a damaged message is skipped, within the text budgets, even before the initialize reply: one led by [INFO], a timestamp, an ANSI colour escape or a number as much as one led by a word.",
 	Rules:       []string{"NG-01", "NG-03", "ST-03"},
-	Eras:        bothEras,
+	Eras:        check.BothEras,
 	KilledBy: []mutant.Name{mutant.TextFatalBeforeInit, mutant.DropAfterText,
 		mutant.BracketTextAsBatch, mutant.DigitTextAsJSON, mutant.EscapeTextFatal},
 }, func(c *run.C) {
@@ -50,7 +50,7 @@ var _ = clientCheck(check.Descriptor{
 	Title:       "text between responses loses and reorders nothing",
 	Requirement: "Skipping text lines never loses or reorders messages: every reply still reaches its call.",
 	Rules:       []string{"NG-12", "NG-01"},
-	Eras:        bothEras,
+	Eras:        check.BothEras,
 	KilledBy:    []mutant.Name{mutant.DropAfterText},
 }, func(c *run.C) {
 	l := c.ClientLimits()

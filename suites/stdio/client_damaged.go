@@ -27,7 +27,7 @@ var _ = damagedCheck(check.Descriptor{
 	ID:       "stdio.client.damaged.brace",
 	Title:    "a line starting with '{' that does not parse ends the session at once",
 	Rules:    []string{"NG-01", "NG-02"},
-	Eras:     bothEras,
+	Eras:     check.BothEras,
 	KilledBy: []mutant.Name{mutant.SkipDamagedBrace, mutant.DamagedFailsLate},
 }, "damaged", []string{"brace", "brace-text", "truncated-result", "bad-escape"})
 

@@ -120,7 +120,7 @@ var _ = clientCheck(check.Descriptor{
 	Title:       "nothing but one JSON-RPC message per line reaches the server's stdin",
 	Requirement: "The client writes only valid JSON-RPC messages to the server's stdin, one per line, with no embedded newline.",
 	Rules:       []string{"ST-04", "ST-02", "JR-01"},
-	Eras:        bothEras,
+	Eras:        check.BothEras,
 	KilledBy:    []mutant.Name{mutant.StdinBlankLines},
 }, func(c *run.C) {
 	r := c.RunStdioClient(stdiofake.Options{Case: "well-behaved"}, target.Invocation{})

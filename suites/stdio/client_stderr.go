@@ -34,7 +34,7 @@ func floodCheck(id, when, title string, eras []check.Era) bool {
 // handshake differs), the one during a call in the legacy era only (the
 // same drain).
 var _ = floodCheck("stdio.client.stderr.flood-before-initialize", "before",
-	"64 MiB of stderr before the initialize reply neither blocks nor ends the session", bothEras)
+	"64 MiB of stderr before the initialize reply neither blocks nor ends the session", check.BothEras)
 
 var _ = floodCheck("stdio.client.stderr.flood-during-call", "during",
 	"64 MiB of stderr while a call is pending neither blocks nor ends the session", nil)

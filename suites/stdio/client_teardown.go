@@ -65,7 +65,7 @@ var _ = clientCheck(check.Descriptor{
 	Title:       "a timed-out call is cancelled with notifications/cancelled for its id",
 	Requirement: "When a request times out the client sends notifications/cancelled carrying that request's id.",
 	Rules:       []string{"NG-07", "LC-31", "ST-13"},
-	Eras:        bothEras,
+	Eras:        check.BothEras,
 	KilledBy:    []mutant.Name{mutant.NoCancelNotification},
 	Waits:       []check.Wait{callTimeoutWait, cancelGraceWait},
 }, func(c *run.C) {
@@ -133,7 +133,7 @@ var _ = clientCheck(check.Descriptor{
 	Title:       "a normal close closes stdin and lets a cooperative server exit, without signals",
 	Requirement: "On close the client closes the server's stdin first and waits for it to exit before any signal.",
 	Rules:       []string{"LC-20", "LC-21"},
-	Eras:        bothEras,
+	Eras:        check.BothEras,
 	Level:       check.SHOULD,
 	KilledBy:    []mutant.Name{mutant.SigtermBeforeEOF},
 }, func(c *run.C) {
@@ -150,7 +150,7 @@ var _ = clientCheck(check.Descriptor{
 	Title:       "a normal close escalates: stdin close, SIGTERM, then SIGKILL for a stubborn server",
 	Requirement: "On close, a server that ignores stdin EOF gets SIGTERM after a wait, and SIGKILL after another.",
 	Rules:       []string{"LC-20", "NG-07"},
-	Eras:        bothEras,
+	Eras:        check.BothEras,
 	KilledBy:    []mutant.Name{mutant.NoSigterm, mutant.NoSigkill},
 	Waits:       []check.Wait{escalationWait},
 }, func(c *run.C) {

@@ -7,21 +7,10 @@ import (
 	"time"
 
 	"github.com/mcpconform/mcpconform/fakeservers/stdiofake"
-	"github.com/mcpconform/mcpconform/harness/check"
 	"github.com/mcpconform/mcpconform/harness/jsonrpc"
 	"github.com/mcpconform/mcpconform/harness/target"
 	"github.com/mcpconform/mcpconform/suites/run"
 )
-
-// bothEras are the eras of the checks judged in both: the seeds and the
-// stdio rules (ST-03 … ST-08, LC-20) bind the legacy and the modern client
-// alike. Those where the era changes the client's path run in both (text
-// and a stderr flood before the handshake's reply, text between replies,
-// one damaged-line check, what goes to stdin, cancellation and teardown);
-// the budgets' arithmetic, the other damaged shapes, floods during a call
-// and the rest are the same code in either era and run in the legacy era
-// only, so that a client of both eras does not pay every check twice.
-var bothEras = []check.Era{check.Legacy, check.Modern}
 
 // Helpers named after what they expect, so a check body reads like its rule.
 
