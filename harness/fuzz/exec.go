@@ -20,6 +20,10 @@ type ExecOptions struct {
 	// Timeout is how long a request's answer, and the probe ping's, may
 	// take; zero is DefaultTimeout.
 	Timeout time.Duration
+	// Grace is how long the teardown waits at each of its steps (stdin
+	// closed, SIGTERM, SIGKILL) and then for the tree's last process to
+	// go; zero is Timeout.
+	Grace time.Duration
 	// MaxRSS bounds the resident memory of a stdio server's process group;
 	// zero is not measured.
 	MaxRSS int64
@@ -35,6 +39,13 @@ func (o ExecOptions) timeout() time.Duration {
 		return DefaultTimeout
 	}
 	return o.Timeout
+}
+
+func (o ExecOptions) grace() time.Duration {
+	if o.Grace <= 0 {
+		return o.timeout()
+	}
+	return o.Grace
 }
 
 // Outcome is what one execution of a frame sequence showed.
@@ -105,7 +116,7 @@ func Execute(t Target, frames []Frame, opt ExecOptions) (Outcome, error) {
 // closeConn tears the connection down; a process of the server's tree
 // that outlives the teardown breaks NoLeftovers, after the last frame.
 func (r *run) closeConn() {
-	if left := r.c.close(r.opt.timeout()); left != "" && r.out.Violation == nil {
+	if left := r.c.close(r.opt.grace()); left != "" && r.out.Violation == nil {
 		r.step = len(r.frames)
 		r.fail(NoLeftovers, "leftover", left)
 	}

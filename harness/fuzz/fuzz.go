@@ -445,7 +445,7 @@ func discover(cfg Options) (tools []Tool, skipped []string, err error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	defer c.close(cfg.timeout())
+	defer c.close(cfg.grace())
 	r := newRun(c, cfg.Target.Transport(), cfg.ExecOptions)
 	call := func(id int64, method string, params any) (*jsonrpcResult, error) {
 		raw := message(id, method, params)

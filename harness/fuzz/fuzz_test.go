@@ -31,21 +31,25 @@ func TestFuzzReferenceStdioHolds(t *testing.T) {
 func TestFuzzFindsPlantedBugs(t *testing.T) {
 	// A wedge is found by its timeout, so that one is short; the others
 	// have a timeout no loaded machine reaches, so that a slow answer is
-	// never taken for another invariant's break.
+	// never taken for another invariant's break. A leftover is found by
+	// the teardown's wait, which a child living a minute outlasts
+	// whatever the grace, so that one is short too: every sequence the
+	// shrinker tries waits it out.
 	for _, tc := range []struct {
 		mutant  string
 		want    Invariant
 		only    []string
 		timeout time.Duration
+		grace   time.Duration
 	}{
-		{"planted-duplicate-reply", OneResponse, nil, 5 * time.Second},
-		{"planted-wedge-after-unknown-cancel", AnswersPing, nil, 300 * time.Millisecond},
-		{"planted-crash-on-string", Alive, []string{"test_sampling", "test_elicitation"}, 5 * time.Second},
-		{"planted-setsid-child", NoLeftovers, nil, 5 * time.Second},
+		{"planted-duplicate-reply", OneResponse, nil, 5 * time.Second, 0},
+		{"planted-wedge-after-unknown-cancel", AnswersPing, nil, 300 * time.Millisecond, 0},
+		{"planted-crash-on-string", Alive, []string{"test_sampling", "test_elicitation"}, 5 * time.Second, 0},
+		{"planted-setsid-child", NoLeftovers, nil, 5 * time.Second, 300 * time.Millisecond},
 	} {
 		t.Run(tc.mutant, func(t *testing.T) {
 			rep, err := Run(context.Background(), Options{Target: reference("--mutant", tc.mutant), Seed: 1, Duration: 30 * time.Second,
-				Slow: []string{"slow"}, Only: tc.only, ExecOptions: ExecOptions{Timeout: tc.timeout}})
+				Slow: []string{"slow"}, Only: tc.only, ExecOptions: ExecOptions{Timeout: tc.timeout, Grace: tc.grace}})
 			if err != nil {
 				t.Fatal(err)
 			}
