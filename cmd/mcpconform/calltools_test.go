@@ -97,6 +97,7 @@ func (tp *toolProxy) calls() map[string]int {
 // needs a tool UNIMPLEMENTED with the way out; the flag wins over the file's
 // call_tools.
 func TestCallToolsPolicy(t *testing.T) {
+	t.Parallel()
 	tp := newToolProxy(t, map[string]string{
 		"test_simple_text":   `{"title":"Simple text"}`,
 		"test_image_content": `{"readOnlyHint":true,"openWorldHint":true}`,

@@ -157,6 +157,7 @@ func TestABannerIsNoReasonToStop(t *testing.T) {
 // command that is no MCP server): every report named is written whole,
 // its verdict ERROR with the reason and no checks, and the exit status 2.
 func TestAStoppedRunWritesEveryReport(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	js, md, xml, page := filepath.Join(dir, "r.json"), filepath.Join(dir, "r.md"), filepath.Join(dir, "r.xml"), filepath.Join(dir, "r.html")
 	var stdout, stderr bytes.Buffer

@@ -18,6 +18,7 @@ import (
 // per transport, skips counted as the index counts them, no path of this
 // checkout, and the file valid against the published JUnit schema.
 func TestServerRunJUnitMatchesJSON(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("certifies the reference server")
 	}

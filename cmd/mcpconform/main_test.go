@@ -25,6 +25,10 @@ import (
 	"github.com/mcpconform/mcpconform/suites/run"
 )
 
+// TestMain lets the package's tests run the command in child processes.
+// The long tests that wait on a target's bounds rather than on the CPU,
+// and assert no duration, call t.Parallel: each runs its own targets,
+// temporary directories and process names.
 func TestMain(m *testing.M) {
 	selfexec.Dispatch()
 	os.Exit(m.Run())
@@ -195,6 +199,7 @@ func TestHardenedMissDoesNotFailTheSpecProfile(t *testing.T) {
 // grandchild alive) and finds each failing check by ID in JUnit, JSON and
 // Markdown.
 func TestBrokenClientsAreReportedByCheckID(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		mutant mutant.Name
 		check  string
@@ -278,6 +283,7 @@ func readJSON(t testing.TB, path string, v any) {
 // TestExpectedFailuresBaseline runs the four outcomes of the baseline
 // through the CLI: a listed failure passes as XFAIL, a listed pass is STALE.
 func TestExpectedFailuresBaseline(t *testing.T) {
+	t.Parallel()
 	const grandchild = "stdio.client.process-group.grandchild"
 	dir := t.TempDir()
 	baseline := filepath.Join(dir, "baseline.yaml")
@@ -317,6 +323,7 @@ func TestExpectedFailuresBaseline(t *testing.T) {
 // nothing else; one that accepts a 24 MiB event under a 16 MiB limit fails
 // the two event-size checks and nothing else.
 func TestBrokenHTTPClientsFailExactlyTheirChecks(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		mutant mutant.Name
 		flags  []string

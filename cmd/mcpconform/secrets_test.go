@@ -101,6 +101,7 @@ func sweep(t *testing.T, outputs map[string][]byte, dirs ...string) {
 // accepts requests without a session id, which --strict makes a FAIL, so
 // the console and JUnit show a failure with its transcript too.
 func TestServerRunShowsNoSecret(t *testing.T) {
+	t.Parallel()
 	target, carried := leakyProxy(t, mutant.MissingSessionAccepted, false)
 	dir := t.TempDir()
 	out := func(name string) string { return filepath.Join(dir, name) }
@@ -160,6 +161,7 @@ func TestUnreachableURLShowsNoSecret(t *testing.T) {
 // says how to replay it, and replay breaks the same way. No byte of their
 // consoles, reports or the saved case holds a secret.
 func TestFuzzAndReplayShowNoSecret(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	corpus := filepath.Join(dir, "corpus")
 	fuzzArgs := func(target string) []string {

@@ -18,6 +18,7 @@ import (
 // no ping, so the check is an ERROR of the harness (exit 2), never a FAIL
 // or WARN of the rule it was to judge.
 func TestAServerThatDoesNotStartIsAnError(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("waits out a start-up budget")
 	}
