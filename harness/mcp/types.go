@@ -9,12 +9,15 @@ import (
 	"github.com/mcpconform/mcpconform/harness/jsonrpc"
 )
 
-// Tool is one tool a server offers (tools/list).
+// Tool is one tool a server offers (tools/list). Title and OutputSchema
+// are from 2025-06-18 on (TL-02).
 type Tool struct {
-	Name        string           `json:"name"`
-	Description string           `json:"description,omitempty"`
-	InputSchema json.RawMessage  `json:"inputSchema,omitempty"`
-	Annotations *ToolAnnotations `json:"annotations,omitempty"`
+	Name         string           `json:"name"`
+	Title        string           `json:"title,omitempty"`
+	Description  string           `json:"description,omitempty"`
+	InputSchema  json.RawMessage  `json:"inputSchema,omitempty"`
+	OutputSchema json.RawMessage  `json:"outputSchema,omitempty"`
+	Annotations  *ToolAnnotations `json:"annotations,omitempty"`
 }
 
 // ToolAnnotations are the hints a server gives about a tool (TL-02, from

@@ -41,6 +41,7 @@ func (s *Server) listTools(rc *RequestContext, params json.RawMessage) (any, *js
 			all = append(all, t.Tool)
 		}
 	}
+	all = s.listedFor(rc.sess.protocolVersion(), all)
 	if s.opts.Mutant == mutant.ToolWithoutInputSchema {
 		all[0].InputSchema = nil
 	}
@@ -143,6 +144,9 @@ var serverTools = []serverTool{
 	{tool("test_audio_content", "Returns one base64 WAV audio block.", noArguments), audioOnly},
 	{tool("test_embedded_resource", "Returns one embedded text resource.", noArguments), embeddedResource},
 	{tool("test_multiple_content_types", "Returns text, an image and an embedded resource.", noArguments), multipleContentTypes},
+	{tool("test_resource_link", "Returns a text block and a resource_link to test://static-text (2025-06-18 on; before, the text only).", noArguments), resourceLink},
+	{tool("test_embedded_blob", "Returns one embedded binary resource, a base64 PNG blob.", noArguments), embeddedBlob},
+	{structuredContentTool, structuredContent},
 	{tool("test_tool_with_logging", "Sends three info log messages, then answers.", noArguments), toolWithLogging},
 	{tool("test_tool_with_progress", "Reports progress 0, 50 and 100 of 100 when given a progressToken, then answers.", noArguments), toolWithProgress},
 	{tool("test_error_handling", "Always fails: answers a result with isError.", noArguments), errorHandling},

@@ -7,6 +7,7 @@ import (
 	"fmt"
 
 	"github.com/mcpconform/mcpconform/harness/mcp"
+	"github.com/mcpconform/mcpconform/harness/mutant"
 )
 
 // The tools named after the official conformance suite's fixtures.
@@ -15,7 +16,10 @@ func simpleText(*RequestContext, json.RawMessage) (mcp.CallToolResult, error) {
 	return TextResult("This is a simple text response for testing."), nil
 }
 
-func imageOnly(*RequestContext, json.RawMessage) (mcp.CallToolResult, error) {
+func imageOnly(rc *RequestContext, _ json.RawMessage) (mcp.CallToolResult, error) {
+	if rc.srv.opts.Mutant == mutant.ToolImageNotBase64 {
+		return mcp.CallToolResult{Content: []json.RawMessage{content(map[string]string{"type": "image", "data": "not base64!", "mimeType": "image/png"})}}, nil
+	}
 	return mcp.CallToolResult{Content: []json.RawMessage{imageContent()}}, nil
 }
 

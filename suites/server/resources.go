@@ -8,7 +8,6 @@ import (
 
 	"github.com/mcpconform/mcpconform/harness/check"
 	"github.com/mcpconform/mcpconform/harness/jsonrpc"
-	"github.com/mcpconform/mcpconform/harness/mcp"
 	"github.com/mcpconform/mcpconform/harness/mutant"
 	"github.com/mcpconform/mcpconform/suites/run"
 )
@@ -35,48 +34,11 @@ func (p *peer) ask(method string, params map[string]any) *jsonrpc.Message {
 	return p.request(method, params)
 }
 
-// eachResourceEra runs body once for every era the server serves over each
-// transport, each in a verdict scope of its own (run.C.JudgeInEra): after
-// initialize in the legacy era, after server/discover in the 2026-07-28
-// one, each on a fresh connection. body gets the peer and the version it
-// speaks. An era whose capabilities declare no resources is not judged;
-// when none does, the check is UNIMPLEMENTED.
+// eachResourceEra is eachEraDeclaring for the resources capability; body
+// gets the peer and the version it speaks.
 func eachResourceEra(c *run.C, body func(p *peer, version string)) {
-	eachTransport(c, func(p *peer) {
-		t := check.Transport(p.transport)
-		eras := c.ServerEras(t)
-		var undeclared []string
-		var judged []run.Judgement
-		judge := func(era check.Era, q *peer, version string, caps map[string]json.RawMessage) {
-			if caps["resources"] == nil {
-				undeclared = append(undeclared, version)
-				return
-			}
-			judged = append(judged, c.JudgeInEra(era, func() { body(q, version) }))
-		}
-		if eras.Legacy || !eras.Modern {
-			r := p.initialize(v1125, nil)
-			judge(check.Legacy, p, r.ProtocolVersion, r.Capabilities)
-			p = nil
-		}
-		if eras.Modern {
-			if p == nil {
-				p = openPeer(c, t)
-			}
-			m := p.modernRequest(mcp.MethodDiscover, mcp.ModernVersion, modernParams(mcp.ModernVersion, nil))
-			c.Require(m.Error == nil, "server/discover succeeds ("+p.transport+")", "%s", describe(m))
-			var r struct {
-				Capabilities map[string]json.RawMessage `json:"capabilities"`
-			}
-			_ = json.Unmarshal(m.Result, &r)
-			judge(check.Modern, p, mcp.ModernVersion, r.Capabilities)
-		}
-		if len(judged) == 0 {
-			c.Unimplemented(fmt.Sprintf("the server declares no resources capability (%s, %s); declare resources, and serve resources/list and resources/read, to be judged",
-				strings.Join(undeclared, " and "), t))
-		}
-		c.Conclude(judged)
-	})
+	eachEraDeclaring(c, "resources", "declare resources, and serve resources/list and resources/read, to be judged",
+		func(p *peer, e servedEra) { body(p, e.version) })
 }
 
 var _ = serverCheck(check.Descriptor{
