@@ -36,19 +36,26 @@ func (p *peer) ask(method string, params map[string]any) *jsonrpc.Message {
 }
 
 // eachResourceEra runs body once for every era the server serves over each
-// transport, each in a verdict scope of its own (run.C.JudgeInEra): after
-// initialize in the legacy era, after server/discover in the 2026-07-28
-// one, each on a fresh connection. body gets the peer and the version it
-// speaks. An era whose capabilities declare no resources is not judged;
-// when none does, the check is UNIMPLEMENTED.
+// transport whose capabilities declare resources (eachEraDeclaring).
 func eachResourceEra(c *run.C, body func(p *peer, version string)) {
+	eachEraDeclaring(c, "resources", "declare resources, and serve resources/list and resources/read", body)
+}
+
+// eachEraDeclaring runs body once for every era the server serves over
+// each transport, each in a verdict scope of its own (run.C.JudgeInEra):
+// after initialize in the legacy era, after server/discover in the
+// 2026-07-28 one, each on a fresh connection. body gets the peer and the
+// version it speaks. An era whose capabilities do not declare capability
+// is not judged; when none does, the check is UNIMPLEMENTED, wayOut
+// saying what the server must do to be judged.
+func eachEraDeclaring(c *run.C, capability, wayOut string, body func(p *peer, version string)) {
 	eachTransport(c, func(p *peer) {
 		t := check.Transport(p.transport)
 		eras := c.ServerEras(t)
 		var undeclared []string
 		var judged []run.Judgement
 		judge := func(era check.Era, q *peer, version string, caps map[string]json.RawMessage) {
-			if caps["resources"] == nil {
+			if caps[capability] == nil {
 				undeclared = append(undeclared, version)
 				return
 			}
@@ -72,8 +79,8 @@ func eachResourceEra(c *run.C, body func(p *peer, version string)) {
 			judge(check.Modern, p, mcp.ModernVersion, r.Capabilities)
 		}
 		if len(judged) == 0 {
-			c.Unimplemented(fmt.Sprintf("the server declares no resources capability (%s, %s); declare resources, and serve resources/list and resources/read, to be judged",
-				strings.Join(undeclared, " and "), t))
+			c.Unimplemented(fmt.Sprintf("the server declares no %s capability (%s, %s); %s, to be judged",
+				capability, strings.Join(undeclared, " and "), t, wayOut))
 		}
 		c.Conclude(judged)
 	})
