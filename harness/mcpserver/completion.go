@@ -81,6 +81,9 @@ func complete(rc *RequestContext, params json.RawMessage) (any, *jsonrpc.Error) 
 	}
 	total := len(values)
 	values = values[:min(total, maxCompletionValues)]
+	if rc.srv.opts.Mutant == mutant.TemplateCompletionTotalShort && p.Ref.Type == "ref/resource" && total > 0 {
+		total--
+	}
 	return map[string]any{"completion": map[string]any{"values": values, "total": total, "hasMore": total > len(values)}}, nil
 }
 

@@ -79,16 +79,20 @@ var serverCapabilities = map[string]any{
 
 // declaredCapabilities are the capabilities initialize declares, and with
 // modern those server/discover declares: serverCapabilities, without logging
-// under mutant LoggingUndeclared. The modern era replaced resources/subscribe
+// under mutant LoggingUndeclared, without resources.subscribe under
+// SubscribeUndeclaredServed. The modern era replaced resources/subscribe
 // with subscriptions/listen: there the notifications a listen stream carries
 // are declared (listenCapabilities), and the tasks extension when served.
 func (s *Server) declaredCapabilities(modern bool) map[string]any {
-	if s.opts.Mutant != mutant.LoggingUndeclared && !modern {
+	if s.opts.Mutant != mutant.LoggingUndeclared && s.opts.Mutant != mutant.SubscribeUndeclaredServed && !modern {
 		return serverCapabilities
 	}
 	caps := maps.Clone(serverCapabilities)
-	if s.opts.Mutant == mutant.LoggingUndeclared {
+	switch s.opts.Mutant {
+	case mutant.LoggingUndeclared:
 		delete(caps, "logging")
+	case mutant.SubscribeUndeclaredServed:
+		caps["resources"] = map[string]any{}
 	}
 	if modern {
 		maps.Copy(caps, listenCapabilities)

@@ -38,10 +38,11 @@ func (s *Server) setLogLevel(rc *RequestContext, params json.RawMessage) (any, *
 	return struct{}{}, nil
 }
 
-// logParams are the params of notifications/message (LG-07).
+// logParams are the params of notifications/message (LG-07): Logger is a
+// string when present, but a number under mutant LogLoggerNotString.
 type logParams struct {
 	Level  string `json:"level"`
-	Logger string `json:"logger,omitempty"`
+	Logger any    `json:"logger,omitempty"`
 	Data   any    `json:"data"`
 }
 
@@ -64,7 +65,14 @@ func (rc *RequestContext) Log(level, logger string, data any) error {
 	if rc.srv.opts.Mutant == mutant.LogLevelMalformed {
 		level = "verbose"
 	}
-	note, err := jsonrpc.NewNotification("notifications/message", logParams{Level: level, Logger: logger, Data: data})
+	params := logParams{Level: level, Data: data}
+	switch {
+	case rc.srv.opts.Mutant == mutant.LogLoggerNotString:
+		params.Logger = len(logger)
+	case logger != "":
+		params.Logger = logger
+	}
+	note, err := jsonrpc.NewNotification("notifications/message", params)
 	if err != nil {
 		return fmt.Errorf("log: %w", err)
 	}

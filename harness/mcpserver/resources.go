@@ -49,6 +49,11 @@ func (s *Server) listResources(rc *RequestContext, params json.RawMessage) (any,
 	if rpcErr != nil {
 		return nil, rpcErr
 	}
+	if s.opts.Mutant == mutant.ListChangedUndeclared && !rc.sess.modern {
+		if note, err := jsonrpc.NewNotification("notifications/resources/list_changed", nil); err == nil {
+			_ = rc.send(note)
+		}
+	}
 	return pageResult("resources", items, next), nil
 }
 
@@ -59,13 +64,17 @@ func (s *Server) listResourceTemplates(_ *RequestContext, params json.RawMessage
 	if rpcErr != nil {
 		return nil, rpcErr
 	}
+	if s.opts.Mutant == mutant.TemplateWithoutName {
+		return pageResult("resourceTemplates", []map[string]string{{"uriTemplate": dataTemplate}}, next), nil
+	}
 	return pageResult("resourceTemplates", items, next), nil
 }
 
 // readResource answers resources/read with the contents of a listed
 // resource or of a URI the template matches (RS-02); params without a uri
 // get -32602, an unknown uri -32002 with the uri in data (RS-05), or in the
-// 2026-07-28 era -32602 (RS-10, JR-30).
+// 2026-07-28 era -32602 (RS-10, JR-30); variant NotFoundInvalidParams
+// answers -32602 in the legacy era too.
 func readResource(rc *RequestContext, params json.RawMessage) (any, *jsonrpc.Error) {
 	uri, rpcErr := resourceURI("resources/read", params)
 	if rpcErr != nil {
@@ -80,7 +89,7 @@ func readResource(rc *RequestContext, params json.RawMessage) (any, *jsonrpc.Err
 		return map[string]any{"contents": []any{}}, nil
 	case !ok:
 		notFound := resourceNotFound(uri)
-		if rc.sess.modern && mut != mutant.NotFoundLegacyCode {
+		if rc.sess.modern && mut != mutant.NotFoundLegacyCode || mut == mutant.NotFoundInvalidParams {
 			notFound.Code = jsonrpc.CodeInvalidParams
 		}
 		return nil, notFound

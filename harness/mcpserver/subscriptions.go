@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/mcpconform/mcpconform/harness/jsonrpc"
+	"github.com/mcpconform/mcpconform/harness/mutant"
 )
 
 // subscribeResource answers resources/subscribe: the session's client is
@@ -13,6 +14,9 @@ import (
 // data, as resources/read does (RS-05). The reference server's resources
 // never change, so a subscription never brings notifications/resources/updated.
 func subscribeResource(rc *RequestContext, params json.RawMessage) (any, *jsonrpc.Error) {
+	if rc.srv.opts.Mutant == mutant.SubscribeRefused {
+		return nil, &jsonrpc.Error{Code: jsonrpc.CodeMethodNotFound, Message: "resources/subscribe is not offered by this server"}
+	}
 	return rc.sess.subscription("resources/subscribe", params, true)
 }
 

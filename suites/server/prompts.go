@@ -71,15 +71,7 @@ type listedPrompt struct {
 // prompts walks every page of prompts/list and returns the first
 // maxPromptsGot prompts.
 func (f feature) prompts(c *run.C) []listedPrompt {
-	raws := c.Pages("prompts/list", "prompts", func(cursor string) json.RawMessage {
-		var params map[string]any
-		if cursor != "" {
-			params = map[string]any{"cursor": cursor}
-		}
-		m := f.ask("prompts/list", params)
-		c.Require(m.Error == nil, "prompts/list succeeds ("+f.p.transport+")", "%s", describe(m))
-		return m.Result
-	})
+	raws := f.pages(c, "prompts/list", "prompts", true)
 	var out []listedPrompt
 	for _, raw := range raws[:min(len(raws), maxPromptsGot)] {
 		var pr listedPrompt
@@ -271,29 +263,6 @@ var _ = serverCheck(check.Descriptor{
 			c.Unimplemented("the server lists no prompt with an argument and no resource template with a variable over " + p.transport + "; list one to have its completions judged")
 		}
 		m := f.ask("completion/complete", map[string]any{"ref": ref, "argument": map[string]any{"name": arg, "value": ""}})
-		what := fmt.Sprintf("completion/complete of %s %q (%s)", ref["type"], arg, p.transport)
-		c.Require(m.Error == nil, what+" succeeds", "%s", describe(m))
-		var r struct {
-			Completion struct {
-				Values  []json.RawMessage `json:"values"`
-				Total   *int              `json:"total"`
-				HasMore *bool             `json:"hasMore"`
-			} `json:"completion"`
-		}
-		_ = json.Unmarshal(m.Result, &r)
-		values := r.Completion.Values
-		c.Require(values != nil, what+": completion.values is an array", "%s", clip(string(m.Result)))
-		c.Require(len(values) <= maxCompletionValues, fmt.Sprintf("%s: at most %d values", what, maxCompletionValues), "%d values", len(values))
-		for _, v := range values {
-			var s string
-			c.Require(json.Unmarshal(v, &s) == nil, what+": every value a string", "value %s", clip(string(v)))
-		}
-		if total := r.Completion.Total; total != nil {
-			c.Require(*total >= len(values), what+": total counts at least the values returned", "total %d with %d values", *total, len(values))
-			if more := r.Completion.HasMore; more != nil {
-				c.Require(*more == (*total > len(values)), what+": hasMore true exactly when total exceeds the values returned",
-					"hasMore %t, total %d, %d values", *more, *total, len(values))
-			}
-		}
+		requireCompletion(c, fmt.Sprintf("completion/complete of %s %q (%s)", ref["type"], arg, p.transport), m)
 	})
 })
