@@ -110,12 +110,17 @@ their URLs, the mutants that must fail it, and (json) the waits it spends.`,
 
 var rulesHelp = usage.Help{
 	Command:  "mcpconform rules",
-	Synopsis: []string{"[--format table|json|markdown]"},
+	Synopsis: []string{"[--coverage] [--format table|json|markdown]"},
 	About: `
 Lists every rule a check cites: its sentence, its source (the specification's
-version and section with its URL, or the hardened profile's seed behaviour)
-and the checks that enforce it.`,
-	Examples: []string{"mcpconform rules", "mcpconform rules --format markdown > RULES.md"},
+version and section with its URL, or the hardened profile's seed behaviour),
+the checks that enforce it, and the reason no check can judge it from the
+wire where that is so.
+
+--coverage lists the specification's rules with the checks citing each or
+its reason, then per area and role the MUST and SHOULD rules with a check,
+with a reason, and the share of the judgeable ones that have a check.`,
+	Examples: []string{"mcpconform rules", "mcpconform rules --format markdown > RULES.md", "mcpconform rules --coverage --format markdown"},
 }
 
 var selftestHelp = usage.Help{

@@ -31,6 +31,9 @@ type ruleEntry struct {
 	// rule belongs to, or the seed document.
 	URL    string   `json:"url"`
 	Checks []string `json:"checks"`
+	// Reason says why the rule cannot be judged from the wire ("" when a
+	// check can judge it); "client: …" or "server: …" limits it to a role.
+	Reason string `json:"reason"`
 }
 
 // ruleEntries returns every rule of the table, sorted by ID, with the
@@ -45,7 +48,7 @@ func ruleEntries() []ruleEntry {
 	var out []ruleEntry
 	for _, r := range rules.All() {
 		e := ruleEntry{ID: r.ID, Level: r.Level, Role: r.Side, Text: r.Text, Source: string(r.Source),
-			SpecVersions: []string{}, Section: r.Section, URL: r.URL, Checks: citing[r.ID]}
+			SpecVersions: []string{}, Section: r.Section, URL: r.URL, Checks: citing[r.ID], Reason: r.Reason}
 		if r.Source == rules.Spec {
 			e.SpecVersions = r.VersionNames()
 		}
@@ -60,11 +63,15 @@ func ruleEntries() []ruleEntry {
 func rulesCommand(args []string, stdout, stderr io.Writer) int {
 	fs := usage.NewFlagSet("rules")
 	format := fs.String("format", "table", "table, json or markdown")
+	coverage := fs.Bool("coverage", false, "list the spec rules with the checks that cite each or the reason none can, and the share of judgeable MUST and SHOULD rules with a check per area and role")
 	if err := rulesHelp.Parse(fs, args, stdout); err != nil {
 		return exitFor(err, stderr)
 	}
 	if fs.NArg() > 0 {
 		return exitFor(fmt.Errorf("rules: unexpected argument %q", fs.Arg(0)), stderr)
+	}
+	if *coverage {
+		return exitFor(printCoverage(stdout, *format, measureCoverage()), stderr)
 	}
 	entries := ruleEntries()
 	switch *format {
@@ -76,16 +83,16 @@ func rulesCommand(args []string, stdout, stderr io.Writer) int {
 		}
 	case "table":
 		tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
-		fmt.Fprintln(tw, "ID\tLEVEL\tROLE\tSOURCE\tVERSIONS\tSECTION\tURL\tCHECKS\tTEXT")
+		fmt.Fprintln(tw, "ID\tLEVEL\tROLE\tSOURCE\tVERSIONS\tSECTION\tURL\tCHECKS\tREASON\tTEXT")
 		for _, e := range entries {
 			r, _ := rules.Lookup(e.ID)
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", e.ID, e.Level, e.Role, e.Source, r.Versions,
-				e.Section, e.URL, strings.Join(e.Checks, ","), e.Text)
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", e.ID, e.Level, e.Role, e.Source, r.Versions,
+				e.Section, e.URL, strings.Join(e.Checks, ","), orDash(e.Reason), e.Text)
 		}
 		tw.Flush()
 		fmt.Fprintf(stdout, "%d rules\n", len(entries))
 	case "markdown":
-		fmt.Fprintf(stdout, "| Rule | Level | Role | Source | Section | Checks | Text |\n| --- | --- | --- | --- | --- | --- | --- |\n")
+		fmt.Fprintf(stdout, "| Rule | Level | Role | Source | Section | Checks | Text | Reason |\n| --- | --- | --- | --- | --- | --- | --- | --- |\n")
 		for _, e := range entries {
 			id, source := e.ID, e.Source
 			if e.Source == string(rules.Spec) {
@@ -94,13 +101,21 @@ func rulesCommand(args []string, stdout, stderr io.Writer) int {
 			} else {
 				source += " (" + e.URL + ")"
 			}
-			fmt.Fprintf(stdout, "| %s | %s | %s | %s | %s | %s | %s |\n", id, mdText(e.Level), e.Role, mdText(source), mdText(e.Section),
-				mdText(strings.Join(e.Checks, ", ")), mdText(e.Text))
+			fmt.Fprintf(stdout, "| %s | %s | %s | %s | %s | %s | %s | %s |\n", id, mdText(e.Level), e.Role, mdText(source), mdText(e.Section),
+				mdText(strings.Join(e.Checks, ", ")), mdText(e.Text), mdText(e.Reason))
 		}
 	default:
 		return exitFor(errUsage{fmt.Errorf("rules: --format must be table, json or markdown, got %q", *format)}, stderr)
 	}
 	return 0
+}
+
+// orDash is s, or "-" for an empty table cell.
+func orDash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
 }
 
 // mdText keeps a rule's Markdown (its code spans and emphasis) but not a

@@ -106,7 +106,7 @@ type checkView struct {
 	Open     bool
 	ErasText string
 	Profiles string // the profiles whose score counts it: "spec", "hardened" or both
-	Rules    []rules.Rule
+	Rules    []ruleView
 	Verdict  verdict
 	Lines    template.HTML // the transcript, escaped
 
@@ -114,6 +114,13 @@ type checkView struct {
 	// transport filter's words); TransportText says them after its
 	// transport when that is any ("any: stdio http").
 	SeenText, TransportText string
+}
+
+// ruleView is a rule a check cites, as the page shows it: with the other
+// checks of the report that cite it, each a link to its entry.
+type ruleView struct {
+	rules.Rule
+	Others []string
 }
 
 func newPage(ix *Index) page {
@@ -128,9 +135,15 @@ func newPage(ix *Index) page {
 	for _, o := range ix.Summary.Shown() {
 		p.Counts = append(p.Counts, count{o, ix.Summary.Count(o)})
 	}
+	citing := map[string][]string{}
+	for _, c := range ix.Checks {
+		for _, id := range c.Rules {
+			citing[id] = append(citing[id], c.ID)
+		}
+	}
 	var rest []*checkView
 	for _, c := range ix.Checks {
-		v := newCheckView(c)
+		v := newCheckView(c, citing)
 		if _, ok := attentionRank[c.Outcome]; ok {
 			p.Attention = append(p.Attention, v)
 		} else {
@@ -155,7 +168,9 @@ func newPage(ix *Index) page {
 	return p
 }
 
-func newCheckView(c Check) *checkView {
+// newCheckView is c as the page shows it; citing are the IDs of the
+// report's checks that cite each rule.
+func newCheckView(c Check, citing map[string][]string) *checkView {
 	v := &checkView{Check: c, Class: outcomeClass(c.Outcome), Leaf: c.ID[strings.LastIndexByte(c.ID, '.')+1:],
 		Open: c.Outcome.Failing() || c.Outcome == check.Error, Verdict: splitVerdict(c.Message)}
 	eras := make([]string, len(c.Eras))
@@ -180,7 +195,8 @@ func newCheckView(c Check) *checkView {
 	}
 	v.Profiles = strings.Join(profiles, " ")
 	for _, id := range c.Rules {
-		v.Rules = append(v.Rules, ruleRef(id))
+		others := slices.DeleteFunc(slices.Clone(citing[id]), func(other string) bool { return other == c.ID })
+		v.Rules = append(v.Rules, ruleView{Rule: ruleRef(id), Others: others})
 	}
 	if len(c.Transcript) > 0 {
 		v.Lines = template.HTML(textEscaper.Replace(strings.Join(c.Transcript, "\n")))

@@ -211,3 +211,18 @@ func mustHTML(t *testing.T, ix *Index) []byte {
 	}
 	return b
 }
+
+// Each rule names the other checks of the report that cite it, each a link
+// to its entry; a rule no other check cites names none.
+func TestHTMLRuleNamesItsOtherChecks(t *testing.T) {
+	a, b := result("server.a", check.Pass, ""), result("server.b", check.Pass, "")
+	a.Rules, b.Rules = []string{"ST-01", "NG-02"}, []string{"ST-01"}
+	page := string(mustHTML(t, NewIndex(Tool{Name: "mcpconform", Version: "1"}, nil, 5, []check.Result{a, b})))
+	wantContains(t, page,
+		`<span class="rule-also">also cited by <a href="#check-server.b">server.b</a></span>`,
+		`<span class="rule-also">also cited by <a href="#check-server.a">server.a</a></span>`,
+		`id="check-server.a"`, `id="check-server.b"`)
+	if n := strings.Count(page, `class="rule-also"`); n != 2 {
+		t.Errorf("%d rules name other checks, want 2 (ST-01 in each check; NG-02 has no other)", n)
+	}
+}

@@ -1,10 +1,12 @@
 // Package rules is the rule table: every requirement ID a check may cite,
 // with the level its text uses, the side it binds, the protocol versions it
 // belongs to, where it comes from (the MCP specification, or the seed
-// behaviours of the hardened profile), its sentence and where to read it.
+// behaviours of the hardened profile), its sentence, where to read it and,
+// for a rule no check can judge from the wire, the reason why.
 //
 // The table (rules.tsv) is written by gen.go from the specification digest
-// and the seed semantics; a check's level and source follow from the rules
+// and the seed semantics, keeping the reasons the table already holds (the
+// documents have none); a check's level and source follow from the rules
 // it cites (package check).
 package rules
 
@@ -12,6 +14,7 @@ import (
 	_ "embed"
 	"fmt"
 	"io"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -47,6 +50,31 @@ type Rule struct {
 	URL string
 	// Text is the rule in one sentence.
 	Text string
+	// Reason says why the rule cannot be judged from the wire by a harness
+	// that plays the peer ("about a user interface"), "" for a rule a check
+	// can judge. "client: …" or "server: …" limits it to that role, for a
+	// rule binding both whose other half a check can judge.
+	Reason string
+}
+
+// ReasonFor is the reason the rule cannot be judged for role (client or
+// server), "" when a check can judge it for that role.
+func (r Rule) ReasonFor(role string) string {
+	for _, scope := range []string{"client", "server"} {
+		if text, ok := strings.CutPrefix(r.Reason, scope+": "); ok {
+			if scope != role {
+				return ""
+			}
+			return text
+		}
+	}
+	return r.Reason
+}
+
+// Normative reports whether the rule's level names MUST or SHOULD (in any
+// form: MUST NOT, SHOULD†, "MAY / MUST"): the rules a certificate counts.
+func (r Rule) Normative() bool {
+	return strings.Contains(r.Level, "MUST") || strings.Contains(r.Level, "SHOULD")
 }
 
 // Keywords returns the levels the rule's text uses, strongest first, with
@@ -193,7 +221,7 @@ func Unknown(ids []string) []string {
 }
 
 // columns of rules.tsv, in order.
-var columns = []string{"id", "level", "side", "versions", "source", "section", "url", "text"}
+var columns = []string{"id", "level", "side", "versions", "source", "section", "url", "text", "reason"}
 
 // ReadTSV parses the table: a header line naming the columns, then one rule
 // a line, tab-separated.
@@ -208,9 +236,12 @@ func ReadTSV(b []byte) ([]Rule, error) {
 		if len(f) != len(columns) {
 			return nil, fmt.Errorf("rules.tsv line %d: %d fields, want %d", n+2, len(f), len(columns))
 		}
-		r := Rule{ID: f[0], Level: f[1], Side: f[2], Versions: f[3], Source: Source(f[4]), Section: f[5], URL: f[6], Text: f[7]}
+		r := Rule{ID: f[0], Level: f[1], Side: f[2], Versions: f[3], Source: Source(f[4]), Section: f[5], URL: f[6], Text: f[7], Reason: f[8]}
 		if r.Source != Spec && r.Source != Hardened {
 			return nil, fmt.Errorf("rules.tsv line %d: rule %s has source %q, want spec or hardened", n+2, r.ID, r.Source)
+		}
+		if err := r.checkReason(); err != nil {
+			return nil, fmt.Errorf("rules.tsv line %d: %w", n+2, err)
 		}
 		out = append(out, r)
 	}
@@ -221,6 +252,37 @@ func ReadTSV(b []byte) ([]Rule, error) {
 func WriteTSV(w io.Writer, list []Rule) {
 	fmt.Fprintln(w, strings.Join(columns, "\t"))
 	for _, r := range list {
-		fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", r.ID, r.Level, r.Side, r.Versions, r.Source, r.Section, r.URL, r.Text)
+		fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", r.ID, r.Level, r.Side, r.Versions, r.Source, r.Section, r.URL, r.Text, r.Reason)
 	}
+}
+
+// checkReason refuses a reason the coverage could not count: one given to
+// a seed rule or to a rule without MUST or SHOULD, or limited to a role
+// the rule does not bind alone beside another.
+func (r Rule) checkReason() error {
+	switch {
+	case r.Reason == "":
+		return nil
+	case r.Source != Spec || !r.Normative():
+		return fmt.Errorf("rule %s (%s, %s) has a reason, which only a MUST or SHOULD rule of the specification may have", r.ID, r.Source, r.Level)
+	case r.ReasonFor("client") != "" && r.ReasonFor("server") != "":
+		return nil
+	case r.Side != "both":
+		return fmt.Errorf("rule %s binds the %s only: its reason %q needs no role before it", r.ID, r.Side, r.Reason)
+	}
+	return nil
+}
+
+// KeepReasons returns list with the reason of each rule that old, the
+// table before, gives one; the documents hold no reasons.
+func KeepReasons(list, old []Rule) []Rule {
+	reasons := make(map[string]string, len(old))
+	for _, r := range old {
+		reasons[r.ID] = r.Reason
+	}
+	out := slices.Clone(list)
+	for i := range out {
+		out[i].Reason = reasons[out[i].ID]
+	}
+	return out
 }

@@ -2,6 +2,7 @@ package rules
 
 import (
 	"os"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -19,8 +20,12 @@ func TestTableMatchesItsDocuments(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	before, err := ReadTSV(tableTSV)
+	if err != nil {
+		t.Fatal(err)
+	}
 	var b strings.Builder
-	WriteTSV(&b, list)
+	WriteTSV(&b, KeepReasons(list, before))
 	if b.String() != string(tableTSV) {
 		t.Fatal("rules.tsv is out of date with its documents: run go generate ./harness/rules")
 	}
@@ -80,6 +85,59 @@ func TestCovers(t *testing.T) {
 		}
 		if r.Covers("legacy") != tc.legacy || r.Covers("modern") != tc.modern {
 			t.Errorf("%s: covers legacy %v modern %v, want %v %v", tc.versions, r.Covers("legacy"), r.Covers("modern"), tc.legacy, tc.modern)
+		}
+	}
+}
+
+func TestReasons(t *testing.T) {
+	both := Rule{ID: "XX-01", Level: "MUST", Side: "both", Source: Spec, Reason: "client: about a user interface"}
+	if both.ReasonFor("client") != "about a user interface" || both.ReasonFor("server") != "" {
+		t.Errorf("a reason for the client: client %q, server %q", both.ReasonFor("client"), both.ReasonFor("server"))
+	}
+	if all := (Rule{Reason: "about the host's storage"}); all.ReasonFor("client") != all.Reason || all.ReasonFor("server") != all.Reason {
+		t.Error("a reason without a role holds for both")
+	}
+	for _, bad := range []string{
+		"XX-01\tMAY\tserver\tall\tspec\ts\tu\tt\tabout a user interface",          // a MAY counts nowhere
+		"NG-01\tMUST\tclient\tall\thardened\ts\tu\tt\tabout a user interface",     // a seed rule
+		"XX-01\tMUST\tserver\tall\tspec\ts\tu\tt\tclient: about a user interface", // a role the rule does not bind alone
+	} {
+		if _, err := ReadTSV([]byte(strings.Join(columns, "\t") + "\n" + bad + "\n")); err == nil {
+			t.Errorf("ReadTSV took %q", bad)
+		}
+	}
+	kept := KeepReasons([]Rule{{ID: "A"}, {ID: "B"}}, []Rule{{ID: "A", Reason: "r"}, {ID: "C", Reason: "gone"}})
+	if kept[0].Reason != "r" || kept[1].Reason != "" {
+		t.Errorf("KeepReasons = %+v", kept)
+	}
+}
+
+func TestMeasure(t *testing.T) {
+	cov := Measure(map[string][]Citation{"ST-03": {{"server.stdio.stdout-only-jsonrpc", "server"}}, "JR-01": {{"c", "client"}}})
+	var st, mr AreaTally
+	for _, a := range cov.Areas {
+		switch a.Code {
+		case "ST":
+			st = a
+		case "MR":
+			mr = a
+		}
+	}
+	if st.Roles["server"].WithCheck != 1 || st.Roles["client"].WithCheck != 0 || !st.Counted || mr.Counted {
+		t.Errorf("ST %+v, MR counted %v", st, mr.Counted)
+	}
+	for _, e := range cov.Entries {
+		if e.ID == "JR-01" && (!e.CheckedFor("client") || !slices.Equal(e.Waiting(), []string{"server"})) {
+			t.Errorf("JR-01 (both, cited by a client check): waiting %v", e.Waiting())
+		}
+		if e.Source != Spec {
+			t.Errorf("%s: a seed rule measured", e.ID)
+		}
+	}
+	for _, role := range Roles {
+		tl := cov.Roles[role]
+		if p, ok := tl.Percent(); !ok || tl.Rules != tl.WithReason+tl.Judgeable || p < 0 || p > 100 {
+			t.Errorf("%s: %+v", role, tl)
 		}
 	}
 }

@@ -21,7 +21,7 @@ var _ = clientCheck(check.Descriptor{
 	Title: "an InputRequiredResult is retried with a new id, every input answered and the requestState sent back exactly",
 	Requirement: "A client satisfies every input request of an InputRequiredResult before it retries, retries with a new JSON-RPC id, " +
 		"and echoes requestState byte for byte, sending none when none was given.",
-	Rules:    []string{"MR-06"},
+	Rules:    []string{"MR-06", "TL-20"},
 	Eras:     check.ModernEra,
 	KilledBy: []mutant.Name{mutant.MRTRSameID, mutant.MRTRStateAltered},
 }, func(c *run.C) {

@@ -144,7 +144,7 @@ var _ = clientCheck(check.Descriptor{
 	ID:          "http.client.post.one-message",
 	Title:       "each message is its own POST with a single JSON-RPC message",
 	Requirement: "Every client message is its own POST whose body is exactly one request, notification or response.",
-	Rules:       []string{"HT-10", "HT-13", "JR-37"},
+	Rules:       []string{"HT-10", "HT-13", "JR-37", "HT-14"},
 	Eras:        check.BothEras,
 	KilledBy:    []mutant.Name{mutant.BatchPOSTs},
 }, func(c *run.C) {

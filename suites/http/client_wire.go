@@ -12,7 +12,7 @@ import (
 )
 
 // Every message the client POSTs matches the published JSON Schema of the
-// negotiated version: JR-01, JR-03, JR-13, LC-03.
+// negotiated version: JR-01, JR-03, JR-04, JR-13, LC-03.
 
 var _ = clientCheck(run.ClientWireCheck("http", mutant.InitializeWithoutCapabilities), func(c *run.C) {
 	r := c.RunHTTPClient(httpfake.Options{Case: "well-behaved"}, target.Invocation{})

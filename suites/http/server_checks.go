@@ -108,7 +108,7 @@ var _ = serverCheck(check.Descriptor{
 	ID:          "http.server.sse.ends-after-response",
 	Title:       "an SSE reply ends once the response has been sent",
 	Requirement: "Once the response to the POSTed request has been sent on its SSE stream, the server ends the stream.",
-	Rules:       []string{"HT-25"},
+	Rules:       []string{"HT-25", "HT-20"},
 	Level:       check.SHOULD,
 	KilledBy:    []mutant.Name{mutant.StreamStaysOpen},
 }, func(c *run.C) {
@@ -294,7 +294,7 @@ var _ = serverCheck(check.Descriptor{
 	ID:          "http.server.session.id-visible-ascii",
 	Title:       "the session id uses visible ASCII only",
 	Requirement: "A session id, when the server issues one, contains only visible ASCII characters (0x21 to 0x7E).",
-	Rules:       []string{"HT-52", "HT-50"},
+	Rules:       []string{"HT-52", "HT-50", "LM-06"},
 	KilledBy:    []mutant.Name{mutant.SessionIDNotVisible},
 }, func(c *run.C) {
 	p := newProbe(c)

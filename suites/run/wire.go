@@ -29,7 +29,7 @@ func ClientWireCheck(transport string, killedBy ...mutant.Name) check.Descriptor
 			"the published JSON Schema of the negotiated version",
 		Requirement: "Every message is a JSON-RPC 2.0 message of the shape the MCP schema of the negotiated protocol version defines: " +
 			"initialize with protocolVersion, capabilities and clientInfo, each request and notification by its method.",
-		Rules:    []string{"JR-01", "JR-03", "JR-13", "LC-03"},
+		Rules:    []string{"JR-01", "JR-03", "JR-13", "LC-03", "JR-04"},
 		KilledBy: killedBy,
 	}
 }

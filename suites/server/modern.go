@@ -46,7 +46,7 @@ var _ = serverCheck(check.Descriptor{
 	ID:          "server.discover.result",
 	Title:       "server/discover answers with supportedVersions, capabilities, resultType and cache hints",
 	Requirement: "Servers implement server/discover, answering with supportedVersions, capabilities, optional instructions and cache hints (ttlMs, cacheScope); every result carries resultType.",
-	Rules:       []string{"LC-41", "JR-15", "TL-19"},
+	Rules:       []string{"LC-41", "JR-15", "TL-19", "LC-40"},
 	Eras:        check.ModernEra,
 	KilledBy:    []mutant.Name{mutant.DiscoverNoSupportedVersions, mutant.ResultTypeMissing},
 }, func(c *run.C) {

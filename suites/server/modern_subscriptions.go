@@ -272,7 +272,7 @@ var _ = serverCheck(check.Descriptor{
 	ID:          "server.subscriptions.no-request-notifications",
 	Title:       "a request's progress and log messages never go on a subscriptions/listen stream",
 	Requirement: "Progress and log notifications about a request go only on that request's own response stream, never on a subscriptions/listen stream; a listen stream carries only what the client opted into.",
-	Rules:       []string{"HT-22", "SB-01", "PR-11", "SB-06"},
+	Rules:       []string{"HT-22", "SB-01", "PR-11", "SB-06", "LG-13"},
 	Eras:        check.ModernEra,
 	KilledBy:    []mutant.Name{mutant.ProgressOnListenStream},
 	Waits:       []check.Wait{{What: "notifications on the listen stream, after the calls", Setting: check.QuietWindow}},

@@ -218,7 +218,7 @@ var _ = serverCheck(check.Descriptor{
 	ID:          "server.prompts.missing-argument",
 	Title:       "prompts/get of a listed prompt without its required arguments gets -32602",
 	Requirement: "A prompts/get that misses a required argument is answered with -32602 (Invalid params).",
-	Rules:       []string{"PM-04"},
+	Rules:       []string{"PM-04", "PM-05"},
 	Eras:        check.BothEras,
 	Capability:  "prompts",
 	KilledBy:    []mutant.Name{mutant.PromptMissingArgumentServed},
@@ -245,7 +245,7 @@ var _ = serverCheck(check.Descriptor{
 	Title: "completion/complete for an argument of a listed prompt and a variable of a listed resource template returns at most 100 string values, total and hasMore agreeing with them",
 	Requirement: "A completion result holds at most 100 values; total, when present, counts at least the values returned, " +
 		"and hasMore says whether more remain than were returned.",
-	Rules:      []string{"CP-03"},
+	Rules:      []string{"CP-03", "LM-04"},
 	Eras:       check.BothEras,
 	Capability: "completions",
 	KilledBy:   []mutant.Name{mutant.CompletionValuesUnbounded},

@@ -140,7 +140,7 @@ var _ = serverCheck(check.Descriptor{
 	Title: "resources/read of a URI the server has no resource at gets a JSON-RPC error: -32002 or -32602 before 2026-07-28, -32602 in 2026-07-28",
 	Requirement: "A resource that is not found is a JSON-RPC error, not a result: -32002 Resource not found before 2026-07-28 (-32602 accepted), " +
 		"and in 2026-07-28 -32602, never -32002 and never an empty contents list.",
-	Rules:      []string{"RS-10", "JR-30", "RS-05"},
+	Rules:      []string{"RS-10", "JR-30", "RS-05", "JR-25"},
 	Eras:       check.BothEras,
 	Capability: "resources",
 	KilledBy:   []mutant.Name{mutant.UnknownResourceContents, mutant.NotFoundLegacyCode},

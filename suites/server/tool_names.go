@@ -19,7 +19,7 @@ var _ = serverCheck(check.Descriptor{
 	ID:          "server.tools.names-valid",
 	Title:       "every tool name is 1–128 characters of A–Z a–z 0–9 _ - .",
 	Requirement: "Tool names are 1–128 characters, case-sensitive, of A–Z, a–z, 0–9, _, - and . only (no spaces, no commas).",
-	Rules:       []string{"TL-04"},
+	Rules:       []string{"TL-04", "LM-05"},
 	KilledBy:    []mutant.Name{mutant.ToolNameWithSpace},
 }, func(c *run.C) {
 	eachTransport(c, func(p *peer) {

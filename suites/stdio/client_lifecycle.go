@@ -65,7 +65,7 @@ var _ = clientCheck(check.Descriptor{
 	ID:          "stdio.client.initialize.not-cancelled",
 	Title:       "initialize is never cancelled, not even when start-up times out",
 	Requirement: "A client never cancels its own initialize request.",
-	Rules:       []string{"LC-13"},
+	Rules:       []string{"LC-13", "CN-02"},
 	KilledBy:    []mutant.Name{mutant.CancelInitialize},
 	Waits:       []check.Wait{slowStartWait},
 }, func(c *run.C) {
@@ -119,7 +119,7 @@ var _ = clientCheck(check.Descriptor{
 	ID:          "stdio.client.stdin.only-jsonrpc",
 	Title:       "nothing but one JSON-RPC message per line reaches the server's stdin",
 	Requirement: "The client writes only valid JSON-RPC messages to the server's stdin, one per line, with no embedded newline.",
-	Rules:       []string{"ST-04", "ST-02", "JR-01"},
+	Rules:       []string{"ST-04", "ST-02", "JR-01", "ST-10"},
 	Eras:        check.BothEras,
 	KilledBy:    []mutant.Name{mutant.StdinBlankLines},
 }, func(c *run.C) {

@@ -64,7 +64,7 @@ var _ = clientCheck(check.Descriptor{
 	ID:          "stdio.client.cancel.notification",
 	Title:       "a timed-out call is cancelled with notifications/cancelled for its id",
 	Requirement: "When a request times out the client sends notifications/cancelled carrying that request's id.",
-	Rules:       []string{"NG-07", "LC-31", "ST-13"},
+	Rules:       []string{"NG-07", "LC-31", "ST-13", "CN-10"},
 	Eras:        check.BothEras,
 	KilledBy:    []mutant.Name{mutant.NoCancelNotification},
 	Waits:       []check.Wait{callTimeoutWait, cancelGraceWait},

@@ -13,7 +13,7 @@ import (
 )
 
 // Every message the client sends matches the published JSON Schema of the
-// negotiated version: JR-01, JR-03, JR-13, LC-03.
+// negotiated version: JR-01, JR-03, JR-04, JR-13, LC-03.
 
 var _ = clientCheck(run.ClientWireCheck("stdio", mutant.InitializeWithoutCapabilities), func(c *run.C) {
 	r := c.RunStdioClient(stdiofake.Options{Case: "well-behaved"}, target.Invocation{})
