@@ -15,15 +15,17 @@ const sdkModule = "github.com/modelcontextprotocol/go-sdk"
 // progressSteps is how many progress notifications the progress tool sends.
 const progressSteps = 3
 
-// newServer returns the peer's MCP server with its tools. Its version is the
+// newServer returns the peer's MCP server with its tools, resources, prompt
+// and completions. Its version is the
 // SDK's, which is what a report about this peer is about.
 func newServer() *mcp.Server {
-	server := mcp.NewServer(&mcp.Implementation{Name: "mcpconform-gosdk-peer", Version: sdkVersion()}, nil)
+	server := mcp.NewServer(&mcp.Implementation{Name: "mcpconform-gosdk-peer", Version: sdkVersion()}, serverOptions())
 	mcp.AddTool(server, &mcp.Tool{Name: "echo", Description: "Returns its text argument (empty when absent).", Annotations: readOnly()}, echo)
 	mcp.AddTool(server, &mcp.Tool{Name: "about", Description: "Names the SDK this peer is built with; takes no arguments.", Annotations: readOnly()}, about)
 	// "progress" is the name mcpconform (and the official conformance suite)
 	// looks for when a check needs a tool that reports progress.
 	mcp.AddTool(server, &mcp.Tool{Name: "progress", Description: "Logs a message and reports progress on the call's progress token, then returns.", Annotations: readOnly()}, progress)
+	addFeatures(server)
 	return server
 }
 
@@ -46,8 +48,12 @@ func echo(_ context.Context, _ *mcp.CallToolRequest, in echoArgs) (*mcp.CallTool
 }
 
 func about(_ context.Context, _ *mcp.CallToolRequest, _ struct{}) (*mcp.CallToolResult, any, error) {
-	text := fmt.Sprintf("mcpconform peer built with %s %s", sdkModule, sdkVersion())
-	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: text}}}, nil, nil
+	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: aboutText()}}}, nil, nil
+}
+
+// aboutText names the SDK and its version.
+func aboutText() string {
+	return fmt.Sprintf("mcpconform peer built with %s %s", sdkModule, sdkVersion())
 }
 
 // progress sends a log message (delivered only once the client has set a

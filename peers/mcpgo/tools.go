@@ -23,16 +23,16 @@ const (
 // aboutURI is the URI of the peer's one resource.
 const aboutURI = "mcpconform://mcpgo/about"
 
-// newServer returns the peer's MCP server with its tools, one resource and
-// one prompt, and the logging capability. Its version is the SDK's, which is
-// what a report about this peer is about.
+// newServer returns the peer's MCP server with its tools, one resource, one
+// template, one prompt and their completions, and the logging capability.
+// Its version is the SDK's, which is what a report about this peer is about.
 func newServer() *server.MCPServer {
-	s := server.NewMCPServer("mcpconform-mcpgo-peer", sdkVersion(),
+	s := server.NewMCPServer("mcpconform-mcpgo-peer", sdkVersion(), append([]server.ServerOption{
 		server.WithToolCapabilities(false),
 		server.WithResourceCapabilities(false, false),
 		server.WithPromptCapabilities(false),
 		server.WithLogging(),
-	)
+	}, featureOptions()...)...)
 	s.AddTool(mcp.NewTool("echo",
 		mcp.WithDescription("Returns its text argument (empty when absent)."),
 		mcp.WithString("text", mcp.Description("the text to echo back")),
@@ -58,6 +58,7 @@ func newServer() *server.MCPServer {
 		mcp.WithPromptDescription("Asks the model to greet someone by name."),
 		mcp.WithArgument("name", mcp.ArgumentDescription("who to greet"), mcp.RequiredArgument()),
 	), greet)
+	addFeatures(s)
 	return s
 }
 
