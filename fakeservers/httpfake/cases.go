@@ -112,6 +112,10 @@ var cases = map[string]fakeCase{
 		desc:  "offers t1…tN (Tools); each tools/call answers JSON after Delay; MaxConcurrent says how many were in progress at once",
 		build: slowCalls,
 	},
+	"slow-start": {
+		desc:  "well-behaved, but answers initialize only after Delay, serving whatever else arrives meanwhile",
+		build: slowStart,
+	},
 	"sse-early": {
 		desc:  "offers t1…tN (Tools); each tools/call sends SSE headers at once and the result after Delay; MaxSSEStreams counts the open streams",
 		build: sseEarly,

@@ -201,3 +201,11 @@ func holdCall(x *exchange, _ fakeservers.ToolCall) { x.hold() }
 // holdCancelled is control-hang's notifications/cancelled: never answered,
 // so the client's control_request_timeout (RM-03) must end it.
 func holdCancelled(x *exchange, _ *jsonrpc.Message) { x.hold() }
+
+// slowStart holds each initialize for Delay before the base answers it, so
+// whatever the client sends before it has the answer arrives meanwhile.
+func slowStart(o Options) (*behaviour, error) {
+	return &behaviour{initialize: func(x *exchange, _ *jsonrpc.Message) bool {
+		return x.wait(nil, o.Delay) == waitTimeout
+	}}, nil
+}

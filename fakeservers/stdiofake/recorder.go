@@ -6,6 +6,7 @@ import (
 	"os"
 	"sync"
 	"time"
+	"unicode/utf8"
 )
 
 // Recorder appends events to a record file, one JSON object a line, each line
@@ -52,8 +53,18 @@ func (r *Recorder) Record(e Event) {
 	_, _ = r.f.Write(line)
 }
 
-// Recv records a line received on stdin.
-func (r *Recorder) Recv(line string) { r.Record(Event{Type: EventRecv, Line: line}) }
+// Recv records a line received on stdin. A line that is not UTF-8 loses its
+// bad bytes in the JSON record, so its event says so in Detail (JR-02).
+func (r *Recorder) Recv(line string) {
+	e := Event{Type: EventRecv, Line: line}
+	if !utf8.ValidString(line) {
+		e.Detail = DetailNotUTF8
+	}
+	r.Record(e)
+}
+
+// DetailNotUTF8 is the Detail of a received line that is not UTF-8.
+const DetailNotUTF8 = "not UTF-8"
 
 // Send records a line written to stdout.
 func (r *Recorder) Send(line string) { r.Record(Event{Type: EventSend, Line: line}) }

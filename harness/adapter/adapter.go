@@ -195,7 +195,7 @@ func run(inv target.Invocation, fx fixtures, opts mcpclient.Options, out *printe
 	out.line(target.Line{List: phase(start, err)})
 	if err == nil {
 		callAll(session, tools, fx, inv.Parallel, out)
-		browse(session, os.Stderr)
+		browse(session, opts.Mutant, os.Stderr)
 	}
 	start = time.Now()
 	err = session.Close()

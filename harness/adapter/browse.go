@@ -8,6 +8,7 @@ import (
 
 	"github.com/mcpconform/mcpconform/harness/instance"
 	"github.com/mcpconform/mcpconform/harness/mcpclient"
+	"github.com/mcpconform/mcpconform/harness/mutant"
 )
 
 // browse reads, where the server declares resources or prompts, the first
@@ -15,12 +16,15 @@ import (
 // a text for each required argument), so that every request the server
 // offers is exercised. The contract has no line for these steps: a failure
 // is said on stderr.
-func browse(session *mcpclient.Session, stderr io.Writer) {
+func browse(session *mcpclient.Session, m mutant.Name, stderr io.Writer) {
 	var caps struct {
 		Resources json.RawMessage `json:"resources"`
 		Prompts   json.RawMessage `json:"prompts"`
 	}
 	_ = json.Unmarshal(session.ServerCapabilities(), &caps) // unreadable: nothing declared
+	if m == mutant.BrowseUndeclared {
+		caps.Resources, caps.Prompts = json.RawMessage(`{}`), json.RawMessage(`{}`)
+	}
 	ctx := context.Background()
 	report := func(err error) {
 		if err != nil {

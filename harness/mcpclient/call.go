@@ -34,6 +34,7 @@ type pendingCall struct {
 func (s *Session) Call(ctx context.Context, method string, params, result any) error {
 	var raw json.RawMessage
 	var err error
+	params = s.mutantMeta(params)
 	if s.era == EraModern {
 		raw, err = s.modernCall(ctx, method, params)
 	} else {

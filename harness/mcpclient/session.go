@@ -247,6 +247,12 @@ func (s *Session) handshake(ctx context.Context) error {
 	if s.opts.Mutant == mutant.InitializeWithoutCapabilities {
 		params = map[string]any{"protocolVersion": s.opts.ProtocolVersions[0], "clientInfo": clientInfo{Name: s.opts.Name, Version: s.opts.Version}}
 	}
+	if s.opts.Mutant == mutant.NotUTF8 {
+		params = map[string]any{"protocolVersion": s.opts.ProtocolVersions[0], "capabilities": legacyCapabilities(), "clientInfo": s.notUTF8ClientInfo()}
+	}
+	if s.opts.Mutant == mutant.PingBeforeInit {
+		_, _ = s.start("ping", nil, nil) // its answer is never awaited
+	}
 	m, err := s.startupRequest(ctx, "initialize", params)
 	if s.opts.Mutant == mutant.RefusalUnexplained && (err != nil || m.Error != nil) && ctx.Err() == nil {
 		return failure.New(failure.ErrProtocol, "initialize", "the handshake failed")
@@ -280,6 +286,11 @@ func (s *Session) handshake(ctx context.Context) error {
 	if err := s.t.Send(n); err != nil {
 		return fmt.Errorf("notifications/initialized: %w", err)
 	}
+	if s.opts.Mutant == mutant.IDsRestart {
+		s.mu.Lock()
+		s.nextID = 0
+		s.mu.Unlock()
+	}
 	if sr, ok := s.t.(streamReadier); ok {
 		// Within the startup deadline; past it the session goes on
 		// without the stream.
@@ -306,6 +317,9 @@ func (s *Session) startupRequest(ctx context.Context, method string, params any)
 	p, err := s.start(method, params, nil)
 	if err != nil {
 		return nil, err
+	}
+	if method == "initialize" {
+		s.beforeInitializeResult()
 	}
 	m, err := s.wait(ctx, p)
 	if err != nil && ctx.Err() != nil {

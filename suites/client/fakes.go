@@ -1,6 +1,10 @@
 package client
 
 import (
+	"net/http"
+	"time"
+	"unicode/utf8"
+
 	"github.com/mcpconform/mcpconform/fakeservers"
 	"github.com/mcpconform/mcpconform/fakeservers/httpfake"
 	"github.com/mcpconform/mcpconform/fakeservers/stdiofake"
@@ -25,6 +29,7 @@ type fake struct {
 	Case       string
 	Era        fakeservers.Era
 	StrictInit bool
+	Delay      time.Duration // the case's delay (slow-start: of its initialize reply)
 }
 
 // exchange is one adapter run against a fake: what the adapter reported,
@@ -35,20 +40,47 @@ type exchange struct {
 	Sent []*jsonrpc.Message
 	// Reached: the fake received something (a line, an HTTP request).
 	Reached bool
+	// Wire is what carried Sent: each line (stdio) or POST body (HTTP)
+	// the client sent, in order.
+	Wire []wire
+}
+
+// wire is one line or POST body the client sent the fake.
+type wire struct {
+	At       time.Time          // when the fake received it
+	UTF8     bool               // it is UTF-8 (JR-02)
+	Messages []*jsonrpc.Message // what it decodes to: one message, a batch's, or none
 }
 
 // runOver runs the client's adapter over transport t against the fake f.
 func runOver(c *run.C, t check.Transport, f fake, inv target.Invocation) *exchange {
 	if t == check.Stdio {
-		r := c.RunStdioClient(stdiofake.Options{Case: f.Case, Era: f.Era, StrictInit: f.StrictInit}, inv)
-		return &exchange{Run: r.Run, Sent: r.Record.Messages(), Reached: len(r.Record.Lines()) > 0}
+		r := c.RunStdioClient(stdiofake.Options{Case: f.Case, Era: f.Era, StrictInit: f.StrictInit, Delay: f.Delay}, inv)
+		x := &exchange{Run: r.Run, Sent: r.Record.Messages(), Reached: len(r.Record.Lines()) > 0}
+		for _, e := range r.Record.Events {
+			if e.Type == stdiofake.EventRecv {
+				x.Wire = append(x.Wire, wire{At: time.Unix(0, e.T), UTF8: e.Detail != stdiofake.DetailNotUTF8, Messages: decoded(e.Line)})
+			}
+		}
+		return x
 	}
-	r := c.RunHTTPClient(httpfake.Options{Case: f.Case, Era: f.Era, StrictInit: f.StrictInit}, inv)
+	r := c.RunHTTPClient(httpfake.Options{Case: f.Case, Era: f.Era, StrictInit: f.StrictInit, Delay: f.Delay}, inv)
 	x := &exchange{Run: r.Run, Reached: len(r.Requests) > 0}
 	for _, q := range r.Requests {
 		x.Sent = append(x.Sent, q.Messages...)
+		if q.Method == http.MethodPost {
+			x.Wire = append(x.Wire, wire{At: q.Start, UTF8: utf8.ValidString(q.Body), Messages: q.Messages})
+		}
 	}
 	return x
+}
+
+// decoded is the JSON-RPC message a line holds, or none.
+func decoded(line string) []*jsonrpc.Message {
+	if m, err := jsonrpc.Decode([]byte(line)); err == nil {
+		return []*jsonrpc.Message{m}
+	}
+	return nil
 }
 
 // runCase runs the client's adapter over t against fake case name of the

@@ -38,6 +38,10 @@ func eachEra(body func(*C)) func(*C) {
 	}
 }
 
+// JudgedEra is the era a client check's body is judging (see For), empty
+// for a body that names the eras of its runs itself (ForEraChoice).
+func (c *C) JudgedEra() check.Era { return c.era }
+
 // judgeIn runs f, the check's body in era, in a verdict scope of its own
 // (scoped). Its transcript follows the eras judged before it.
 func (c *C) judgeIn(era check.Era, f func()) Judgement {
