@@ -137,7 +137,11 @@ func AskClient(c ToolCall) *jsonrpc.Message {
 	}
 	round := map[string]any{}
 	for _, r := range requests {
-		round[r.Key] = inputRequest{Method: r.Method, Params: r.Params}
+		req := inputRequest{Method: r.Method}
+		if r.Params != nil {
+			req.Params = r.Params // a nil map would go out as "params": null
+		}
+		round[r.Key] = req
 	}
 	return ResultMessage(c.Req.ID, InputRequiredResult{ResultType: resultInputRequired, InputRequests: round})
 }
