@@ -26,7 +26,23 @@ const (
 	KeyForm   = "form"
 	KeyURL    = "url"
 	KeyRoots  = "roots"
+	KeyPing   = "ping"
 )
+
+// MethodUnknown is the method of the notification the client-requests
+// case sends, in the legacy era, before its requests: one no version of
+// MCP defines, which the client is to ignore, never answer (JR-14).
+const MethodUnknown = "notifications/mcpconform/unknown"
+
+// UnknownNotification is the client-requests case's notification of
+// MethodUnknown.
+func UnknownNotification() *jsonrpc.Message {
+	m, err := jsonrpc.NewNotification(MethodUnknown, map[string]any{"note": "mcpconform fake: a notification no client knows"})
+	if err != nil {
+		panic("fakeservers: build " + MethodUnknown + ": " + err.Error()) // a map of strings always encodes
+	}
+	return m
+}
 
 // ReplyID is the id of the legacy-era request of key.
 func ReplyID(key string) jsonrpc.ID { return jsonrpc.StringID("srv-" + key) }
@@ -58,7 +74,9 @@ type ClientRequest struct {
 const ModernVersion = "2026-07-28"
 
 // ClientRequests are the requests the case asks of a client that declares
-// caps and speaks version (ModernVersion in the 2026-07-28 era): a sample
+// caps and speaks version (ModernVersion in the 2026-07-28 era): before
+// version 2026-07-28 first a ping, which needs no capability (PG-01; the
+// 2026-07-28 era has no ping and its servers send no requests); a sample
 // where it declares sampling; from 2025-06-18 a form where it declares
 // elicitation (with mode from 2025-11-25) and, from 2025-11-25, a URL where
 // it declares elicitation.url (with an elicitationId in 2025-11-25 only);
@@ -66,6 +84,9 @@ const ModernVersion = "2026-07-28"
 // (MR-04, LC-11).
 func ClientRequests(caps map[string]json.RawMessage, version string) []ClientRequest {
 	var out []ClientRequest
+	if version != ModernVersion {
+		out = append(out, ClientRequest{KeyPing, "ping", nil})
+	}
 	if declared(caps, "sampling", "") {
 		out = append(out, ClientRequest{KeySample, "sampling/createMessage", map[string]any{
 			"messages":  []any{map[string]any{"role": "user", "content": map[string]any{"type": "text", "text": "mcpconform fake: say hello"}}},
@@ -210,4 +231,4 @@ func (a *Asker) Requests() []ClientRequest {
 }
 
 // ClientRequestsCase describes the client-requests case of both fakes.
-const ClientRequestsCase = "offers ask; its tools/call asks the client for a sample, a form (one field of each primitive type, each with a default), a URL and its roots, each only when declared: legacy as requests to the client (ids srv-<key>, one at a time, each awaited up to the fake's delay), 2026-07-28 as one input round; then the result"
+const ClientRequestsCase = "offers ask; its tools/call sends the client a notification of a method MCP does not define and pings it (legacy era), and asks it for a sample, a form (one field of each primitive type, each with a default), a URL and its roots, each only when declared: legacy as requests to the client (ids srv-<key>, one at a time, each awaited up to the fake's delay), 2026-07-28 as one input round; then the result"

@@ -8,8 +8,9 @@ import (
 // clientRequests is the client-requests case (fakeservers.ClientRequests):
 // it learns what the client declared from its initialize and, on a
 // tools/call of ask, asks for it: in the legacy era on the call's SSE
-// stream, each request awaited (up to Delay) before the next, then the
-// result; in 2026-07-28 as one input round.
+// stream, after a notification no client knows, each request awaited (up
+// to Delay) before the next, then the result; in 2026-07-28 as one input
+// round.
 func clientRequests(o Options) (*behaviour, error) {
 	var a fakeservers.Asker
 	return &behaviour{
@@ -22,6 +23,9 @@ func clientRequests(o Options) (*behaviour, error) {
 				return
 			}
 			s := x.sse("\n", false)
+			if !s.message(x.f.eventID(), fakeservers.UnknownNotification()) {
+				return
+			}
 			for _, r := range a.Requests() {
 				m := r.Message()
 				arrived := a.Replies.Expect(m.ID)

@@ -10,8 +10,9 @@ import (
 
 // clientRequests is the client-requests case (fakeservers.ClientRequests):
 // it learns what the client declared from its initialize and, on a
-// tools/call of ask, asks for it, each request awaited up to --delay
-// (default fakeservers.DefaultReplyPatience).
+// tools/call of ask, sends a notification no client knows and asks for it,
+// each request awaited up to --delay (default
+// fakeservers.DefaultReplyPatience).
 func clientRequests(o Options) (*behaviour, error) {
 	if o.Delay < 0 {
 		return nil, fmt.Errorf("--delay must not be negative, got %v", o.Delay)
@@ -29,6 +30,7 @@ func clientRequests(o Options) (*behaviour, error) {
 				s.respond(fakeservers.AskClient(c))
 				return
 			}
+			s.stdout.group(func(w *lineWriter) { w.message(fakeservers.UnknownNotification()) })
 			for _, r := range a.Requests() {
 				if !s.ask(r.Message(), &a.Replies, patience) {
 					return

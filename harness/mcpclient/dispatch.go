@@ -74,6 +74,9 @@ func (s *Session) handle(m *jsonrpc.Message) {
 	case jsonrpc.KindRequest:
 		s.answer(m)
 	case jsonrpc.KindNotification:
+		if s.opts.Mutant == mutant.UnknownNotificationAnswered {
+			_ = s.t.Send(jsonrpc.NewError(jsonrpc.ID{}, jsonrpc.CodeMethodNotFound, "Method not found: "+m.Method)) // a failed send: dispatch learns it from Done
+		}
 		s.notify(m)
 	}
 }
@@ -132,7 +135,7 @@ func (s *Session) answer(req *jsonrpc.Message) {
 	case fixed && rpcErr != nil:
 		reply = &jsonrpc.Message{ID: req.ID, Error: rpcErr}
 	case fixed:
-	case req.Method == "ping":
+	case req.Method == "ping" && s.opts.Mutant != mutant.PingRefused:
 		result = struct{}{}
 	case req.Method == "elicitation/create" && s.era != EraModern:
 		res, err := elicitResult(req.Params)

@@ -344,3 +344,59 @@ func matches(v any, schema map[string]any) bool {
 	}
 	return false
 }
+
+var _ = clientCheck(check.Descriptor{
+	ID:          "client.ping.answered",
+	Title:       "a ping from the server in the middle of a call is answered with the empty result",
+	Requirement: "A client answers a ping the server sends at any time, here while its tools/call is in progress, promptly with the empty result {}.",
+	Rules:       []string{"PG-02", "PG-01"},
+	KilledBy:    []mutant.Name{mutant.PingRefused},
+}, func(c *run.C) {
+	eachTransport(c, func(t check.Transport) {
+		r := askClient(c, t, target.Answers{})
+		m, ok := r.answers[fakeservers.KeyPing]
+		c.Require(ok, fmt.Sprintf("a response to the server's ping %s, sent while the tools/call of %s waits (PG-02)", fakeservers.ReplyID(fakeservers.KeyPing), fakeservers.ToolAsk),
+			"over %s the client gave none", t)
+		c.Require(m.Error == nil && emptyResult(m.Result), "the empty result {} (PG-02)", "over %s: %s", t, describeAnswer(m))
+	})
+})
+
+// emptyResult reports whether raw is an empty result: an object with
+// nothing but, at most, _meta (the schema's EmptyResult).
+func emptyResult(raw json.RawMessage) bool {
+	var res map[string]json.RawMessage
+	if json.Unmarshal(raw, &res) != nil || res == nil {
+		return false
+	}
+	delete(res, "_meta")
+	return len(res) == 0
+}
+
+var _ = clientCheck(check.Descriptor{
+	ID:    "client.notifications.unknown-ignored",
+	Title: "a notification of a method the client does not know is never answered, and the session goes on",
+	Requirement: "A client never answers a notification, not even one whose method no version of MCP defines, and keeps working: " +
+		"the ping the server sends after it is answered.",
+	Rules:    []string{"JR-14", "PG-02"},
+	KilledBy: []mutant.Name{mutant.UnknownNotificationAnswered},
+}, func(c *run.C) {
+	eachTransport(c, func(t check.Transport) {
+		r := askClient(c, t, target.Answers{})
+		replies := map[string]bool{}
+		for key := range r.asked {
+			replies[fakeservers.ReplyID(key).Key()] = true
+		}
+		for _, m := range r.Sent {
+			if k := m.Kind(); (k == jsonrpc.KindResult || k == jsonrpc.KindError) && !replies[m.ID.Key()] {
+				id := "none"
+				if !m.ID.IsZero() {
+					id = m.ID.String()
+				}
+				c.Failf(fmt.Sprintf("no response to the notification %s (JR-14): responses only to the fake's requests", fakeservers.MethodUnknown),
+					"over %s the client sent a response to no request of the fake (id %s): %s", t, id, describeAnswer(m))
+			}
+		}
+		_, ok := r.answers[fakeservers.KeyPing]
+		c.Require(ok, fmt.Sprintf("an answer to the ping sent after %s: the client kept working (PG-02)", fakeservers.MethodUnknown), "over %s the client answered none", t)
+	})
+})
