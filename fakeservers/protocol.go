@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"slices"
 
 	"github.com/mcpconform/mcpconform/harness/jsonrpc"
 )
@@ -37,12 +36,8 @@ func InitializeReply(m *jsonrpc.Message) *jsonrpc.Message {
 		ProtocolVersion string `json:"protocolVersion"`
 	}
 	_ = json.Unmarshal(m.Params, &params) // a malformed proposal gets the fallback version
-	version := latestLegacyVersion
-	if slices.Contains(legacyVersions, params.ProtocolVersion) {
-		version = params.ProtocolVersion
-	}
 	return ResultMessage(m.ID, InitializeResult{
-		ProtocolVersion: version,
+		ProtocolVersion: negotiated(params.ProtocolVersion),
 		Capabilities:    Offer{}.capabilities(),
 		ServerInfo:      fakeInfo,
 	})

@@ -153,6 +153,10 @@ var cases = map[string]fakeCase{
 		sessions: true,
 		build:    fuzz,
 	},
+	"client-requests": {
+		desc:  fakeservers.ClientRequestsCase,
+		build: clientRequests,
+	},
 	"input-required": {
 		desc:  fakeservers.ModernCases["input-required"],
 		build: fixed(behaviour{tools: []string{fakeservers.ToolAsk, fakeservers.ToolAskStateless, fakeservers.ToolEcho}, call: askInput(false)}),

@@ -107,3 +107,22 @@ func mustJSON(t *testing.T, v any) string {
 	}
 	return string(b)
 }
+
+// The client-requests round asks roots/list without params, as the
+// input-required case does: a request without params omits the member, it
+// is never null.
+func TestClientRequestsRoundOmitsParams(t *testing.T) {
+	f := startFake(t, Options{Case: "client-requests", Era: fakeservers.Modern})
+	m := modernMessage(t, 1, "tools/call", map[string]any{"name": fakeservers.ToolAsk, "arguments": map[string]any{}})
+	m.Params = json.RawMessage(strings.Replace(string(m.Params), `"`+mcp.MetaClientCapabilities+`":{}`, `"`+mcp.MetaClientCapabilities+`":{"roots":{}}`, 1))
+	var r struct {
+		InputRequests map[string]map[string]json.RawMessage `json:"inputRequests"`
+	}
+	if err := json.Unmarshal(wantModernResultOf(t, newClient(t, f).postModern(m), "input_required"), &r); err != nil {
+		t.Fatal(err)
+	}
+	roots, ok := r.InputRequests[fakeservers.KeyRoots]
+	if _, params := roots["params"]; !ok || params {
+		t.Errorf("input requests %v; want %s, a roots/list without params", r.InputRequests, fakeservers.KeyRoots)
+	}
+}

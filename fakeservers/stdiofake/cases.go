@@ -37,6 +37,8 @@ type behaviour struct {
 	call func(s *server, c fakeservers.ToolCall)
 	// respond writes one response; every response goes through it.
 	respond func(s *server, m *jsonrpc.Message)
+	// received sees every message the client sent, as it is read.
+	received func(s *server, m *jsonrpc.Message)
 
 	// capabilities are the server's, in server/discover; nil: tools.
 	capabilities map[string]any
@@ -150,6 +152,10 @@ var cases = map[string]fakeCase{
 	"listen-ack-short": {
 		desc:  fakeservers.ModernCases["listen-ack-short"],
 		build: fixed(behaviour{capabilities: fakeservers.ListenCapabilities(), listen: acknowledge(true)}),
+	},
+	"client-requests": {
+		desc:  fakeservers.ClientRequestsCase,
+		build: clientRequests,
 	},
 	"result-type-unknown": {
 		desc:  fakeservers.ModernCases["result-type-unknown"],

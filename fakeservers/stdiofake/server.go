@@ -183,11 +183,14 @@ func (s *server) handleLine(line []byte) {
 		s.rec.Note("ignored a line that is not a JSON-RPC message: " + err.Error())
 		return
 	}
+	if s.b.received != nil {
+		s.b.received(s, m)
+	}
 	if m.Kind() == jsonrpc.KindNotification && m.Method == "notifications/cancelled" {
 		s.cancelOnce.Do(func() { close(s.cancelled) })
 	}
 	if m.Kind() != jsonrpc.KindRequest {
-		return // notifications are only recorded; the fake sends no requests, so expects no responses
+		return // notifications and responses are only recorded (and seen by the case's received hook)
 	}
 	if s.o.StrictInit && !s.inited && m.Method != fakeservers.MethodInitialize {
 		s.respond(fakeservers.NotInitialized(m))

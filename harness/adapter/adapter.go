@@ -140,7 +140,7 @@ func Main(args []string) int {
 		return 2
 	}
 	out := &printer{w: os.Stdout}
-	opts := mcpclient.Options{StartupTimeout: cfg.StartupTimeout, CallTimeout: inv.CallTimeout, Era: mcpclient.Era(inv.Era), Mutant: s.Mutant,
+	opts := mcpclient.Options{StartupTimeout: cfg.StartupTimeout, CallTimeout: inv.CallTimeout, Era: mcpclient.Era(inv.Era), Answers: inv.Answers, Mutant: s.Mutant,
 		Warn: func(format string, args ...any) { fmt.Fprintf(os.Stderr, "adapter: "+format+"\n", args...) }}
 	switch inv.Transport {
 	case "stdio":

@@ -47,6 +47,11 @@ func readEnvironment() (target.Invocation, error) {
 		return inv, fmt.Errorf("%s must be %q, %q or unset (the client probes and falls back), got %q", target.EnvEra, target.EraLegacy, target.EraModern, inv.Era)
 	}
 	inv.Fixtures = os.Getenv(target.EnvFixtures)
+	answers, err := target.ReadAnswers(os.Getenv)
+	if err != nil {
+		return inv, err
+	}
+	inv.Answers = answers
 	if raw := os.Getenv(target.EnvLimits); raw != "" {
 		if err := json.Unmarshal([]byte(raw), &inv.Limits); err != nil {
 			return inv, fmt.Errorf("%s must be a JSON object, got %q: %v", target.EnvLimits, raw, err)

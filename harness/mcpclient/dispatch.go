@@ -74,6 +74,9 @@ func (s *Session) handle(m *jsonrpc.Message) {
 	case jsonrpc.KindRequest:
 		s.answer(m)
 	case jsonrpc.KindNotification:
+		if s.opts.Mutant == mutant.UnknownNotificationAnswered {
+			_ = s.t.Send(jsonrpc.NewError(jsonrpc.ID{}, jsonrpc.CodeMethodNotFound, "Method not found: "+m.Method)) // a failed send: dispatch learns it from Done
+		}
 		s.notify(m)
 	}
 }
@@ -114,16 +117,25 @@ func (s *Session) match(id jsonrpc.ID) *pendingCall {
 	return s.pending[id.Key()]
 }
 
-// answer replies to a server request: ping gets {} (PG-02); in the legacy
-// era a form-mode elicitation/create is accepted with its form's defaults
+// answer replies to a server request: with the answer the client was given
+// for it (fixedAnswer); ping gets {} (PG-02); in the legacy era a form-mode
+// elicitation/create is accepted with its form's defaults
 // (EL-06) and any other mode refused with -32602 (EL-02); anything else is
 // method-not-found, since the client declares no other capability (and in
 // the 2026-07-28 era servers send no requests, JR-17).
 func (s *Session) answer(req *jsonrpc.Message) {
 	reply := jsonrpc.NewError(req.ID, jsonrpc.CodeMethodNotFound, "Method not found: "+req.Method)
 	var result any
+	var rpcErr *jsonrpc.Error
+	fixed := false
+	if s.era != EraModern {
+		result, rpcErr, fixed = s.fixedAnswer(req.Method, req.Params)
+	}
 	switch {
-	case req.Method == "ping":
+	case fixed && rpcErr != nil:
+		reply = &jsonrpc.Message{ID: req.ID, Error: rpcErr}
+	case fixed:
+	case req.Method == "ping" && s.opts.Mutant != mutant.PingRefused:
 		result = struct{}{}
 	case req.Method == "elicitation/create" && s.era != EraModern:
 		res, err := elicitResult(req.Params)

@@ -65,9 +65,16 @@ func alteredState(raw json.RawMessage) json.RawMessage {
 	return b
 }
 
-// inputResponse answers one input request: elicitation in form mode with the
-// form's defaults (SEP-1034), sampling and roots with fixed values.
+// inputResponse answers one input request: with the answer the client was
+// given for it (fixedAnswer), else elicitation in form mode with the form's
+// defaults (SEP-1034), sampling and roots with fixed values.
 func (s *Session) inputResponse(method string, params json.RawMessage) (any, error) {
+	if res, rpcErr, ok := s.fixedAnswer(method, params); ok {
+		if rpcErr != nil {
+			return nil, rpcErr
+		}
+		return res, nil
+	}
 	undeclared := s.opts.Mutant == mutant.MRTRUndeclaredInput
 	switch method {
 	case "elicitation/create":

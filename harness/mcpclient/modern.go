@@ -36,7 +36,7 @@ func modernCapabilities() map[string]any {
 func (s *Session) meta(version string) map[string]any {
 	return map[string]any{
 		mcp.MetaProtocolVersion:    version,
-		mcp.MetaClientCapabilities: modernCapabilities(),
+		mcp.MetaClientCapabilities: s.declared(modernCapabilities()),
 		mcp.MetaClientInfo:         clientInfo{Name: s.opts.Name, Version: s.opts.Version},
 	}
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/mcpconform/mcpconform/harness/jsonrpc"
 	"github.com/mcpconform/mcpconform/harness/mcp"
 	"github.com/mcpconform/mcpconform/harness/mutant"
+	"github.com/mcpconform/mcpconform/harness/target"
 )
 
 // Transport carries JSON-RPC messages between the client session and one
@@ -94,6 +95,10 @@ type Options struct {
 	// Warn reports what the client leaves out and why (a tool dropped for
 	// its x-mcp-header annotations, HT-80); nil reports nothing.
 	Warn func(format string, args ...any)
+	// Answers are the fixed answers to the server's sampling, elicitation
+	// and roots requests (the adapter contract's MCPCONFORM_SAMPLING, …);
+	// each one given declares its capability. The zero value gives none.
+	Answers target.Answers
 	// Mutant selects a mutant of the reference client; empty is the reference.
 	Mutant mutant.Name
 }
@@ -241,7 +246,7 @@ func legacyCapabilities() map[string]any {
 func (s *Session) handshake(ctx context.Context) error {
 	var params any = initializeParams{
 		ProtocolVersion: s.opts.ProtocolVersions[0],
-		Capabilities:    legacyCapabilities(),
+		Capabilities:    s.declared(legacyCapabilities()),
 		ClientInfo:      clientInfo{Name: s.opts.Name, Version: s.opts.Version},
 	}
 	if s.opts.Mutant == mutant.InitializeWithoutCapabilities {
@@ -291,6 +296,7 @@ func (s *Session) handshake(ctx context.Context) error {
 		s.nextID = 0
 		s.mu.Unlock()
 	}
+	s.announceRoots()
 	if sr, ok := s.t.(streamReadier); ok {
 		// Within the startup deadline; past it the session goes on
 		// without the stream.

@@ -29,6 +29,7 @@ type Invocation struct {
 	Headers       map[string]string // MCPCONFORM_HEADERS, optional
 	Era           string            // MCPCONFORM_ERA, optional: "legacy" or "modern"
 	Fixtures      string            // MCPCONFORM_FIXTURES, optional: a fixtures file's path
+	Answers       Answers           // MCPCONFORM_SAMPLING, MCPCONFORM_ELICITATION, MCPCONFORM_ROOTS, optional
 	Deadline      time.Duration     // the adapter is killed (with its process group) after this long
 }
 
@@ -165,7 +166,7 @@ func (inv Invocation) environment() ([]string, error) {
 		}
 		env = append(env, EnvLimits+"="+string(b))
 	}
-	return env, nil
+	return append(env, inv.Answers.environ()...), nil
 }
 
 // boundedBuffer keeps the first max bytes written to it and discards the rest.

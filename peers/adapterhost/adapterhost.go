@@ -32,7 +32,30 @@ const (
 	// EnvEra is the era the client is to speak: "legacy" (the initialize
 	// handshake) or "modern" (2026-07-28); unset, the library chooses.
 	EnvEra = "MCPCONFORM_ERA"
+	// EnvSampling, EnvElicitation and EnvRoots are the fixed answers to
+	// what a server asks of the client; each, set, asks the client to
+	// declare the capability and answer with it (see Env).
+	EnvSampling    = "MCPCONFORM_SAMPLING"
+	EnvElicitation = "MCPCONFORM_ELICITATION"
+	EnvRoots       = "MCPCONFORM_ROOTS"
 )
+
+// SamplingReject is the value of EnvSampling for a user who refuses every
+// sampling request (the client answers with error -1).
+const SamplingReject = "reject"
+
+// The user's actions of EnvElicitation, as an elicitation result says them.
+const (
+	ElicitAccept  = "accept"
+	ElicitDecline = "decline"
+	ElicitCancel  = "cancel"
+)
+
+// Root is one root the client shares (EnvRoots).
+type Root struct {
+	URI  string `json:"uri"`
+	Name string `json:"name,omitempty"`
+}
 
 // The eras of EnvEra, of Plan.Eras and of the connect line.
 const (
@@ -67,6 +90,15 @@ type Env struct {
 	Headers       map[string]string // http, optional custom headers
 	Limits        map[string]int64  // optional limit overrides
 	Era           string            // "legacy", "modern", or "": the library's choice
+	// Sampling is the JSON object of the sampling result to answer with,
+	// or SamplingReject; "": not given.
+	Sampling string
+	// Elicitation is the user's action on every elicitation (ElicitAccept:
+	// a form submitted as presented, its defaults filled in; a URL
+	// consented to), ElicitDecline or ElicitCancel; "": not given.
+	Elicitation string
+	// Roots are the roots to share; nil: not given.
+	Roots []Root
 }
 
 // ReadEnv reads the contract's variables from the environment.
@@ -104,6 +136,9 @@ func readEnv(getenv func(string) string) (Env, error) {
 	default:
 		return e, fmt.Errorf("%s must be %q or %q (or unset), got %q", EnvEra, EraLegacy, EraModern, e.Era)
 	}
+	if err := readAnswers(getenv, &e); err != nil {
+		return e, err
+	}
 	if raw := getenv(EnvHeaders); raw != "" {
 		if err := json.Unmarshal([]byte(raw), &e.Headers); err != nil {
 			return e, fmt.Errorf("%s must be a JSON object of strings, got %q: %v", EnvHeaders, raw, err)
@@ -115,6 +150,57 @@ func readEnv(getenv func(string) string) (Env, error) {
 		}
 	}
 	return e, nil
+}
+
+// readAnswers reads EnvSampling, EnvElicitation and EnvRoots into e, each
+// checked as mcpconform checks them.
+func readAnswers(getenv func(string) string, e *Env) error {
+	e.Sampling, e.Elicitation = getenv(EnvSampling), getenv(EnvElicitation)
+	if e.Sampling != "" && e.Sampling != SamplingReject {
+		var obj map[string]json.RawMessage
+		if err := json.Unmarshal([]byte(e.Sampling), &obj); err != nil || obj == nil {
+			return fmt.Errorf("%s must be the JSON object of a sampling result or %q, got %q", EnvSampling, SamplingReject, e.Sampling)
+		}
+	}
+	switch e.Elicitation {
+	case "", ElicitAccept, ElicitDecline, ElicitCancel:
+	default:
+		return fmt.Errorf("%s must be %s, %s or %s, got %q", EnvElicitation, ElicitAccept, ElicitDecline, ElicitCancel, e.Elicitation)
+	}
+	if raw := getenv(EnvRoots); raw != "" {
+		if err := json.Unmarshal([]byte(raw), &e.Roots); err != nil || e.Roots == nil {
+			return fmt.Errorf(`%s must be a JSON array of roots ([{"uri":"file:///…","name":"…"}]), got %q`, EnvRoots, raw)
+		}
+		for i, r := range e.Roots {
+			if r.URI == "" {
+				return fmt.Errorf("%s: root %d has no uri", EnvRoots, i)
+			}
+		}
+	}
+	return nil
+}
+
+// FormDefaults is the content of a form as the user is shown it and
+// submits it unchanged: every property of the requested schema (as the
+// library holds it: a map, a struct, raw JSON) that has a default, set to
+// it. A schema that does not encode as an object with properties gives
+// empty content.
+func FormDefaults(schema any) map[string]any {
+	var s struct {
+		Properties map[string]map[string]any `json:"properties"`
+	}
+	raw, ok := schema.(json.RawMessage)
+	if !ok {
+		raw, _ = json.Marshal(schema) // a library's schema value: an error leaves raw empty
+	}
+	_ = json.Unmarshal(raw, &s) // a schema without properties has no defaults
+	content := map[string]any{}
+	for name, p := range s.Properties {
+		if d, ok := p["default"]; ok {
+			content[name] = d
+		}
+	}
+	return content
 }
 
 // Session is a connected client, as the library offers it.

@@ -32,10 +32,21 @@ func TestReadEnv(t *testing.T) {
 		"bad headers":   {EnvTransport: "http", EnvServerURL: "http://x", EnvHeaders: `["a"]`},
 		"bad transport": {EnvTransport: "sse"},
 		"bad era":       {EnvTransport: "http", EnvServerURL: "http://x", EnvEra: "2026"},
+		"bad sampling":  {EnvTransport: "http", EnvServerURL: "http://x", EnvSampling: "yes"},
+		"bad action":    {EnvTransport: "http", EnvServerURL: "http://x", EnvElicitation: "maybe"},
+		"bad roots":     {EnvTransport: "http", EnvServerURL: "http://x", EnvRoots: `{"uri":"file:///"}`},
+		"root, no uri":  {EnvTransport: "http", EnvServerURL: "http://x", EnvRoots: `[{"name":"x"}]`},
 	} {
 		if _, err := readEnv(envOf(m)); err == nil {
 			t.Errorf("%s: no error", name)
 		}
+	}
+	e, err = readEnv(envOf(map[string]string{
+		EnvTransport: "http", EnvServerURL: "http://x", EnvSampling: `{"model":"m"}`,
+		EnvElicitation: ElicitDecline, EnvRoots: `[{"uri":"file:///r","name":"r"}]`,
+	}))
+	if err != nil || e.Sampling != `{"model":"m"}` || e.Elicitation != ElicitDecline || len(e.Roots) != 1 || e.Roots[0] != (Root{URI: "file:///r", Name: "r"}) {
+		t.Errorf("answers: %+v, %v", e, err)
 	}
 	if _, err := readEnv(envOf(map[string]string{EnvTransport: "sse"})); !errors.Is(err, ErrUnsupported) {
 		t.Errorf("unknown transport: %v, want ErrUnsupported", err)
@@ -191,5 +202,18 @@ func TestExitStatus(t *testing.T) {
 	}
 	if err := RefuseLimits(map[string]int64{"a": 1}, func(string, int64) bool { return false }); !errors.Is(err, ErrUnsupported) {
 		t.Errorf("RefuseLimits: %v", err)
+	}
+}
+
+func TestFormDefaults(t *testing.T) {
+	schema := map[string]any{"type": "object", "properties": map[string]any{
+		"name": map[string]any{"type": "string", "default": "x"},
+		"n":    map[string]any{"type": "integer"},
+		"on":   map[string]any{"type": "boolean", "default": false},
+	}}
+	got, _ := json.Marshal(FormDefaults(schema))
+	raw, _ := json.Marshal(FormDefaults(json.RawMessage(`{"properties":{"a":{"default":1}}}`)))
+	if string(got) != `{"name":"x","on":false}` || string(raw) != `{"a":1}` || len(FormDefaults(nil)) != 0 {
+		t.Errorf("FormDefaults = %s, %s", got, raw)
 	}
 }

@@ -10,14 +10,13 @@
 // deadline of MCPCONFORM_CALL_TIMEOUT_MS (the SDK's way to time a request
 // out and cancel it), and ClientSession.Close ends the session.
 //
-// The client answers what a server of 2026-07-28 may ask inside an
-// InputRequiredResult with the SDK's own handlers (ClientOptions), which
-// make it declare each capability: ElicitationHandler accepts every form
-// with empty content (the SDK fills in the schema's defaults, SEP-1034),
-// CreateMessageHandler answers every sampling request with a fixed text,
-// and roots are the SDK's default capability, answered with the client's
-// roots (none). The SDK's multi-round-trip middleware, on by default, then
-// retries the call. ToolListChangedHandler (a no-op) makes Connect open
+// The client answers what a server asks of it (legacy requests, or inside
+// a 2026-07-28 InputRequiredResult) with the SDK's own handlers
+// (ClientOptions), which make it declare each capability, answering as
+// MCPCONFORM_ELICITATION, MCPCONFORM_SAMPLING and MCPCONFORM_ROOTS say
+// (see user), else accepting every form as presented and sampling a fixed
+// text; roots are declared only when MCPCONFORM_ROOTS gives them. The
+// SDK's multi-round-trip middleware, on by default, retries the call. ToolListChangedHandler (a no-op) makes Connect open
 // subscriptions/listen for toolsListChanged where a server of 2026-07-28
 // declares tools.listChanged; the listen line reports that it did.
 //
@@ -29,11 +28,14 @@ package main
 
 import (
 	"context"
+	"encoding/json"
+	"fmt"
 	"os/exec"
 	"sync"
 	"time"
 
 	"github.com/mcpconform/mcpconform/peers/adapterhost"
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -98,11 +100,16 @@ func plan(env adapterhost.Env) (adapterhost.Plan, error) {
 		t = st
 	}
 	listen := &listenWatch{}
+	u := user{env}
 	client := mcp.NewClient(&mcp.Implementation{Name: "mcpconform-gosdk-client", Version: "v1.0.0"}, &mcp.ClientOptions{
-		ElicitationHandler:     elicit,
-		CreateMessageHandler:   sample,
+		ElicitationHandler:     u.elicit,
+		CreateMessageHandler:   u.sample,
+		Capabilities:           u.capabilities(),
 		ToolListChangedHandler: func(context.Context, *mcp.ToolListChangedRequest) {},
 	})
+	for _, r := range env.Roots {
+		client.AddRoots(&mcp.Root{URI: r.URI, Name: r.Name})
+	}
 	client.AddSendingMiddleware(listen.middleware)
 	var opts *mcp.ClientSessionOptions
 	if v := versions[env.Era]; v != "" {
@@ -127,16 +134,67 @@ var versions = map[string]string{adapterhost.EraLegacy: "2025-11-25", adapterhos
 // modernVersion is the first version of the modern era.
 const modernVersion = "2026-07-28"
 
-// elicit is the user who accepts every form as it comes: empty content, to
-// which the SDK applies the requested schema's defaults.
-func elicit(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
-	return &mcp.ElicitResult{Action: "accept", Content: map[string]any{}}, nil
+// user answers what a server asks of the client: as MCPCONFORM_SAMPLING,
+// MCPCONFORM_ELICITATION and MCPCONFORM_ROOTS say where they are set, else
+// the adapter's defaults (every form accepted as presented, one fixed text
+// sampled, no roots declared).
+type user struct{ env adapterhost.Env }
+
+// capabilities are the client's own capabilities; the handlers add
+// sampling and elicitation (form mode) to them. Roots are declared, with
+// listChanged, only when MCPCONFORM_ROOTS is set: the SDK's default
+// declares them always, and the SDK cannot decode an input round holding a
+// roots/list without params (InputRequestMap.UnmarshalJSON; FINDINGS.md),
+// which would break every call a server of 2026-07-28 asks anything of.
+// Told an elicitation action, the client declares URL mode besides form.
+func (u user) capabilities() *mcp.ClientCapabilities {
+	caps := &mcp.ClientCapabilities{}
+	if u.env.Roots != nil {
+		caps.RootsV2 = &mcp.RootCapabilities{ListChanged: true}
+	}
+	if u.env.Elicitation != "" {
+		caps.Elicitation = &mcp.ElicitationCapabilities{Form: &mcp.FormElicitationCapabilities{}, URL: &mcp.URLElicitationCapabilities{}}
+	}
+	return caps
 }
 
-// sample is the model that answers every sampling request with one text.
-func sample(context.Context, *mcp.CreateMessageRequest) (*mcp.CreateMessageResult, error) {
-	return &mcp.CreateMessageResult{Content: &mcp.TextContent{Text: "mcpconform adapter"}, Model: "mcpconform-fixed", Role: "assistant"}, nil
+// elicit takes the user's action: accept submits a form as presented, its
+// requested schema's defaults filled in, and consents to a URL without
+// content; decline and cancel carry no content. (The SDK applies the
+// schema's defaults too, SEP-1034, but only after it has validated the
+// content, so empty content fails a form whose required field has a
+// default: the user's form must show them.)
+func (u user) elicit(_ context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+	action := u.env.Elicitation
+	if action == "" {
+		action = adapterhost.ElicitAccept
+	}
+	res := &mcp.ElicitResult{Action: action}
+	if action == adapterhost.ElicitAccept && req.Params.Mode != "url" {
+		res.Content = adapterhost.FormDefaults(req.Params.RequestedSchema)
+	}
+	return res, nil
 }
+
+// sample is the model: the result MCPCONFORM_SAMPLING gives, error -1 where
+// the user refuses, else one fixed text.
+func (u user) sample(context.Context, *mcp.CreateMessageRequest) (*mcp.CreateMessageResult, error) {
+	switch u.env.Sampling {
+	case "":
+		return &mcp.CreateMessageResult{Content: &mcp.TextContent{Text: "mcpconform adapter"}, Model: "mcpconform-fixed", Role: "assistant"}, nil
+	case adapterhost.SamplingReject:
+		return nil, &jsonrpc.Error{Code: codeUserRejected, Message: "the user rejected the sampling request"}
+	}
+	var res mcp.CreateMessageResult
+	if err := json.Unmarshal([]byte(u.env.Sampling), &res); err != nil {
+		return nil, fmt.Errorf("%s does not decode as the SDK's CreateMessageResult: %w", adapterhost.EnvSampling, err)
+	}
+	return &res, nil
+}
+
+// codeUserRejected is the error a user's refusal of a sampling request is
+// reported with (the spec's example; the SDK has no constant for it).
+const codeUserRejected = -1
 
 // listenWatch sees, as a sending middleware, the subscriptions/listen that
 // Connect opens: the SDK sends it without awaiting an answer and tells the

@@ -20,12 +20,13 @@
 // with server/discover and falls back to initialize on a legacy server. The
 // connect line names the era of the version Initialize settled on.
 //
-// The client answers what a server of 2026-07-28 may ask inside an
-// InputRequiredResult with the library's own handlers (client.With…Handler),
-// each of which makes it declare the capability: the elicitation handler
-// accepts every form with empty content, the sampling handler answers with
-// a fixed text, the roots handler gives one fixed root; the library's
-// multi-round-trip loop then retries the call. Where a connection of
+// The client answers what a server asks of it (legacy requests, or inside
+// a 2026-07-28 InputRequiredResult) with the library's own handlers
+// (client.With…Handler), each of which makes it declare the capability,
+// answering as MCPCONFORM_ELICITATION, MCPCONFORM_SAMPLING and
+// MCPCONFORM_ROOTS say (see user), else accepting every form as presented,
+// sampling a fixed text and giving one fixed root; the library's
+// multi-round-trip loop retries the call. Where a connection of
 // 2026-07-28 meets a server that declares tools.listChanged, the adapter
 // opens subscriptions/listen for toolsListChanged with Client.ListenAsync
 // (the library's background form of Listen) and reports its verdict in
@@ -39,6 +40,9 @@ package main
 
 import (
 	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
 
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/client/transport"
@@ -91,7 +95,8 @@ func plan(env adapterhost.Env) (adapterhost.Plan, error) {
 		if err != nil {
 			return nil, err
 		}
-		c := client.NewClient(t, client.WithElicitationHandler(user{}), client.WithSamplingHandler(user{}), client.WithRootsHandler(user{}))
+		u := user{env}
+		c := client.NewClient(t, append(u.options(), client.WithElicitationHandler(u), client.WithSamplingHandler(u), client.WithRootsHandler(u))...)
 		if err := c.Start(ctx); err != nil {
 			_ = c.Close()
 			return nil, err
@@ -140,23 +145,69 @@ func httpHeaders(env adapterhost.Env) map[string]string {
 	return headers
 }
 
-// user answers every input request: it accepts each form as it comes
-// (empty content), samples one fixed text and has one root.
-type user struct{}
+// user answers what a server asks of the client: as MCPCONFORM_SAMPLING,
+// MCPCONFORM_ELICITATION and MCPCONFORM_ROOTS say where they are set, else
+// the adapter's defaults (every form accepted as presented, one fixed text
+// sampled, one fixed root).
+type user struct{ env adapterhost.Env }
 
-func (user) Elicit(context.Context, mcp.ElicitationRequest) (*mcp.ElicitationResult, error) {
-	return &mcp.ElicitationResult{ElicitationResponse: mcp.ElicitationResponse{Action: mcp.ElicitationResponseActionAccept, Content: map[string]any{}}}, nil
+// options are the client options beyond the handlers: told an elicitation
+// action, the client declares URL mode besides form mode (the handler
+// alone declares {}, form only).
+func (u user) options() []client.ClientOption {
+	if u.env.Elicitation == "" {
+		return nil
+	}
+	return []client.ClientOption{client.WithClientCapabilities(mcp.ClientCapabilities{
+		Elicitation: &mcp.ElicitationCapability{Form: &struct{}{}, URL: &struct{}{}},
+	})}
 }
 
-func (user) CreateMessage(context.Context, mcp.CreateMessageRequest) (*mcp.CreateMessageResult, error) {
-	return &mcp.CreateMessageResult{
-		SamplingMessage: mcp.SamplingMessage{Role: mcp.RoleAssistant, Content: mcp.NewTextContent("mcpconform adapter")},
-		Model:           "mcpconform-fixed",
-	}, nil
+// Elicit takes the user's action: accept submits a form as presented, its
+// requested schema's defaults filled in, and consents to a URL without
+// content; decline and cancel carry no content.
+func (u user) Elicit(_ context.Context, req mcp.ElicitationRequest) (*mcp.ElicitationResult, error) {
+	action := u.env.Elicitation
+	if action == "" {
+		action = adapterhost.ElicitAccept
+	}
+	res := mcp.ElicitationResponse{Action: mcp.ElicitationResponseAction(action)}
+	if action == adapterhost.ElicitAccept && req.Params.Mode != mcp.ElicitationModeURL {
+		res.Content = adapterhost.FormDefaults(req.Params.RequestedSchema)
+	}
+	return &mcp.ElicitationResult{ElicitationResponse: res}, nil
 }
 
-func (user) ListRoots(context.Context, mcp.ListRootsRequest) (*mcp.ListRootsResult, error) {
-	return &mcp.ListRootsResult{Roots: []mcp.Root{{URI: "file:///mcpconform", Name: "mcpconform"}}}, nil
+// CreateMessage is the model: the result MCPCONFORM_SAMPLING gives, else one
+// fixed text. A user's refusal can only be an error of the handler, which
+// the library answers with -32603 (it has no way to choose the code).
+func (u user) CreateMessage(context.Context, mcp.CreateMessageRequest) (*mcp.CreateMessageResult, error) {
+	switch u.env.Sampling {
+	case "":
+		return &mcp.CreateMessageResult{
+			SamplingMessage: mcp.SamplingMessage{Role: mcp.RoleAssistant, Content: mcp.NewTextContent("mcpconform adapter")},
+			Model:           "mcpconform-fixed",
+		}, nil
+	case adapterhost.SamplingReject:
+		return nil, errors.New("the user rejected the sampling request")
+	}
+	var res mcp.CreateMessageResult
+	if err := json.Unmarshal([]byte(u.env.Sampling), &res); err != nil {
+		return nil, fmt.Errorf("%s does not decode as the library's CreateMessageResult: %w", adapterhost.EnvSampling, err)
+	}
+	return &res, nil
+}
+
+// ListRoots gives the roots MCPCONFORM_ROOTS names, else one fixed root.
+func (u user) ListRoots(context.Context, mcp.ListRootsRequest) (*mcp.ListRootsResult, error) {
+	if u.env.Roots == nil {
+		return &mcp.ListRootsResult{Roots: []mcp.Root{{URI: "file:///mcpconform", Name: "mcpconform"}}}, nil
+	}
+	roots := make([]mcp.Root, len(u.env.Roots))
+	for i, r := range u.env.Roots {
+		roots[i] = mcp.Root{URI: r.URI, Name: r.Name}
+	}
+	return &mcp.ListRootsResult{Roots: roots}, nil
 }
 
 // session is an initialized client.Client, the era it settled on, whether

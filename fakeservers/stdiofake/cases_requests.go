@@ -1,0 +1,60 @@
+package stdiofake
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/mcpconform/mcpconform/fakeservers"
+	"github.com/mcpconform/mcpconform/harness/jsonrpc"
+)
+
+// clientRequests is the client-requests case (fakeservers.ClientRequests):
+// it learns what the client declared from its initialize and, on a
+// tools/call of ask, sends a notification no client knows and asks for it,
+// each request awaited up to --delay (default
+// fakeservers.DefaultReplyPatience).
+func clientRequests(o Options) (*behaviour, error) {
+	if o.Delay < 0 {
+		return nil, fmt.Errorf("--delay must not be negative, got %v", o.Delay)
+	}
+	patience := o.Delay
+	if patience == 0 {
+		patience = fakeservers.DefaultReplyPatience
+	}
+	var a fakeservers.Asker
+	return &behaviour{
+		tools:    []string{fakeservers.ToolAsk},
+		received: func(_ *server, m *jsonrpc.Message) { a.Seen(m) },
+		call: func(s *server, c fakeservers.ToolCall) {
+			if c.Modern {
+				s.respond(fakeservers.AskClient(c))
+				return
+			}
+			s.stdout.group(func(w *lineWriter) { w.message(fakeservers.UnknownNotification()) })
+			for _, r := range a.Requests() {
+				if !s.ask(r.Message(), &a.Replies, patience) {
+					return
+				}
+			}
+			s.respond(c.OK())
+		},
+	}, nil
+}
+
+// ask sends request m to the client and waits up to patience for its
+// response (noting when none came); false when the fake is ending.
+func (s *server) ask(m *jsonrpc.Message, replies *fakeservers.Replies, patience time.Duration) bool {
+	arrived := replies.Expect(m.ID)
+	s.stdout.group(func(w *lineWriter) { w.message(m) })
+	t := time.NewTimer(patience)
+	defer t.Stop()
+	select {
+	case <-arrived:
+		return true
+	case <-t.C:
+		s.rec.Note(fmt.Sprintf("no response to %s %s within %s", m.Method, m.ID, patience))
+		return true
+	case <-s.ctx.Done():
+		return false
+	}
+}
