@@ -10,6 +10,7 @@ import (
 	"github.com/mcpconform/mcpconform/harness/jsonrpc"
 	"github.com/mcpconform/mcpconform/harness/mcp"
 	"github.com/mcpconform/mcpconform/harness/mutant"
+	"github.com/mcpconform/mcpconform/harness/wireschema"
 )
 
 // openedPeer is a peer of the server (or mutant m) ready for requests:
@@ -90,6 +91,16 @@ func init() {
 		return strings.HasPrefix(k, "io.modelcontextprotocol/") && k != mcp.MetaServerInfo
 	})
 	serverRuleOf[mutant.TraceparentInvalid] = metaKeyBroken(true, func(k, v string) bool { return k == "traceparent" && !traceParent.MatchString(v) })
+	serverRuleOf[mutant.ToolSchemaDraft04] = func(t *testing.T, m mutant.Name) (bool, string) {
+		p := newPeer(t, m)
+		p.initialize("{}")
+		for _, tool := range listedTools(t, p, "2025-11-25") {
+			if _, err := wireschema.CompileToolSchema(tool.InputSchema); err != nil {
+				return true, fmt.Sprintf("the inputSchema of %s, read as JSON Schema 2020-12: %v", tool.Name, err)
+			}
+		}
+		return false, "every inputSchema a JSON Schema 2020-12"
+	}
 	serverRuleOf[mutant.ServerInfoMetaMissing] = func(t *testing.T, m mutant.Name) (bool, string) {
 		resp := newPeer(t, m).call("tools/list", modernParams(mcp.ModernVersion, ""))
 		var r struct {

@@ -21,6 +21,7 @@ const (
 	ServerRequestIDReused   Name = "server-request-id-reused"
 	NotifiesBeforeInitReply Name = "notifies-before-initialize-reply"
 	RequestsBeforeInitDone  Name = "requests-before-initialized"
+	ToolSchemaDraft04       Name = "tool-schema-draft04"
 )
 
 func init() {
@@ -40,5 +41,6 @@ func init() {
 		Mutant{ServerRequestIDReused, "server", "gives every request it sends the client in a session the same id (JR-05)"},
 		Mutant{NotifiesBeforeInitReply, "server", "sends notifications/tools/list_changed before its answer to initialize (LC-02)"},
 		Mutant{RequestsBeforeInitDone, "server", "sends roots/list while it answers a ping that comes before notifications/initialized (LC-07)"},
+		Mutant{ToolSchemaDraft04, "server", "lists the log tool with an inputSchema of draft-04 (a boolean exclusiveMinimum) that names no $schema, so it is no JSON Schema 2020-12 (JR-55)"},
 	)
 }
