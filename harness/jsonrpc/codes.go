@@ -19,4 +19,9 @@ const (
 	CodeHeaderMismatch             = -32020
 	CodeMissingClientCapability    = -32021
 	CodeUnsupportedProtocolVersion = -32022
+
+	// CodeURLElicitationRequired is 2025-11-25's URLElicitationRequiredError:
+	// the request proceeds only after the URL-mode elicitations its
+	// data.elicitations lists (JR-26); 2026-07-28 removed it (JR-30).
+	CodeURLElicitationRequired = -32042
 )

@@ -59,6 +59,11 @@ func (s *Server) initialize(rc *RequestContext, params json.RawMessage) (any, *j
 	if s.opts.Mutant == mutant.InitializeNoServerInfo {
 		delete(result, "serverInfo")
 	}
+	if s.opts.Mutant == mutant.NotifiesBeforeInitReply {
+		if n, err := jsonrpc.NewNotification("notifications/tools/list_changed", nil); err == nil {
+			_ = rc.send(n)
+		}
+	}
 	return result, nil
 }
 

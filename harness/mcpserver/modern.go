@@ -162,7 +162,9 @@ func (s *Server) modernResult(method string, result any) any {
 	}
 	meta := map[string]json.RawMessage{}
 	_ = json.Unmarshal(fields["_meta"], &meta)
-	meta[mcp.MetaServerInfo], _ = json.Marshal(map[string]string{"name": Name, "version": Version})
+	if s.opts.Mutant != mutant.ServerInfoMetaMissing {
+		meta[mcp.MetaServerInfo], _ = json.Marshal(map[string]string{"name": Name, "version": Version})
+	}
 	fields["_meta"], _ = json.Marshal(meta)
 	return fields
 }

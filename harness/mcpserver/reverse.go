@@ -92,7 +92,9 @@ func (rc *RequestContext) cancelReverse(id jsonrpc.ID, reason string) {
 func (sess *serverSession) expect() (jsonrpc.ID, chan *jsonrpc.Message) {
 	sess.mu.Lock()
 	defer sess.mu.Unlock()
-	sess.nextID++
+	if sess.srv.opts.Mutant != mutant.ServerRequestIDReused || sess.nextID == 0 {
+		sess.nextID++
+	}
 	id := jsonrpc.IntID(sess.nextID)
 	reply := make(chan *jsonrpc.Message, 1)
 	sess.waiting[id.Key()] = reply

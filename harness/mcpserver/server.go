@@ -250,6 +250,9 @@ func (s *Server) request(ctx context.Context, sess *serverSession, req *jsonrpc.
 	if rpcErr != nil {
 		return s.respond(req, nil, rpcErr)
 	}
+	if s.opts.Mutant == mutant.RequestsBeforeInitDone && req.Method == "ping" && !sess.isReady() {
+		rc.askEarly()
+	}
 	result, rpcErr := handle(rc, req.Params)
 	if sess.finish(rc) && s.opts.Mutant != mutant.AnswersCancelledRequest {
 		return nil
@@ -265,13 +268,13 @@ func (s *Server) respond(req *jsonrpc.Message, result any, rpcErr *jsonrpc.Error
 		id = retyped(id)
 	}
 	if rpcErr != nil {
-		return &jsonrpc.Message{ID: id, Error: rpcErr}
+		return s.mutateResponse(req, &jsonrpc.Message{ID: id, Error: rpcErr})
 	}
 	resp, err := jsonrpc.NewResult(id, result)
 	if err != nil {
 		return jsonrpc.NewError(id, jsonrpc.CodeInternalError, "the server could not encode its result")
 	}
-	return resp
+	return s.mutateResponse(req, resp)
 }
 
 // retyped is mutant IDTypeChanged's id: a number becomes a string and a

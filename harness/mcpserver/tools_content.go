@@ -76,7 +76,7 @@ func structuredContent(rc *RequestContext, _ json.RawMessage) (mcp.CallToolResul
 // listedFor is the tools/list entries all as a session of version gets
 // them: without the titles and outputSchemas its version does not have;
 // under mutant ToolInputSchemaInvalid the log tool's inputSchema is no JSON
-// Schema.
+// Schema, under ToolSchemaDraft04 one of draft-04 that names no $schema.
 func (s *Server) listedFor(version string, all []mcp.Tool) []mcp.Tool {
 	for i := range all {
 		if version < structuredSince {
@@ -84,6 +84,9 @@ func (s *Server) listedFor(version string, all []mcp.Tool) []mcp.Tool {
 		}
 		if s.opts.Mutant == mutant.ToolInputSchemaInvalid && all[i].Name == "log" {
 			all[i].InputSchema = schema(`{"type":"object","properties":{"level":{"type":"strin"}}}`)
+		}
+		if s.opts.Mutant == mutant.ToolSchemaDraft04 && all[i].Name == "log" {
+			all[i].InputSchema = schema(`{"type":"object","properties":{"count":{"type":"integer","minimum":0,"exclusiveMinimum":true}}}`)
 		}
 	}
 	return all

@@ -30,7 +30,7 @@ var _ = serverCheck(check.Descriptor{
 	ID:          "server.lifecycle.version-negotiation",
 	Title:       "a supported proposed version is echoed; an unknown one is answered with a supported version",
 	Requirement: "If the server supports the proposed version it returns that same string; otherwise it returns another version it supports.",
-	Rules:       []string{"LC-09", "LC-08"},
+	Rules:       []string{"LC-09", "LC-08", "LC-12"},
 	KilledBy:    []mutant.Name{mutant.UnknownVersionEchoed},
 }, func(c *run.C) {
 	answers := map[string]map[string]string{} // transport → proposed → answered

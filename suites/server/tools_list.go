@@ -23,12 +23,12 @@ var _ = serverCheck(check.Descriptor{
 	ID: "server.tools.list-valid",
 	Title: "every tool tools/list returns (in each era the server serves) has a string name, string title and description if any, " +
 		"an inputSchema that is a JSON Schema with root type object, an outputSchema that is a JSON Schema if any, and annotations of boolean hints",
-	Requirement: "A tool has a name, an optional title and description, an inputSchema that is a valid JSON Schema object (never null) whose root type is " +
+	Requirement: "A tool has a name, an optional title and description, an inputSchema that is a valid JSON Schema object (of the draft its $schema names, else 2020-12; never null) whose root type is " +
 		"\"object\", an optional outputSchema that is a valid JSON Schema (root type object before 2026-07-28), and optional annotations whose hints are booleans.",
-	Rules:      []string{"TL-03", "TL-02"},
+	Rules:      []string{"TL-03", "TL-02", "JR-55"},
 	Eras:       check.BothEras,
 	Capability: "tools",
-	KilledBy:   []mutant.Name{mutant.ToolInputSchemaInvalid},
+	KilledBy:   []mutant.Name{mutant.ToolInputSchemaInvalid, mutant.ToolSchemaDraft04},
 }, func(c *run.C) {
 	eachEraDeclaring(c, "tools", toolsWay, func(p *peer, e servedEra) {
 		tools := listTools(c, p)
