@@ -160,10 +160,15 @@ func wantMetaKeys(c *run.C, x *exchange, version string) {
 		}
 		_ = json.Unmarshal(raw, &body) // no object: no _meta
 		for k, v := range body.Meta {
-			problem, rule := metaKeyProblem(k, version)
+			problem, rule := mcp.MetaKeyFormProblem(k)
+			if rule == "" {
+				if rule = mcp.MetaKeyReservedBy(k, version); rule != "" {
+					problem = fmt.Sprintf("key %q: its prefix is reserved for MCP, which defines no such key", k)
+				}
+			}
 			c.RequireRule(rule, problem == "", "every _meta key well-formed and not under a prefix reserved for MCP", "%s: %s", what(m), problem)
 			if version == mcp.ModernVersion {
-				problem := traceProblem(k, v)
+				problem := mcp.TraceKeyProblem(k, v)
 				c.RequireRule("JR-50", problem == "", "trace keys in the W3C formats", "%s: %s", what(m), problem)
 			}
 		}
@@ -181,10 +186,7 @@ func wantExtensionIDs(c *run.C, m *jsonrpc.Message, capabilities json.RawMessage
 	}
 	_ = json.Unmarshal(capabilities, &caps) // none: no extensions
 	for id := range caps.Extensions {
-		problem, _ := keyFormProblem(id)
-		if !strings.Contains(id, "/") {
-			problem = fmt.Sprintf("extension %q has no prefix", id)
-		}
+		problem := mcp.ExtensionIDProblem(id)
 		c.RequireRule("LC-50", problem == "", "extension identifiers follow the _meta key rules, with a prefix", "%s: %s", what(m), problem)
 	}
 }

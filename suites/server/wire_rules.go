@@ -214,7 +214,7 @@ func (cv conversation) violations() []violation {
 		if w.Answers != "" {
 			what = fmt.Sprintf("the %s %s", w.Answers, m.Kind())
 		}
-		eachMetaKey(w.Raw, func(key string, value json.RawMessage) { judgeMetaKey(key, value, what, add) })
+		eachMetaKey(w.Raw, func(key string, value json.RawMessage) { judgeMetaKey(key, value, cv.version, what, add) })
 		switch m.Kind() {
 		case jsonrpc.KindRequest:
 			if ids[m.ID.Key()] {
@@ -293,30 +293,18 @@ func eachMetaKey(raw []byte, f func(key string, value json.RawMessage)) {
 	}
 }
 
-// judgeMetaKey judges one _meta key of what: its prefix and name (JR-42,
-// JR-43), the prefixes reserved for MCP (JR-44, JR-45) and the W3C trace
-// keys (JR-50).
-func judgeMetaKey(key string, value json.RawMessage, what string, add func(rule, format string, args ...any)) {
-	labels, name, prefixed := splitMetaKey(key)
-	if prefixed {
-		if bad, ok := badLabel(labels); ok {
-			add("JR-42", "%s has the _meta key %q, whose prefix label %q is not letters, digits and inner hyphens starting with a letter", what, key, bad)
-		}
-		if reservedFollowed(labels) && !definedByMCP[key] {
-			add("JR-44", "%s has the _meta key %q under a prefix reserved for MCP (a label modelcontextprotocol or mcp followed by another)", what, key)
-		}
-		if reservedSecond(labels) && !definedByMCP[key] {
-			add("JR-45", "%s has the _meta key %q under a prefix reserved for MCP (second label modelcontextprotocol or mcp) that MCP does not define", what, key)
-		}
+// judgeMetaKey judges one _meta key of what, in a conversation of
+// version: its prefix and name (JR-42, JR-43), the prefixes reserved for
+// MCP (JR-44, JR-45) and the W3C trace keys (JR-50).
+func judgeMetaKey(key string, value json.RawMessage, version, what string, add func(rule, format string, args ...any)) {
+	if problem, rule := mcp.MetaKeyFormProblem(key); rule != "" {
+		add(rule, "%s has the _meta %s", what, problem)
 	}
-	if name != "" && !metaName.MatchString(name) {
-		add("JR-43", "%s has the _meta key %q, whose name %q does not start and end with a letter or digit with only - _ . inside", what, key, name)
+	if rule := mcp.MetaKeyReservedBy(key, version); rule != "" {
+		add(rule, "%s has the _meta key %q under a prefix reserved for MCP that MCP does not define", what, key)
 	}
-	if check, ok := traceKeys[key]; ok && !prefixed {
-		var s string
-		if json.Unmarshal(value, &s) != nil || !check(s) {
-			add("JR-50", "%s has the _meta key %s %s, which is not of the W3C format", what, key, clip(string(value)))
-		}
+	if problem := mcp.TraceKeyProblem(key, value); problem != "" {
+		add("JR-50", "%s has the _meta key %s", what, clip(problem))
 	}
 }
 
@@ -359,10 +347,8 @@ func judgeResult(result json.RawMessage, answers, what string, add func(rule, fo
 		return
 	}
 	for id := range r.Capabilities.Extensions {
-		labels, name, prefixed := splitMetaKey(id)
-		_, bad := badLabel(labels)
-		if !prefixed || bad || name != "" && !metaName.MatchString(name) {
-			add("LC-50", "server/discover declares the extension %q, which is not a _meta key with a prefix (e.g. com.example/name)", id)
+		if problem := mcp.ExtensionIDProblem(id); problem != "" {
+			add("LC-50", "server/discover declares an extension whose identifier is not a _meta key with a prefix: %s", problem)
 		}
 	}
 }
