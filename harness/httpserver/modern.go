@@ -73,6 +73,9 @@ func (s *Server) serveModern(w http.ResponseWriter, r *http.Request, msg *jsonrp
 	// A legacy initialize to a modern-only server: the handler names the
 	// versions served (LC-48).
 	sess := s.newSession(true, meta.Version)
+	if s.cfg.Mutant == mutant.ModernMintsSession {
+		w.Header().Set(hdrSessionID, s.mintSessionID())
+	}
 	s.handleModern(w, r, sess, msg, func(resp *jsonrpc.Message) int { return s.modernStatus(resp, meta) })
 }
 
@@ -81,12 +84,18 @@ func (s *Server) serveModern(w http.ResponseWriter, r *http.Request, msg *jsonrp
 // Mcp-Name with the method and its name (HT-77, HT-81); "" when they agree.
 func (s *Server) headerProblem(r *http.Request, msg *jsonrpc.Message, version string) string {
 	values := r.Header.Values(hdrProtocolVersion)
+	if len(values) == 0 && s.cfg.Mutant == mutant.MissingVersionHeaderServed {
+		values = []string{version}
+	}
 	if (len(values) != 1 || values[0] != version) && s.cfg.Mutant != mutant.HeaderMismatchAccepted {
 		return fmt.Sprintf("the MCP-Protocol-Version header (%q) differs from the body's _meta %s (%q); send the same version in both",
 			strings.Join(values, ", "), mcp.MetaProtocolVersion, version)
 	}
 	if s.cfg.Mutant == mutant.MirrorHeadersUnchecked {
 		return ""
+	}
+	if s.cfg.Mutant == mutant.MirrorValueCaseFolded && strings.EqualFold(r.Header.Get(mcp.HeaderMethod), msg.Method) {
+		r.Header.Set(mcp.HeaderMethod, msg.Method)
 	}
 	return mcp.MirrorProblem(r.Header, msg)
 }
@@ -109,6 +118,9 @@ func (s *Server) modernStatus(resp *jsonrpc.Message, meta mcp.ModernMeta) int {
 			return http.StatusBadRequest
 		}
 	case jsonrpc.CodeMethodNotFound:
+		if s.cfg.Mutant == mutant.UnknownMethodStatus200 {
+			return http.StatusOK
+		}
 		return http.StatusNotFound
 	}
 	return http.StatusOK

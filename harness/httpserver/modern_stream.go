@@ -7,6 +7,7 @@ import (
 
 	"github.com/mcpconform/mcpconform/harness/jsonrpc"
 	"github.com/mcpconform/mcpconform/harness/mcpserver"
+	"github.com/mcpconform/mcpconform/harness/mutant"
 	"github.com/mcpconform/mcpconform/harness/sse"
 )
 
@@ -60,7 +61,9 @@ func (a *modernAnswer) out(m *jsonrpc.Message) error {
 		h := a.w.Header()
 		h.Set("Content-Type", a.s.answerContentType(contentTypeSSE))
 		h.Set("Cache-Control", "no-cache")
-		h.Set("X-Accel-Buffering", "no")
+		if a.s.cfg.Mutant != mutant.NoAccelBuffering {
+			h.Set("X-Accel-Buffering", "no")
+		}
 		a.w.WriteHeader(http.StatusOK)
 		a.sw = sse.NewWriter(a.w, 0)
 	}

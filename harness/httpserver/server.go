@@ -192,6 +192,7 @@ type Server struct {
 	cancel context.CancelFunc
 
 	streamIDs atomic.Int64 // numbers every stream of the server
+	minted    atomic.Int64 // counts the session ids of mutant.SequentialSessionIDs
 
 	mu       sync.Mutex
 	sessions map[string]*Session

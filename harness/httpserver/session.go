@@ -78,6 +78,9 @@ func (sess *Session) context() context.Context {
 // characters only (HT-51, HT-52).
 func (s *Server) mintSessionID() string {
 	id := rand.Text()
+	if s.cfg.Mutant == mutant.SequentialSessionIDs {
+		return fmt.Sprintf("mcpconform-session-%d", s.minted.Add(1))
+	}
 	if s.cfg.Mutant == mutant.SessionIDNotVisible {
 		return id[:len(id)/2] + " " + id[len(id)/2:]
 	}
@@ -210,6 +213,10 @@ func (s *Server) sessionFor(w http.ResponseWriter, r *http.Request) (*Session, b
 // is read as 2025-03-26 (HT-71). It returns the version the header names.
 func (s *Server) checkVersion(w http.ResponseWriter, r *http.Request) (string, bool) {
 	values := r.Header.Values(hdrProtocolVersion)
+	if len(values) == 0 && s.cfg.Mutant == mutant.MissingVersionRefused {
+		refuse(w, http.StatusBadRequest, jsonrpc.CodeInvalidRequest, "MCP-Protocol-Version is missing")
+		return "", false
+	}
 	if len(values) == 0 {
 		return versionWithoutHeader, true
 	}

@@ -73,9 +73,16 @@ type httpConn struct {
 	// override replaces headers after the mirrored ones are set (a value
 	// "" leaves the header out): how a check sends wrong ones.
 	override map[string]string
+	// lowerNames sends the MCP headers' names in lower case (HT-83).
+	lowerNames bool
+	// extra are further request headers, set as given (Last-Event-ID,
+	// a foreign Mcp-Session-Id).
+	extra map[string]string
 	// lastStatus is the HTTP status of the latest POST: a refused body may
-	// be answered with an HTTP error and no JSON-RPC body (HT-16).
+	// be answered with an HTTP error and no JSON-RPC body (HT-16);
+	// lastHeader its response headers.
 	lastStatus int
+	lastHeader nethttp.Header
 	// last describes the latest POST's reply, for silence, lastHead its
 	// status and time only; lastSSE says it was a stream (whose messages
 	// may still come).
@@ -138,13 +145,24 @@ func (c *httpConn) send(raw []byte) error {
 			}
 		}
 	}
+	for name, value := range c.extra {
+		req.Header.Set(name, value)
+	}
+	if c.lowerNames {
+		for name, values := range req.Header {
+			if strings.HasPrefix(strings.ToLower(name), "mcp-") {
+				delete(req.Header, name)
+				req.Header[strings.ToLower(name)] = values
+			}
+		}
+	}
 	start := time.Now()
 	c.last, c.lastHead, c.lastSSE = "", "", false
 	resp, err := c.client.Do(req)
 	if err != nil {
 		return transcript.RedactError(err)
 	}
-	c.lastStatus = resp.StatusCode
+	c.lastStatus, c.lastHeader = resp.StatusCode, resp.Header
 	c.lastHead = fmt.Sprintf("%d in %s", resp.StatusCode, time.Since(start).Round(time.Millisecond))
 	if id := resp.Header.Get(mcp.HeaderSessionID); id != "" && c.session == "" {
 		c.session = id

@@ -300,7 +300,7 @@ var _ = serverCheck(check.Descriptor{
 	Serial:      true, // what the client declared is session state
 	Title:       "a request to the client that is never answered times out, and the tool call ends",
 	Requirement: "A server never waits forever for a reply to its own request: reverse requests have timeouts, and the failure reaches the handler.",
-	Rules:       []string{"CX-08", "CX-05", "LC-30"},
+	Rules:       []string{"CX-08", "CX-05", "LC-30", "LM-02"},
 	Level:       check.SHOULD,
 	KilledBy:    []mutant.Name{mutant.ReverseRequestNoTimeout},
 }, func(c *run.C) {

@@ -123,17 +123,29 @@ var _ = serverCheck(check.Descriptor{
 // the mirrored headers ("" leaves one out). It returns the HTTP status and
 // the answer (nil if none came).
 func postLying(c *run.C, method string, params map[string]any, version string, override map[string]string) (int, *jsonrpc.Message) {
+	h, m := postModern(c, method, params, func(h *httpConn) { h.version, h.override = version, override })
+	return h.lastStatus, m
+}
+
+// postModern POSTs one 2026-07-28 request of method with params (their
+// _meta added) on a fresh connection that setup may change first, and
+// returns the connection, whose lastStatus and lastHeader describe the
+// answer, and the answer (nil if none came).
+func postModern(c *run.C, method string, params map[string]any, setup func(h *httpConn)) (*httpConn, *jsonrpc.Message) {
 	cfg := c.Options()
 	if cfg.ServerURL == "" {
 		c.Skip(run.NoServerURL)
 	}
 	h := newHTTPConn(cfg.ServerURL, cfg.CheckDeadline, c.Log())
 	c.Cleanup(h.close)
-	h.version, h.modern, h.override = version, true, override
+	h.version, h.modern = mcp.ModernVersion, true
+	if setup != nil {
+		setup(h)
+	}
 	p := newPeer(c, h, check.HTTP)
 	p.message(p.id(), method, modernParams(mcp.ModernVersion, params))
 	m := p.wait(func(m *jsonrpc.Message) bool { return m.Kind() == jsonrpc.KindError || m.Kind() == jsonrpc.KindResult }, p.within(cfg.Prompt))
-	return h.lastStatus, m
+	return h, m
 }
 
 var _ = httpServerCheck(check.Descriptor{
