@@ -35,11 +35,11 @@ func TestHostileTargets(t *testing.T) {
 	serveCmd := strings.Join(selfexec.Command("serve", "--transport", "stdio"), " ")
 	gib := "head -c 1073741824 /dev/zero"
 	stdio := []struct{ name, script string }{
-		{"never answers", "echo " + hostileSecret + " >&2; exec sleep 1060"},
-		{"answers once then wedges", `read l; echo '{"jsonrpc":"2.0","id":1,"result":{"protocolVersion":"2025-11-25","capabilities":{"tools":{}},"serverInfo":{"name":"w","version":"1"}}}'; exec sleep 1061`},
-		{"grandchildren leave and ignore SIGTERM", "setsid sh -c 'trap \"\" TERM; sleep 1062' </dev/null >/dev/null 2>&1 & exec " + serveCmd},
+		{"never answers", "echo " + hostileSecret + " >&2; exec " + sleepFor(1060)},
+		{"answers once then wedges", `read l; echo '{"jsonrpc":"2.0","id":1,"result":{"protocolVersion":"2025-11-25","capabilities":{"tools":{}},"serverInfo":{"name":"w","version":"1"}}}'; exec ` + sleepFor(1061)},
+		{"grandchildren leave and ignore SIGTERM", "setsid sh -c 'trap \"\" TERM; " + sleepFor(1062) + "' </dev/null >/dev/null 2>&1 & exec " + serveCmd},
 		{"floods 1 GiB of stderr", "(echo " + hostileSecret + "; " + gib + ") >&2 & exec " + serveCmd},
-		{"writes a 1 GiB line", gib + " | tr '\\0' x; exec sleep 1063"},
+		{"writes a 1 GiB line", gib + " | tr '\\0' x; exec " + sleepFor(1063)},
 	}
 	for _, tc := range stdio {
 		t.Run("stdio "+tc.name, func(t *testing.T) {
@@ -54,7 +54,7 @@ func TestHostileTargets(t *testing.T) {
 		})
 	}
 	t.Cleanup(func() {
-		if left := processesRunning("sleep 106"); len(left) > 0 {
+		if left := processesRunning(sleepFor(1060), sleepFor(1061), sleepFor(1062), sleepFor(1063)); len(left) > 0 {
 			t.Errorf("left running after every run: %v", left)
 		}
 	})
@@ -135,7 +135,7 @@ func hostileRun(t *testing.T, args ...string) {
 	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok && ru.Maxrss*1024 > hostileMaxRSS {
 		t.Errorf("the harness peaked at %d MiB resident, over %d MiB", ru.Maxrss/1024, hostileMaxRSS>>20)
 	}
-	// Each stdio script's sleeps are its own: sleep 1060 … 1063.
+	// Each stdio script's sleeps are its own: sleepFor(1060) … sleepFor(1063).
 	for _, a := range args {
 		if b, err := os.ReadFile(a); err == nil {
 			for _, marker := range sleepMarker.FindAllString(string(b), -1) {
@@ -157,7 +157,7 @@ func hostileRun(t *testing.T, args ...string) {
 	t.Logf("exit %d in %s", code, took.Round(time.Millisecond))
 }
 
-var sleepMarker = regexp.MustCompile(`sleep 106\d`)
+var sleepMarker = regexp.MustCompile(`sleep 106\d\.\d{7}`)
 
 func tail(s string) string {
 	lines := strings.Split(strings.TrimSpace(s), "\n")

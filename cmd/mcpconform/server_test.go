@@ -175,15 +175,20 @@ func TestServerStderrIsNoFailure(t *testing.T) {
 // behind once the run is over.
 func TestNoDescendantOutlivesTheRun(t *testing.T) {
 	serveCmd := strings.Join(selfexec.Command("serve", "--transport", "stdio"), " ")
-	script := "setsid sleep 1041 </dev/null >/dev/null 2>&1 & setsid env -i sleep 1042 </dev/null >/dev/null 2>&1 & exec " + serveCmd
+	script := "setsid " + sleepFor(1041) + " </dev/null >/dev/null 2>&1 & setsid env -i " + sleepFor(1042) + " </dev/null >/dev/null 2>&1 & exec " + serveCmd
 	code, out := runChild("server", "--no-color", "--only", "server.ping.after-initialize", "--", "bash", "-c", script)
 	if code != 0 {
 		t.Fatalf("exit %d, want 0\n%s", code, out)
 	}
-	if left := processesRunning("sleep 1041", "sleep 1042"); len(left) > 0 {
+	if left := processesRunning(sleepFor(1041), sleepFor(1042)); len(left) > 0 {
 		t.Errorf("left running after the run: %v", left)
 	}
 }
+
+// sleepFor is the command line of a sleep of n seconds and a fraction that
+// names this test process, so that a scan for leftovers finds this run's
+// processes alone, never those of another run on the same machine.
+func sleepFor(n int) string { return fmt.Sprintf("sleep %d.%07d", n, os.Getpid()) }
 
 // processesRunning lists the live processes whose command line holds one
 // of the patterns, killing them so that a failure leaves nothing either.
@@ -203,7 +208,7 @@ func processesRunning(patterns ...string) []string {
 func TestRunTimeoutEndsTheRunWithItsReports(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "r.json")
 	start := time.Now()
-	code, out := runChild("server", "--no-color", "--run-timeout", "1s", "--json", path, "--", "sleep", "1048")
+	code, out := runChild("server", "--no-color", "--run-timeout", "1s", "--json", path, "--", "sh", "-c", "exec "+sleepFor(1048))
 	if code != 2 || !strings.Contains(string(out), "INTERRUPTED by run-timeout") {
 		t.Errorf("exit %d, want 2 and the summary saying why\n%s", code, out)
 	}
@@ -218,14 +223,14 @@ func TestRunTimeoutEndsTheRunWithItsReports(t *testing.T) {
 	if err != nil || !ix.Interrupted || ix.InterruptedBy != "run-timeout" {
 		t.Errorf("report: interrupted %v by %q (%v)", ix.Interrupted, ix.InterruptedBy, err)
 	}
-	if left := processesRunning("sleep 1048"); len(left) > 0 {
+	if left := processesRunning(sleepFor(1048)); len(left) > 0 {
 		t.Errorf("left running after the run: %v", left)
 	}
 }
 
 func TestSignalEndsTheRunWithItsReports(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "r.json")
-	argv := selfexec.Command("server", "--no-color", "--json", path, "--", "sleep", "1044")
+	argv := selfexec.Command("server", "--no-color", "--json", path, "--", "sh", "-c", "exec "+sleepFor(1044))
 	cmd := exec.Command(argv[0], argv[1:]...)
 	var out strings.Builder
 	cmd.Stdout, cmd.Stderr = &out, &out
@@ -233,7 +238,7 @@ func TestSignalEndsTheRunWithItsReports(t *testing.T) {
 		t.Fatal(err)
 	}
 	deadline := time.Now().Add(10 * time.Second)
-	for len(processesAlive("sleep 1044")) == 0 {
+	for len(processesAlive(sleepFor(1044))) == 0 {
 		if time.Now().After(deadline) {
 			_ = cmd.Process.Kill()
 			t.Fatalf("the target never started:\n%s", out.String())
@@ -252,7 +257,7 @@ func TestSignalEndsTheRunWithItsReports(t *testing.T) {
 		_ = cmd.Process.Kill()
 		t.Fatalf("still running 10s after SIGINT:\n%s", out.String())
 	}
-	if left := processesRunning("sleep 1044"); len(left) > 0 {
+	if left := processesRunning(sleepFor(1044)); len(left) > 0 {
 		t.Errorf("left running after the run: %v", left)
 	}
 	var ix report.Index

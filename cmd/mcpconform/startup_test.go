@@ -26,7 +26,7 @@ func TestAServerThatDoesNotStartIsAnError(t *testing.T) {
 	count := filepath.Join(dir, "launches")
 	script := filepath.Join(dir, "server.sh")
 	serve := strings.Join(selfexec.Command("serve", "--transport", "stdio"), " ")
-	body := fmt.Sprintf("#!/bin/sh\necho x >> %s\n[ $(wc -l < %s) -le 2 ] || exec sleep 1071\nexec %s\n", count, count, serve)
+	body := fmt.Sprintf("#!/bin/sh\necho x >> %s\n[ $(wc -l < %s) -le 2 ] || exec %s\nexec %s\n", count, count, sleepFor(1071), serve)
 	if err := os.WriteFile(script, []byte(body), 0o755); err != nil {
 		t.Fatal(err)
 	}
@@ -51,7 +51,7 @@ func TestAServerThatDoesNotStartIsAnError(t *testing.T) {
 	if judged != 2 {
 		t.Errorf("%d checks ran, want 2", judged)
 	}
-	if left := processesRunning("sleep 1071"); len(left) > 0 {
+	if left := processesRunning(sleepFor(1071)); len(left) > 0 {
 		t.Errorf("left running: %v", left)
 	}
 }
