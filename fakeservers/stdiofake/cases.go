@@ -26,6 +26,7 @@ type fakeCase struct {
 // well-behaved server; each nil hook keeps the base behaviour.
 type behaviour struct {
 	tools         []string      // offered tool names; empty: one tool, "echo"
+	paged         bool          // tools/list serves fakeservers.PagedTools in pages
 	ignoreEOF     bool          // keep running after stdin EOF
 	ignoreSigterm bool          // keep running after SIGTERM (subprocess only)
 	initDelay     time.Duration // delay of the handshake's reply: initialize, or server/discover in the modern era
@@ -150,6 +151,10 @@ var cases = map[string]fakeCase{
 	"listen-ack-short": {
 		desc:  fakeservers.ModernCases["listen-ack-short"],
 		build: fixed(behaviour{capabilities: fakeservers.ListenCapabilities(), listen: acknowledge(true)}),
+	},
+	"paged": {
+		desc:  fakeservers.PagedCase,
+		build: fixed(behaviour{paged: true}),
 	},
 	"result-type-unknown": {
 		desc:  fakeservers.ModernCases["result-type-unknown"],

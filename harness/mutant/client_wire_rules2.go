@@ -1,0 +1,19 @@
+package mutant
+
+// Mutants of the reference client that break a rule of how it pages
+// through a list (client.pagination.follows-cursors kills each).
+const (
+	PagesIgnored    Name = "pages-ignored"
+	PageSizeAssumed Name = "page-size-assumed"
+	CursorAltered   Name = "cursor-altered"
+	EmptyCursorEnds Name = "empty-cursor-ends"
+)
+
+var clientWireRules2 = []Mutant{
+	{PagesIgnored, "client", "lists only the first page of tools/list, whatever nextCursor says (PA-04)"},
+	{PageSizeAssumed, "client", "takes a tools/list page shorter than the first for the last (PA-02)"},
+	{CursorAltered, "client", "sends a nextCursor back URL-escaped rather than as it came (PA-05)"},
+	{EmptyCursorEnds, "client", "takes an empty nextCursor of the 2026-07-28 era for the end of the list (PA-06)"},
+}
+
+func init() { register(clientWireRules2...) }
