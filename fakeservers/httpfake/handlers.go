@@ -168,7 +168,7 @@ func (f *Fake) initialize(x *exchange, m *jsonrpc.Message) *jsonrpc.Message {
 	if !f.b.stateless {
 		x.w.Header().Set(mcp.HeaderSessionID, f.newSession().id)
 	}
-	return fakeservers.InitializeReply(m)
+	return fakeservers.InitializeReplyIn(m, f.b.initVersion)
 }
 
 // parseCall reads a tools/call request, numbering it in arrival order; its

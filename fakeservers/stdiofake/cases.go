@@ -27,6 +27,7 @@ type fakeCase struct {
 type behaviour struct {
 	tools         []string      // offered tool names; empty: one tool, "echo"
 	paged         bool          // tools/list serves fakeservers.PagedTools in pages
+	initVersion   string        // the protocolVersion initialize answers with; empty: the proposed one
 	ignoreEOF     bool          // keep running after stdin EOF
 	ignoreSigterm bool          // keep running after SIGTERM (subprocess only)
 	initDelay     time.Duration // delay of the handshake's reply: initialize, or server/discover in the modern era
@@ -155,6 +156,10 @@ var cases = map[string]fakeCase{
 	"paged": {
 		desc:  fakeservers.PagedCase,
 		build: fixed(behaviour{paged: true}),
+	},
+	"version-unspoken": {
+		desc:  fakeservers.UnspokenCase,
+		build: fixed(behaviour{initVersion: fakeservers.VersionUnspoken}),
 	},
 	"result-type-unknown": {
 		desc:  fakeservers.ModernCases["result-type-unknown"],

@@ -15,7 +15,7 @@ import (
 func (s *server) request(m *jsonrpc.Message, a fakeservers.Admission) {
 	switch {
 	case a.Refusal == nil && !a.Modern && m.Method == fakeservers.MethodInitialize:
-		s.opening(fakeservers.InitializeReply(m))
+		s.opening(fakeservers.InitializeReplyIn(m, s.b.initVersion))
 	case a.Refusal == nil && a.Modern && m.Method == mcp.MethodDiscover:
 		s.opening(s.offer().DiscoverReply(m))
 	case a.Refusal == nil && a.Modern && m.Method == fakeservers.MethodListen && s.b.listen != nil:

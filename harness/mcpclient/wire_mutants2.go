@@ -2,6 +2,7 @@ package mcpclient
 
 import (
 	"net/url"
+	"slices"
 
 	"github.com/mcpconform/mcpconform/harness/mutant"
 )
@@ -25,4 +26,11 @@ func (s *Session) nextPage(next *string, first, tools int) (string, bool) {
 		return url.QueryEscape(*next), true
 	}
 	return *next, true
+}
+
+// speaks reports whether the client speaks protocol version v, the one the
+// server chose in its initialize result (LC-10); mutant VersionUnchecked
+// speaks any.
+func (s *Session) speaks(v string) bool {
+	return s.opts.Mutant == mutant.VersionUnchecked || slices.Contains(s.opts.ProtocolVersions, v)
 }

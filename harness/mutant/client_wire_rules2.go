@@ -1,8 +1,11 @@
 package mutant
 
 // Mutants of the reference client that break a rule of how it pages
-// through a list (client.pagination.follows-cursors kills each).
+// through a list (client.pagination.follows-cursors kills each) or of how
+// it meets a version it does not speak (client.lifecycle.version-unspoken).
 const (
+	VersionUnchecked Name = "version-unchecked"
+
 	PagesIgnored    Name = "pages-ignored"
 	PageSizeAssumed Name = "page-size-assumed"
 	CursorAltered   Name = "cursor-altered"
@@ -10,6 +13,7 @@ const (
 )
 
 var clientWireRules2 = []Mutant{
+	{VersionUnchecked, "client", "goes on with whatever protocol version the server's initialize result names (LC-10)"},
 	{PagesIgnored, "client", "lists only the first page of tools/list, whatever nextCursor says (PA-04)"},
 	{PageSizeAssumed, "client", "takes a tools/list page shorter than the first for the last (PA-02)"},
 	{CursorAltered, "client", "sends a nextCursor back URL-escaped rather than as it came (PA-05)"},
