@@ -2,9 +2,12 @@ package mutant
 
 // Mutants of the reference client that break a rule of how it pages
 // through a list (client.pagination.follows-cursors kills each) or of how
-// it meets a version it does not speak (client.lifecycle.version-unspoken).
+// it meets a version it does not speak (client.lifecycle.version-unspoken),
+// or that leaves out the clientInfo of its 2026-07-28 requests
+// (client.modern.meta).
 const (
-	VersionUnchecked Name = "version-unchecked"
+	ModernNoClientInfo Name = "modern-no-client-info"
+	VersionUnchecked   Name = "version-unchecked"
 
 	PagesIgnored    Name = "pages-ignored"
 	PageSizeAssumed Name = "page-size-assumed"
@@ -13,6 +16,7 @@ const (
 )
 
 var clientWireRules2 = []Mutant{
+	{ModernNoClientInfo, "client", "leaves io.modelcontextprotocol/clientInfo out of the _meta of its 2026-07-28 requests (JR-48)"},
 	{VersionUnchecked, "client", "goes on with whatever protocol version the server's initialize result names (LC-10)"},
 	{PagesIgnored, "client", "lists only the first page of tools/list, whatever nextCursor says (PA-04)"},
 	{PageSizeAssumed, "client", "takes a tools/list page shorter than the first for the last (PA-02)"},
