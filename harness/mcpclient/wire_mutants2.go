@@ -30,7 +30,13 @@ func (s *Session) nextPage(next *string, first, tools int) (string, bool) {
 
 // speaks reports whether the client speaks protocol version v, the one the
 // server chose in its initialize result (LC-10); mutant VersionUnchecked
-// speaks any.
+// speaks any, mutant ProposesUnspoken not the one it proposes (LC-08).
 func (s *Session) speaks(v string) bool {
-	return s.opts.Mutant == mutant.VersionUnchecked || slices.Contains(s.opts.ProtocolVersions, v)
+	switch s.opts.Mutant {
+	case mutant.VersionUnchecked:
+		return true
+	case mutant.ProposesUnspoken:
+		return slices.Contains(s.opts.ProtocolVersions[1:], v)
+	}
+	return slices.Contains(s.opts.ProtocolVersions, v)
 }

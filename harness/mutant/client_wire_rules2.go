@@ -2,11 +2,13 @@ package mutant
 
 // Mutants of the reference client that break a rule of how it pages
 // through a list (client.pagination.follows-cursors kills each) or of how
-// it meets a version it does not speak (client.lifecycle.version-unspoken),
+// it meets a version it does not speak (client.lifecycle.version-unspoken)
+// or proposes one (client.wire.session),
 // or that leaves out the clientInfo of its 2026-07-28 requests
 // (client.modern.meta).
 const (
 	ModernNoClientInfo Name = "modern-no-client-info"
+	ProposesUnspoken   Name = "proposes-unspoken"
 	VersionUnchecked   Name = "version-unchecked"
 
 	PagesIgnored    Name = "pages-ignored"
@@ -16,6 +18,7 @@ const (
 )
 
 var clientWireRules2 = []Mutant{
+	{ProposesUnspoken, "client", "proposes in initialize a version it does not speak, and disconnects when the server accepts it (LC-08)"},
 	{ModernNoClientInfo, "client", "leaves io.modelcontextprotocol/clientInfo out of the _meta of its 2026-07-28 requests (JR-48)"},
 	{VersionUnchecked, "client", "goes on with whatever protocol version the server's initialize result names (LC-10)"},
 	{PagesIgnored, "client", "lists only the first page of tools/list, whatever nextCursor says (PA-04)"},
