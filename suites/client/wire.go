@@ -32,11 +32,12 @@ var _ = clientCheck(check.Descriptor{
 		"and sends no request of a capability the server did not declare (LC-11). Both eras: every line or body is UTF-8 (JR-02); every _meta key " +
 		"is an optional prefix of dot-separated labels and a name of the allowed characters (JR-42, JR-43), never a key of its own under a prefix " +
 		"reserved for MCP (JR-44, JR-45); traceparent, tracestate and baggage follow W3C Trace Context and Baggage, and extension identifiers " +
-		"follow the _meta key rules with a prefix (JR-50, LC-50, 2026-07-28).",
-	Rules: []string{"LC-02", "LC-01", "LC-05", "LC-06", "LC-08", "LC-11", "JR-02", "JR-05", "JR-42", "JR-43", "JR-44", "JR-45", "JR-50", "LC-50"},
+		"follow the _meta key rules with a prefix (JR-50, LC-50, 2026-07-28), and a log level asked for in _meta is one of the eight (LG-02, 2026-07-28).",
+	Rules: []string{"LC-02", "LC-01", "LC-05", "LC-06", "LC-08", "LC-11", "JR-02", "JR-05", "JR-42", "JR-43", "JR-44", "JR-45", "JR-50", "LC-50", "LG-02"},
 	Eras:  []check.Era{check.Legacy, check.Modern},
 	KilledBy: []mutant.Name{mutant.NotUTF8, mutant.IDsRestart, mutant.MetaKeyMalformed, mutant.MetaKeyReserved, mutant.PingBeforeInit,
-		mutant.InitializedEarly, mutant.RequestBeforeInit, mutant.BrowseUndeclared, mutant.TraceparentInvalid, mutant.ProposesUnspoken},
+		mutant.InitializedEarly, mutant.RequestBeforeInit, mutant.BrowseUndeclared, mutant.TraceparentInvalid, mutant.ProposesUnspoken,
+		mutant.LogLevelInvalid},
 	Waits: []check.Wait{{What: "the initialize reply the fake holds back over each transport, while the client may send nothing but ping",
 		Setting: check.Scripted, Duration: heldFor, Times: 2}},
 }, func(c *run.C) {
@@ -153,8 +154,8 @@ func wantDeclaredOnly(c *run.C, x *exchange) {
 }
 
 // wantMetaKeys judges every _meta key of the client's messages of protocol
-// version, and in 2026-07-28 its extension identifiers (JR-42 … JR-45,
-// JR-50, LC-50).
+// version, and in 2026-07-28 its log level and extension identifiers
+// (JR-42 … JR-45, JR-50, LG-02, LC-50).
 func wantMetaKeys(c *run.C, x *exchange, version string) {
 	if version == "2025-03-26" {
 		return // no _meta key rules yet
@@ -174,6 +175,9 @@ func wantMetaKeys(c *run.C, x *exchange, version string) {
 			if version == mcp.ModernVersion {
 				problem := traceProblem(k, v)
 				c.RequireRule("JR-50", problem == "", "trace keys in the W3C formats", "%s: %s", what(m), problem)
+				var level string
+				c.RequireRule("LG-02", k != mcp.MetaLogLevel || (json.Unmarshal(v, &level) == nil && slices.Contains(mcp.LogLevels(), level)),
+					fmt.Sprintf("%s one of the eight levels %v", mcp.MetaLogLevel, mcp.LogLevels()), "%s: it is %s", what(m), v)
 			}
 		}
 		if version == mcp.ModernVersion {
