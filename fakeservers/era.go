@@ -157,6 +157,8 @@ func (o Offer) Base(m *jsonrpc.Message, a Admission) *jsonrpc.Message {
 	switch {
 	case a.Refusal != nil:
 		return &jsonrpc.Message{ID: m.ID, Error: a.Refusal}
+	case m.Method == MethodToolsList && o.Paged:
+		return toolPage(m, a.Modern)
 	case m.Method == MethodToolsList:
 		return ResultMessage(m.ID, o.ToolList(a.Modern))
 	case m.Method == mcp.MethodDiscover && a.Modern:

@@ -71,6 +71,8 @@ type Offer struct {
 	Schemas map[string]map[string]any
 	// Capabilities are the server's capabilities; nil: tools.
 	Capabilities map[string]any
+	// Paged: tools/list serves PagedTools in pages, whatever Tools says.
+	Paged bool
 }
 
 // ToolList is the tools/list result of the offer, in the modern era when

@@ -34,6 +34,8 @@ type fakeCase struct {
 // (a batch is answered by the base handlers).
 type behaviour struct {
 	tools            []string // offered tool names; empty: one tool, "echo"
+	paged            bool     // tools/list serves fakeservers.PagedTools in pages
+	initVersion      string   // the protocolVersion initialize answers with; empty: the proposed one
 	stateless        bool     // hand out no session id; ignore the header
 	listeners        int      // listeners to open; 0 means 1
 	expireFirstAfter int      // the first session expires after this many requests carrying it
@@ -172,6 +174,15 @@ var cases = map[string]fakeCase{
 	"listen-ack-short": {
 		desc:  fakeservers.ModernCases["listen-ack-short"],
 		build: fixed(behaviour{capabilities: fakeservers.ListenCapabilities(), listen: acknowledge(true)}),
+	},
+	"version-unspoken": {
+		legacyOnly: "answers initialize with a version of its own",
+		desc:       fakeservers.UnspokenCase,
+		build:      fixed(behaviour{initVersion: fakeservers.VersionUnspoken}),
+	},
+	"paged": {
+		desc:  fakeservers.PagedCase,
+		build: fixed(behaviour{paged: true}),
 	},
 	"result-type-unknown": {
 		desc:  fakeservers.ModernCases["result-type-unknown"],

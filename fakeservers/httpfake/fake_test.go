@@ -167,9 +167,9 @@ func TestStartErrors(t *testing.T) {
 
 func TestCasesListed(t *testing.T) {
 	want := []string{"client-requests", "control-hang", "expire-after", "expire-again", "expire-inflight", "expire-old-pending", "fuzz",
-		"get-405", "headers", "input-required", "input-undeclared", "listen", "listen-ack-short", "param-headers",
+		"get-405", "headers", "input-required", "input-undeclared", "listen", "listen-ack-short", "paged", "param-headers",
 		"recovery-hangs", "redirect", "result-type-unknown", "resume", "server-request", "slow-calls", "slow-start",
-		"sse-comments", "sse-crlf-split", "sse-early", "sse-event", "sse-huge", "stateless", "well-behaved"}
+		"sse-comments", "sse-crlf-split", "sse-early", "sse-event", "sse-huge", "stateless", "version-unspoken", "well-behaved"}
 	if got := CaseIDs(); !slices.Equal(got, want) {
 		t.Errorf("CaseIDs() = %v; want %v", got, want)
 	}

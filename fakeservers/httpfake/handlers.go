@@ -158,7 +158,7 @@ func (f *Fake) answer(x *exchange, m *jsonrpc.Message) *jsonrpc.Message {
 // offer is what the fake offers: the case's tools, their schemas and its
 // capabilities.
 func (f *Fake) offer() fakeservers.Offer {
-	return fakeservers.Offer{Tools: f.b.tools, Schemas: f.b.schemas, Capabilities: f.b.capabilities}
+	return fakeservers.Offer{Tools: f.b.tools, Schemas: f.b.schemas, Capabilities: f.b.capabilities, Paged: f.b.paged}
 }
 
 // initialize answers with the proposed version when the fake speaks it
@@ -168,7 +168,7 @@ func (f *Fake) initialize(x *exchange, m *jsonrpc.Message) *jsonrpc.Message {
 	if !f.b.stateless {
 		x.w.Header().Set(mcp.HeaderSessionID, f.newSession().id)
 	}
-	return fakeservers.InitializeReply(m)
+	return fakeservers.InitializeReplyIn(m, f.b.initVersion)
 }
 
 // parseCall reads a tools/call request, numbering it in arrival order; its

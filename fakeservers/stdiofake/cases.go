@@ -26,6 +26,8 @@ type fakeCase struct {
 // well-behaved server; each nil hook keeps the base behaviour.
 type behaviour struct {
 	tools         []string      // offered tool names; empty: one tool, "echo"
+	paged         bool          // tools/list serves fakeservers.PagedTools in pages
+	initVersion   string        // the protocolVersion initialize answers with; empty: the proposed one
 	ignoreEOF     bool          // keep running after stdin EOF
 	ignoreSigterm bool          // keep running after SIGTERM (subprocess only)
 	initDelay     time.Duration // delay of the handshake's reply: initialize, or server/discover in the modern era
@@ -156,6 +158,14 @@ var cases = map[string]fakeCase{
 	"client-requests": {
 		desc:  fakeservers.ClientRequestsCase,
 		build: clientRequests,
+	},
+	"paged": {
+		desc:  fakeservers.PagedCase,
+		build: fixed(behaviour{paged: true}),
+	},
+	"version-unspoken": {
+		desc:  fakeservers.UnspokenCase,
+		build: fixed(behaviour{initVersion: fakeservers.VersionUnspoken}),
 	},
 	"result-type-unknown": {
 		desc:  fakeservers.ModernCases["result-type-unknown"],

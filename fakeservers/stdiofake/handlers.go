@@ -15,7 +15,7 @@ import (
 func (s *server) request(m *jsonrpc.Message, a fakeservers.Admission) {
 	switch {
 	case a.Refusal == nil && !a.Modern && m.Method == fakeservers.MethodInitialize:
-		s.opening(fakeservers.InitializeReply(m))
+		s.opening(fakeservers.InitializeReplyIn(m, s.b.initVersion))
 	case a.Refusal == nil && a.Modern && m.Method == mcp.MethodDiscover:
 		s.opening(s.offer().DiscoverReply(m))
 	case a.Refusal == nil && a.Modern && m.Method == fakeservers.MethodListen && s.b.listen != nil:
@@ -27,7 +27,7 @@ func (s *server) request(m *jsonrpc.Message, a fakeservers.Admission) {
 
 // offer is what the fake offers: the case's tools and capabilities.
 func (s *server) offer() fakeservers.Offer {
-	return fakeservers.Offer{Tools: s.b.tools, Capabilities: s.b.capabilities}
+	return fakeservers.Offer{Tools: s.b.tools, Capabilities: s.b.capabilities, Paged: s.b.paged}
 }
 
 // opening answers the handshake's request with reply after the case's

@@ -34,11 +34,15 @@ func modernCapabilities() map[string]any {
 // meta is the _meta every 2026-07-28 request carries: the protocol version,
 // the client's capabilities (JR-46) and its clientInfo (JR-48).
 func (s *Session) meta(version string) map[string]any {
-	return map[string]any{
+	m := map[string]any{
 		mcp.MetaProtocolVersion:    version,
 		mcp.MetaClientCapabilities: s.declared(modernCapabilities()),
 		mcp.MetaClientInfo:         clientInfo{Name: s.opts.Name, Version: s.opts.Version},
 	}
+	if s.opts.Mutant == mutant.ModernNoClientInfo {
+		delete(m, mcp.MetaClientInfo)
+	}
+	return m
 }
 
 // modernCall sends a 2026-07-28 request: params with the client's _meta

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -275,7 +274,7 @@ func (s *Session) handshake(ctx context.Context) error {
 	if err := json.Unmarshal(m.Result, &res); err != nil || res.ProtocolVersion == "" {
 		return failure.New(failure.ErrProtocol, "initialize", "the initialize result carries no protocolVersion string (LC-04)")
 	}
-	if !slices.Contains(s.opts.ProtocolVersions, res.ProtocolVersion) {
+	if !s.speaks(res.ProtocolVersion) {
 		return failure.New(failure.ErrProtocol, "initialize", fmt.Sprintf(
 			"the server chose protocol version %q; this client speaks %s (LC-10)",
 			res.ProtocolVersion, strings.Join(s.opts.ProtocolVersions, ", ")))

@@ -12,27 +12,42 @@ import (
 const MaxToolPages = 1000
 
 // ListTools lists the server's tools, following nextCursor pagination for at
-// most MaxToolPages pages. In the 2026-07-28 era over HTTP it leaves out the
-// tools whose x-mcp-header annotations are invalid (HT-80).
+// most MaxToolPages pages: only its absence (or null) ends the list, so in
+// the 2026-07-28 era an empty nextCursor is a cursor like any other
+// (PA-04, PA-06); in the legacy era, whose spec does not say that an empty
+// cursor is one, an empty nextCursor ends the list too. The cursor goes back exactly as it came (PA-05),
+// whatever the pages' sizes (PA-02). In the 2026-07-28 era over HTTP it
+// leaves out the tools whose x-mcp-header annotations are invalid (HT-80).
 func (s *Session) ListTools(ctx context.Context) ([]mcp.Tool, error) {
 	var tools []mcp.Tool
 	var params any
+	first := -1
 	for range MaxToolPages {
 		var page struct {
 			Tools      []mcp.Tool `json:"tools"`
-			NextCursor string     `json:"nextCursor"`
+			NextCursor *string    `json:"nextCursor"`
 		}
 		if err := s.Call(ctx, "tools/list", params, &page); err != nil {
 			return nil, err
 		}
 		tools = append(tools, page.Tools...)
-		if page.NextCursor == "" {
+		if first < 0 {
+			first = len(page.Tools)
+		}
+		cursor, more := s.nextPage(page.NextCursor, first, len(page.Tools))
+		if !more {
 			return s.keepTools(tools), nil
 		}
-		params = map[string]string{"cursor": page.NextCursor}
+		params = map[string]string{"cursor": cursor}
 	}
 	return nil, failure.New(failure.ErrProtocol, "tools/list", fmt.Sprintf(
 		"the server still offers a nextCursor after %d pages; the client stops there", MaxToolPages))
+}
+
+// endOfList reports whether nextCursor ends a list: absent or null, and in
+// the legacy era the empty string too.
+func (s *Session) endOfList(next *string) bool {
+	return next == nil || (*next == "" && s.era != EraModern)
 }
 
 type callToolParams struct {

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 
 	"github.com/mcpconform/mcpconform/harness/jsonrpc"
+	"github.com/mcpconform/mcpconform/harness/mcp"
 	"github.com/mcpconform/mcpconform/harness/mutant"
 )
 
@@ -11,7 +12,7 @@ import (
 // sends (harness/mutant/client_wire_rules.go); the reference takes none.
 
 // mutantMeta is params with the _meta key a mutant adds to every request
-// after the handshake (JR-42, JR-45, JR-50); the reference's params as
+// after the handshake (JR-42, JR-45, JR-50, LG-02); the reference's params as
 // they are.
 func (s *Session) mutantMeta(params any) any {
 	var key, value string
@@ -22,6 +23,8 @@ func (s *Session) mutantMeta(params any) any {
 		key, value = "io.modelcontextprotocol/mcpconform-trace", "1"
 	case mutant.TraceparentInvalid:
 		key, value = "traceparent", "00-not-a-trace"
+	case mutant.LogLevelInvalid:
+		key, value = mcp.MetaLogLevel, "verbose"
 	default:
 		return params
 	}

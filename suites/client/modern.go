@@ -1,6 +1,7 @@
 package client
 
 import (
+	"encoding/json"
 	"fmt"
 	"slices"
 
@@ -21,10 +22,11 @@ var _ = clientCheck(check.Descriptor{
 	ID:    "client.modern.meta",
 	Title: "every 2026-07-28 request carries _meta with the protocol version and the client's capabilities",
 	Requirement: "Every request of the 2026-07-28 era carries in params._meta io.modelcontextprotocol/protocolVersion, a version the server serves, " +
-		"and io.modelcontextprotocol/clientCapabilities, an object ({} for none).",
-	Rules:    []string{"JR-46"},
+		"and io.modelcontextprotocol/clientCapabilities, an object ({} for none) (JR-46), and should carry io.modelcontextprotocol/clientInfo, " +
+		"the client's name and version (JR-48).",
+	Rules:    []string{"JR-46", "JR-48"},
 	Eras:     check.ModernEra,
-	KilledBy: []mutant.Name{mutant.ModernNoMeta},
+	KilledBy: []mutant.Name{mutant.ModernNoMeta, mutant.ModernNoClientInfo},
 }, func(c *run.C) {
 	eachTransport(c, func(t check.Transport) {
 		x := runCase(c, t, "well-behaved")
@@ -38,6 +40,9 @@ var _ = clientCheck(check.Descriptor{
 				"message %d, %s: %v", i+1, m.Method, problem)
 			c.Require(slices.Contains(mcp.ModernProtocolVersions, meta.Version), fmt.Sprintf("_meta names a version the server serves (%v)", mcp.ModernProtocolVersions),
 				"message %d, %s, names %q", i+1, m.Method, meta.Version)
+			infoProblem := clientInfoProblem(m)
+			c.RequireRule("JR-48", infoProblem == nil, "_meta carries io.modelcontextprotocol/clientInfo with the client's name and version",
+				"message %d, %s: %v", i+1, m.Method, infoProblem)
 		}
 	})
 })
@@ -65,6 +70,27 @@ var _ = clientCheck(check.Descriptor{
 			"tool %q succeeded: the client took the result for a complete one", strange.Tool)
 	})
 })
+
+// clientInfoProblem says what is wrong with the clientInfo in request m's
+// _meta: absent, or not an object with a name and a version (JR-48).
+func clientInfoProblem(m *jsonrpc.Message) error {
+	var p struct {
+		Meta map[string]json.RawMessage `json:"_meta"`
+	}
+	_ = json.Unmarshal(m.Params, &p) // no object: no _meta
+	raw, ok := p.Meta[mcp.MetaClientInfo]
+	if !ok {
+		return fmt.Errorf("no %s", mcp.MetaClientInfo)
+	}
+	var info struct {
+		Name    *string `json:"name"`
+		Version *string `json:"version"`
+	}
+	if json.Unmarshal(raw, &info) != nil || info.Name == nil || *info.Name == "" || info.Version == nil {
+		return fmt.Errorf("%s is %s, not an object with the name and version strings", mcp.MetaClientInfo, raw)
+	}
+	return nil
+}
 
 // callOf is the adapter's tool line for tool, or nil.
 func callOf(o target.Output, tool string) *target.Call {

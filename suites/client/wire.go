@@ -28,15 +28,16 @@ var _ = clientCheck(check.Descriptor{
 	ID:    "client.wire.session",
 	Title: "every message the client sends in a session is UTF-8, with ids never reused, well-formed _meta keys, the handshake in order and only the capabilities negotiated",
 	Requirement: "Legacy era: the client opens with initialize (a server/discover probe may come first), sends nothing but ping before its reply, " +
-		"then notifications/initialized, and completes its calls (LC-01, LC-02, LC-05, LC-06); it never reuses a request id in the session (JR-05) " +
+		"then notifications/initialized, and completes its calls (LC-01, LC-02, LC-05, LC-06), going on in the version it proposed when the server accepts it (LC-08); it never reuses a request id in the session (JR-05) " +
 		"and sends no request of a capability the server did not declare (LC-11). Both eras: every line or body is UTF-8 (JR-02); every _meta key " +
 		"is an optional prefix of dot-separated labels and a name of the allowed characters (JR-42, JR-43), never a key of its own under a prefix " +
 		"reserved for MCP (JR-44, JR-45); traceparent, tracestate and baggage follow W3C Trace Context and Baggage, and extension identifiers " +
-		"follow the _meta key rules with a prefix (JR-50, LC-50, 2026-07-28).",
-	Rules: []string{"LC-02", "LC-01", "LC-05", "LC-06", "LC-11", "JR-02", "JR-05", "JR-42", "JR-43", "JR-44", "JR-45", "JR-50", "LC-50"},
+		"follow the _meta key rules with a prefix (JR-50, LC-50, 2026-07-28), and a log level asked for in _meta is one of the eight (LG-02, 2026-07-28).",
+	Rules: []string{"LC-02", "LC-01", "LC-05", "LC-06", "LC-08", "LC-11", "JR-02", "JR-05", "JR-42", "JR-43", "JR-44", "JR-45", "JR-50", "LC-50", "LG-02"},
 	Eras:  []check.Era{check.Legacy, check.Modern},
 	KilledBy: []mutant.Name{mutant.NotUTF8, mutant.IDsRestart, mutant.MetaKeyMalformed, mutant.MetaKeyReserved, mutant.PingBeforeInit,
-		mutant.InitializedEarly, mutant.RequestBeforeInit, mutant.BrowseUndeclared, mutant.TraceparentInvalid},
+		mutant.InitializedEarly, mutant.RequestBeforeInit, mutant.BrowseUndeclared, mutant.TraceparentInvalid, mutant.ProposesUnspoken,
+		mutant.LogLevelInvalid},
 	Waits: []check.Wait{{What: "the initialize reply the fake holds back over each transport, while the client may send nothing but ping",
 		Setting: check.Scripted, Duration: heldFor, Times: 2}},
 }, func(c *run.C) {
@@ -65,7 +66,9 @@ var _ = clientCheck(check.Descriptor{
 // initialize reply back for held: initialize first (after server/discover
 // probes), nothing but ping before the reply could have come,
 // notifications/initialized after it, and the calls done (LC-01, LC-02,
-// LC-05, LC-06). It returns the version negotiated.
+// LC-05, LC-06); the fakes accept a legacy version the client proposes, so
+// a client that does not go on proposed one it does not speak (LC-08). It
+// returns the version negotiated.
 func wantHandshake(c *run.C, x *exchange, held time.Duration) string {
 	first := slices.IndexFunc(x.Sent, func(m *jsonrpc.Message) bool { return m.Method != mcp.MethodDiscover })
 	c.RequireRule("LC-02", first >= 0 && x.Sent[first].Kind() == jsonrpc.KindRequest && x.Sent[first].Method == "initialize",
@@ -89,6 +92,8 @@ func wantHandshake(c *run.C, x *exchange, held time.Duration) string {
 			}
 		}
 	}
+	c.RequireRule("LC-08", initialized || version != proposal(x.Sent[first]), "the client goes on in the version it proposed and the server accepted: it proposes one it speaks",
+		"the client proposed %s, the server's initialize result named it, and the client never sent notifications/initialized", version)
 	c.RequireRule("LC-05", initialized, "notifications/initialized after the initialize response", "the client never sent it")
 	if x.Connect != nil {
 		c.RequireRule("LC-01", x.Connect.Outcome == target.OutcomeOK, "the handshake completes", "the adapter reports: %s", x.Connect.Error)
@@ -101,14 +106,19 @@ func wantHandshake(c *run.C, x *exchange, held time.Duration) string {
 // proposed is the version the fakes answer initialize m with: the one it
 // proposes when it is a legacy one, else the newest.
 func proposed(m *jsonrpc.Message) string {
+	if p := proposal(m); slices.Contains(mcp.LegacyProtocolVersions, p) {
+		return p
+	}
+	return mcp.LegacyProtocolVersions[0]
+}
+
+// proposal is the protocolVersion initialize request m proposes, or empty.
+func proposal(m *jsonrpc.Message) string {
 	var p struct {
 		ProtocolVersion string `json:"protocolVersion"`
 	}
-	_ = json.Unmarshal(m.Params, &p) // unreadable: the newest
-	if slices.Contains(mcp.LegacyProtocolVersions, p.ProtocolVersion) {
-		return p.ProtocolVersion
-	}
-	return mcp.LegacyProtocolVersions[0]
+	_ = json.Unmarshal(m.Params, &p) // unreadable: none
+	return p.ProtocolVersion
 }
 
 // wantIDsUnique judges that no request id repeats in the session: over
@@ -144,8 +154,8 @@ func wantDeclaredOnly(c *run.C, x *exchange) {
 }
 
 // wantMetaKeys judges every _meta key of the client's messages of protocol
-// version, and in 2026-07-28 its extension identifiers (JR-42 … JR-45,
-// JR-50, LC-50).
+// version, and in 2026-07-28 its log level and extension identifiers
+// (JR-42 … JR-45, JR-50, LG-02, LC-50).
 func wantMetaKeys(c *run.C, x *exchange, version string) {
 	if version == "2025-03-26" {
 		return // no _meta key rules yet
@@ -170,6 +180,9 @@ func wantMetaKeys(c *run.C, x *exchange, version string) {
 			if version == mcp.ModernVersion {
 				problem := mcp.TraceKeyProblem(k, v)
 				c.RequireRule("JR-50", problem == "", "trace keys in the W3C formats", "%s: %s", what(m), problem)
+				var level string
+				c.RequireRule("LG-02", k != mcp.MetaLogLevel || (json.Unmarshal(v, &level) == nil && slices.Contains(mcp.LogLevels(), level)),
+					fmt.Sprintf("%s one of the eight levels %v", mcp.MetaLogLevel, mcp.LogLevels()), "%s: it is %s", what(m), v)
 			}
 		}
 		if version == mcp.ModernVersion {
