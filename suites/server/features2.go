@@ -18,7 +18,7 @@ import (
 
 // The tool list's stability (TL-17, TL-18), list changes announced
 // (TL-06, PM-03), an unknown 2026-07-28 logLevel (LG-14), completion of an
-// unknown prompt (CP-04), tool arguments that break the inputSchema
+// unknown prompt (CP-04, CP-06), tool arguments that break the inputSchema
 // (TL-09, TL-15) and listed resource URIs (RS-07, in
 // server.resources.read-listed).
 
@@ -150,9 +150,9 @@ const unknownPrompt = "mcpconform-no-such-prompt"
 
 var _ = serverCheck(check.Descriptor{
 	ID:          "server.completion.unknown-prompt",
-	Title:       "completion/complete for a prompt the server does not have gets -32602",
-	Requirement: "A completion/complete whose ref names a prompt the server does not have is answered with -32602 (Invalid params).",
-	Rules:       []string{"CP-04"},
+	Title:       "completion/complete for a prompt the server does not have gets -32602, and never suggestions",
+	Requirement: "A server validates completion inputs: a completion/complete whose ref names a prompt the server does not have gets no suggestions, and is answered with -32602 (Invalid params).",
+	Rules:       []string{"CP-04", "CP-06"},
 	Eras:        check.BothEras,
 	Capability:  "completions",
 	KilledBy:    []mutant.Name{mutant.CompletionUnknownPromptServed},
@@ -162,8 +162,15 @@ var _ = serverCheck(check.Descriptor{
 			"ref":      map[string]any{"type": "ref/prompt", "name": unknownPrompt},
 			"argument": map[string]any{"name": "x", "value": ""},
 		})
-		c.Require(m.Error != nil && m.Error.Code == jsonrpc.CodeInvalidParams,
-			fmt.Sprintf("completion/complete for the unknown prompt %q: error -32602 (%s, %s)", unknownPrompt, e.version, p.transport), "%s", describe(m))
+		what := fmt.Sprintf("completion/complete for the unknown prompt %q (%s, %s)", unknownPrompt, e.version, p.transport)
+		var r struct {
+			Completion struct {
+				Values []string `json:"values"`
+			} `json:"completion"`
+		}
+		_ = json.Unmarshal(m.Result, &r)
+		c.RequireRuleAt("CP-06", check.MUST, len(r.Completion.Values) == 0, what+": no suggestions for a prompt that does not exist", "%s", clip(string(m.Result)))
+		c.Require(m.Error != nil && m.Error.Code == jsonrpc.CodeInvalidParams, what+": error -32602", "%s", describe(m))
 	})
 })
 
