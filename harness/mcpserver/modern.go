@@ -49,6 +49,9 @@ func (s *Server) modernRequest(ctx context.Context, conn *serverSession, req *js
 	if rpcErr := meta.Problem(); rpcErr != nil && !(s.opts.Mutant == mutant.MissingMetaAccepted && meta.HasVersion) {
 		return s.respond(req, nil, rpcErr), true
 	}
+	if meta.LogLevel != "" && levelIndex(meta.LogLevel) < 0 && s.opts.Mutant != mutant.LogLevelUnknownAccepted {
+		return s.respond(req, nil, mcp.InvalidParams(fmt.Sprintf("_meta %q is %q, not a log level; use one of %v", mcp.MetaLogLevel, meta.LogLevel, logLevels))), true
+	}
 	if !slices.Contains(mcp.ModernProtocolVersions, meta.Version) {
 		if s.opts.Mutant == mutant.UnsupportedVersionInvalidParams {
 			return s.respond(req, nil, mcp.InvalidParams(fmt.Sprintf("unsupported protocol version %q", meta.Version))), true

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/mcpconform/mcpconform/harness/jsonrpc"
@@ -136,6 +137,8 @@ type Server struct {
 
 	hub   listenHub // the open subscriptions/listen streams
 	tasks taskStore // the tasks of the tasks extension
+
+	toolLists atomic.Int64 // tools/list answers, for mutant ToolsListOrderVaries
 }
 
 // New returns a reference server with opts.
