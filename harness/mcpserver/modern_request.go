@@ -54,6 +54,8 @@ func (s *Server) runModern(ctx context.Context, conn *serverSession, meta mcp.Mo
 	}
 	if r := httpRequestOf(ctx); r != nil {
 		defer context.AfterFunc(r.Context(), rc.cancel)()
+	} else if s.opts.Mutant == mutant.ModernStdioRequest && req.Method == "tools/call" {
+		conn.pingUnasked(rc)
 	}
 	result, rpcErr := handle(rc, req.Params)
 	if sess.finish(rc) {

@@ -253,6 +253,9 @@ func (s *Server) request(ctx context.Context, sess *serverSession, req *jsonrpc.
 	if s.opts.Mutant == mutant.RequestsBeforeInitDone && req.Method == "ping" && !sess.isReady() {
 		rc.askEarly()
 	}
+	if s.opts.Mutant == mutant.CancelsClientRequest && req.Method == "tools/call" {
+		rc.cancelReverse(req.ID, "mutant "+string(mutant.CancelsClientRequest))
+	}
 	result, rpcErr := handle(rc, req.Params)
 	if sess.finish(rc) && s.opts.Mutant != mutant.AnswersCancelledRequest {
 		return nil

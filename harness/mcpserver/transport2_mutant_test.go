@@ -1,0 +1,41 @@
+package mcpserver
+
+import (
+	"encoding/json"
+	"fmt"
+	"testing"
+
+	"github.com/mcpconform/mcpconform/harness/jsonrpc"
+	"github.com/mcpconform/mcpconform/harness/mcp"
+	"github.com/mcpconform/mcpconform/harness/mutant"
+)
+
+func init() {
+	serverRuleOf[mutant.CancelsClientRequest] = func(t *testing.T, m mutant.Name) (bool, string) {
+		p := newPeer(t, m)
+		p.initialize("{}")
+		id := p.id()
+		p.callID(id, "tools/call", `{"name":"test_simple_text"}`)
+		for _, n := range ofMethod(p.drain(), "notifications/cancelled") {
+			var c struct {
+				RequestID jsonrpc.ID `json:"requestId"`
+			}
+			_ = json.Unmarshal(n.Params, &c)
+			if c.RequestID.Key() == id.Key() {
+				return true, "notifications/cancelled naming the client's request " + id.String()
+			}
+		}
+		return false, "no notifications/cancelled naming the client's tools/call"
+	}
+	serverRuleOf[mutant.ModernStdioRequest] = func(t *testing.T, m mutant.Name) (bool, string) {
+		p := newPeer(t, m)
+		p.call("tools/call", modernParams(mcp.ModernVersion, `"name":"test_simple_text"`))
+		var requests []string
+		for _, s := range p.drain() {
+			if s.Kind() == jsonrpc.KindRequest {
+				requests = append(requests, s.Method)
+			}
+		}
+		return len(requests) > 0, fmt.Sprintf("requests sent about a 2026-07-28 tool call: %v", requests)
+	}
+}

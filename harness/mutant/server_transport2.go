@@ -1,0 +1,17 @@
+package mutant
+
+// Mutants of the reference server about its transports and cancellation:
+// what it writes to stdout in 2026-07-28, the requests it cancels, the
+// replies it gets after it gave up waiting, and the requests it was told
+// to cancel in 2026-07-28.
+const (
+	CancelsClientRequest Name = "cancels-client-request"
+	ModernStdioRequest   Name = "modern-stdio-request"
+)
+
+func init() {
+	registerProtocol(
+		Mutant{CancelsClientRequest, "server", "sends notifications/cancelled naming the client's own tools/call before it answers it (CN-01)"},
+		Mutant{ModernStdioRequest, "server", "writes a ping request to stdout while it serves a 2026-07-28 tool call over stdio (ST-12)"},
+	)
+}
