@@ -165,7 +165,9 @@ func (s *Server) Handle(ctx context.Context, info SessionInfo, m *jsonrpc.Messag
 func (s *Server) handle(ctx context.Context, sess *serverSession, m *jsonrpc.Message, out func(*jsonrpc.Message) error) *jsonrpc.Message {
 	switch m.Kind() {
 	case jsonrpc.KindResult, jsonrpc.KindError:
-		sess.deliver(m)
+		if !sess.deliver(m) && s.opts.Mutant == mutant.LateReplyAnswered {
+			return jsonrpc.NewError(m.ID, jsonrpc.CodeInvalidRequest, "no request of this server has this id")
+		}
 		return nil
 	case jsonrpc.KindNotification:
 		return s.notification(sess, m)

@@ -38,4 +38,11 @@ func init() {
 		}
 		return len(requests) > 0, fmt.Sprintf("requests sent about a 2026-07-28 tool call: %v", requests)
 	}
+	serverRuleOf[mutant.LateReplyAnswered] = func(t *testing.T, m mutant.Name) (bool, string) {
+		p := newPeer(t, m)
+		p.initialize("{}")
+		late, _ := jsonrpc.NewResult(jsonrpc.IntID(7), map[string]any{})
+		resp := p.handle(late)
+		return resp != nil, fmt.Sprintf("a reply no request waits for got %v", resp)
+	}
 }

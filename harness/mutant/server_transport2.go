@@ -7,11 +7,13 @@ package mutant
 const (
 	CancelsClientRequest Name = "cancels-client-request"
 	ModernStdioRequest   Name = "modern-stdio-request"
+	LateReplyAnswered    Name = "late-reply-answered"
 )
 
 func init() {
 	registerProtocol(
 		Mutant{CancelsClientRequest, "server", "sends notifications/cancelled naming the client's own tools/call before it answers it (CN-01)"},
 		Mutant{ModernStdioRequest, "server", "writes a ping request to stdout while it serves a 2026-07-28 tool call over stdio (ST-12)"},
+		Mutant{LateReplyAnswered, "server", "answers a reply to a request it gave up waiting for with a -32600 error instead of ignoring it (CN-06)"},
 	)
 }

@@ -296,13 +296,14 @@ var _ = reverseCheck("server.reverse.roots-only-when-declared", "roots", "roots"
 	[]string{"CX-08", "CX-07", "LC-11"}, mutant.RootsWithoutCapability)
 
 var _ = serverCheck(check.Descriptor{
-	ID:          "server.reverse.times-out",
-	Serial:      true, // what the client declared is session state
-	Title:       "a request to the client that is never answered times out, and the tool call ends",
-	Requirement: "A server never waits forever for a reply to its own request: reverse requests have timeouts, and the failure reaches the handler.",
-	Rules:       []string{"CX-08", "CX-05", "LC-30", "LM-02"},
-	Level:       check.SHOULD,
-	KilledBy:    []mutant.Name{mutant.ReverseRequestNoTimeout},
+	ID:     "server.reverse.times-out",
+	Serial: true, // what the client declared is session state
+	Title:  "a request to the client that is never answered times out, the tool call ends, and a reply after that is ignored",
+	Requirement: "A server never waits forever for a reply to its own request: reverse requests have timeouts, and the failure reaches the handler; " +
+		"a reply that comes after the timeout is ignored, and the server stays healthy.",
+	Rules:    []string{"CX-08", "CX-05", "LC-30", "LM-02", "CN-06"},
+	Level:    check.SHOULD,
+	KilledBy: []mutant.Name{mutant.ReverseRequestNoTimeout, mutant.LateReplyAnswered},
 }, func(c *run.C) {
 	eachTransport(c, func(p *peer) {
 		p.initialize(v1125, map[string]any{"sampling": map[string]any{}})
@@ -329,5 +330,23 @@ var _ = serverCheck(check.Descriptor{
 		c.Require(resp != nil, fmt.Sprintf("the tool call ends within %s (--timeout %s, the longest the server's own timeout may be, and --patience %s for its answer after it) although its sampling request is never answered (%s)",
 			bound, cfg.CheckDeadline, cfg.Patience, p.transport),
 			"no response: the server is still waiting")
+		replyLate(c, p, asked.ID)
 	})
 })
+
+// replyLate answers the server's request id after the server gave up on
+// it, then pings: the server ignores the late reply, sending nothing
+// about it, and stays healthy (CN-06).
+func replyLate(c *run.C, p *peer, id jsonrpc.ID) {
+	late, err := jsonrpc.NewResult(id, map[string]any{"role": "assistant", "model": "mcpconform",
+		"content": map[string]any{"type": "text", "text": "a reply after the server gave up"}})
+	c.Require(err == nil, "the check can encode its late reply", "%v", err)
+	b, _ := jsonrpc.Encode(late)
+	p.raw(b)
+	pingID := jsonrpc.StringID("mcpconform-ping-after-late-reply")
+	p.message(pingID, "ping", nil)
+	pong := p.wait(responseTo(pingID), p.patience())
+	c.RequireRule("CN-06", pong != nil && pong.Error == nil, "the server answers a ping after the late reply to its request "+id.String()+" ("+p.transport+")", "%s", describe(pong))
+	answer := p.wait(func(m *jsonrpc.Message) bool { return m.ID.Key() == id.Key() }, 0)
+	c.RequireRule("CN-06", answer == nil, "the server ignores the late reply to its request "+id.String()+" ("+p.transport+")", "it sent %s", describe(answer))
+}
