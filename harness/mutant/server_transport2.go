@@ -8,6 +8,7 @@ const (
 	CancelsClientRequest Name = "cancels-client-request"
 	ModernStdioRequest   Name = "modern-stdio-request"
 	LateReplyAnswered    Name = "late-reply-answered"
+	StdoutBatchLine      Name = "stdout-batch-line"
 )
 
 func init() {
@@ -15,5 +16,6 @@ func init() {
 		Mutant{CancelsClientRequest, "server", "sends notifications/cancelled naming the client's own tools/call before it answers it (CN-01)"},
 		Mutant{ModernStdioRequest, "server", "writes a ping request to stdout while it serves a 2026-07-28 tool call over stdio (ST-12)"},
 		Mutant{LateReplyAnswered, "server", "answers a reply to a request it gave up waiting for with a -32600 error instead of ignoring it (CN-06)"},
+		Mutant{StdoutBatchLine, "server", "writes each stdio message as a JSON-RPC batch array of one, in every version (ST-10); no effect over HTTP"},
 	)
 }

@@ -67,7 +67,7 @@ func Serve(ctx context.Context, cfg Options, stdin io.Reader, stdout io.Writer) 
 		cfg.MaxLineBytes = DefaultMaxLineBytes
 	}
 	ctx, stop := context.WithCancelCause(ctx)
-	srv := &lineServer{cfg: cfg, ctx: ctx, w: &lineWriter{w: stdout, broken: stop, banner: cfg.Mutant == mutant.StdoutBanner}, sess: &stdioSession{}}
+	srv := &lineServer{cfg: cfg, ctx: ctx, w: &lineWriter{w: stdout, broken: stop, banner: cfg.Mutant == mutant.StdoutBanner, batched: cfg.Mutant == mutant.StdoutBatchLine}, sess: &stdioSession{}}
 	lines := make(chan stdinLine)
 	go srv.read(stdin, lines)
 	for {

@@ -301,6 +301,11 @@ var stdioRuleOf = map[mutant.Name]func(p *stdioPeer) (bool, string){
 		m := p.nextMessage()
 		return m.Error == nil || m.Error.Code != jsonrpc.CodeInvalidRequest, m.Error.Error()
 	},
+	mutant.StdoutBatchLine: func(p *stdioPeer) (bool, string) {
+		p.send(`{"jsonrpc":"2.0","id":1,"method":"ping"}`)
+		l := p.next()
+		return strings.HasPrefix(l, "["), l
+	},
 	mutant.StdoutBanner: func(p *stdioPeer) (bool, string) {
 		p.send(`{"jsonrpc":"2.0","id":1,"method":"ping"}`)
 		l := p.next()
