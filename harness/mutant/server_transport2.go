@@ -9,6 +9,7 @@ const (
 	ModernStdioRequest   Name = "modern-stdio-request"
 	LateReplyAnswered    Name = "late-reply-answered"
 	StdoutBatchLine      Name = "stdout-batch-line"
+	BatchRefused         Name = "batch-refused"
 )
 
 func init() {
@@ -17,5 +18,6 @@ func init() {
 		Mutant{ModernStdioRequest, "server", "writes a ping request to stdout while it serves a 2026-07-28 tool call over stdio (ST-12)"},
 		Mutant{LateReplyAnswered, "server", "answers a reply to a request it gave up waiting for with a -32600 error instead of ignoring it (CN-06)"},
 		Mutant{StdoutBatchLine, "server", "writes each stdio message as a JSON-RPC batch array of one, in every version (ST-10); no effect over HTTP"},
+		Mutant{BatchRefused, "server", "answers a JSON-RPC batch in a 2025-03-26 stdio session with -32600, as in the versions without batches (JR-35); no effect over HTTP"},
 	)
 }

@@ -223,7 +223,7 @@ func (srv *lineServer) out(m *jsonrpc.Message) error {
 // handled and the responses written as one array (JR-35); otherwise, and for
 // an empty or invalid array, or one holding initialize (JR-36), -32600.
 func (srv *lineServer) batch(t []byte) {
-	if v := srv.sess.ProtocolVersion(); v != batchVersion {
+	if v := srv.sess.ProtocolVersion(); v != batchVersion || srv.cfg.Mutant == mutant.BatchRefused {
 		srv.refuse(jsonrpc.ID{}, jsonrpc.CodeInvalidRequest, fmt.Sprintf(
 			"JSON-RPC batches exist only in protocol version %s and this session speaks %q; send one message per line", batchVersion, v))
 		return
