@@ -58,7 +58,7 @@ func (s *Server) runModern(ctx context.Context, conn *serverSession, meta mcp.Mo
 		conn.pingUnasked(rc)
 	}
 	result, rpcErr := handle(rc, req.Params)
-	if sess.finish(rc) {
+	if sess.finish(rc) && s.opts.Mutant != mutant.ModernAnswersCancelled {
 		if s.opts.Mutant == mutant.CancelEchoed {
 			echoCancel(req, out)
 		}

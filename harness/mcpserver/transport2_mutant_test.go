@@ -45,4 +45,15 @@ func init() {
 		resp := p.handle(late)
 		return resp != nil, fmt.Sprintf("a reply no request waits for got %v", resp)
 	}
+	serverRuleOf[mutant.ModernAnswersCancelled] = func(t *testing.T, m mutant.Name) (bool, string) {
+		p := newPeer(t, m)
+		done := p.start(jsonrpc.IntID(7), "tools/call", fmt.Sprintf(`{"name":"slow","arguments":{"ms":600000},"_meta":{%q:%q,%q:{},"progressToken":"slow"}}`,
+			mcp.MetaProtocolVersion, mcp.ModernVersion, mcp.MetaClientCapabilities))
+		if first := p.next(); first.Method != "notifications/progress" {
+			t.Fatalf("slow sent %s first, want its progress", first.Method)
+		}
+		p.notify("notifications/cancelled", `{"requestId":7}`)
+		resp := <-done
+		return resp != nil, fmt.Sprintf("%+v", resp)
+	}
 }

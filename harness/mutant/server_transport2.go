@@ -5,11 +5,12 @@ package mutant
 // replies it gets after it gave up waiting, and the requests it was told
 // to cancel in 2026-07-28.
 const (
-	CancelsClientRequest Name = "cancels-client-request"
-	ModernStdioRequest   Name = "modern-stdio-request"
-	LateReplyAnswered    Name = "late-reply-answered"
-	StdoutBatchLine      Name = "stdout-batch-line"
-	BatchRefused         Name = "batch-refused"
+	CancelsClientRequest   Name = "cancels-client-request"
+	ModernStdioRequest     Name = "modern-stdio-request"
+	LateReplyAnswered      Name = "late-reply-answered"
+	StdoutBatchLine        Name = "stdout-batch-line"
+	BatchRefused           Name = "batch-refused"
+	ModernAnswersCancelled Name = "modern-answers-cancelled"
 )
 
 func init() {
@@ -17,6 +18,7 @@ func init() {
 		Mutant{CancelsClientRequest, "server", "sends notifications/cancelled naming the client's own tools/call before it answers it (CN-01)"},
 		Mutant{ModernStdioRequest, "server", "writes a ping request to stdout while it serves a 2026-07-28 tool call over stdio (ST-12)"},
 		Mutant{LateReplyAnswered, "server", "answers a reply to a request it gave up waiting for with a -32600 error instead of ignoring it (CN-06)"},
+		Mutant{ModernAnswersCancelled, "server", "still answers a 2026-07-28 request the client cancelled with notifications/cancelled (ST-14)"},
 		Mutant{StdoutBatchLine, "server", "writes each stdio message as a JSON-RPC batch array of one, in every version (ST-10); no effect over HTTP"},
 		Mutant{BatchRefused, "server", "answers a JSON-RPC batch in a 2025-03-26 stdio session with -32600, as in the versions without batches (JR-35); no effect over HTTP"},
 	)

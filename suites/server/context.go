@@ -218,37 +218,77 @@ func indexOf(xs []string, x string) int {
 }
 
 var _ = serverCheck(check.Descriptor{
-	ID:          "server.cancel.no-response",
-	Title:       "a cancelled request gets no response, and the server stays healthy",
-	Requirement: "On notifications/cancelled the receiver stops the work and sends no response for the cancelled request.",
-	Rules:       []string{"CN-04", "CX-04", "CN-07"},
-	Level:       check.SHOULD,
-	KilledBy:    []mutant.Name{mutant.AnswersCancelledRequest},
-	Waits:       []check.Wait{{What: "a response to the cancelled request, after the cancellation", Setting: check.QuietWindow}},
+	ID:    "server.cancel.no-response",
+	Title: "a cancelled request gets no response, and the server stays healthy; in 2026-07-28 over stdio too",
+	Requirement: "On notifications/cancelled the receiver stops the work and sends no response for the cancelled request; " +
+		"a 2026-07-28 server on stdio emits nothing more for the request after it.",
+	Rules:    []string{"CN-04", "CX-04", "CN-07", "ST-14"},
+	Level:    check.SHOULD,
+	Eras:     check.BothEras,
+	KilledBy: []mutant.Name{mutant.AnswersCancelledRequest, mutant.ModernAnswersCancelled},
+	Waits:    []check.Wait{{What: "a response to the cancelled request, after the cancellation", Setting: check.QuietWindow}},
 }, func(c *run.C) {
 	judged := 0
 	eachTransport(c, func(p *peer) {
-		p.initialize(v1125, nil)
-		f := fixture(c, p, "slow")
-		id := p.id()
-		p.message(id, "tools/call", p.callParams(f, nil))
-		if h, ok := p.conn.(*httpConn); ok && h.settled() {
-			// An application/json answer comes when the call is done: no
-			// cancellation can overtake it over this transport.
-			c.Log().Notef("the tool call's POST was answered %s before a cancellation could be sent; not judged over http", h.last)
-			return
+		t := check.Transport(p.transport)
+		var eras []run.Judgement
+		if e := c.ServerEras(t); e.Legacy || !e.Modern {
+			eras = append(eras, c.JudgeInEra(check.Legacy, func() {
+				if cancelLegacy(c, p) {
+					judged++
+				}
+			}))
+			p = nil
 		}
-		p.message(jsonrpc.ID{}, "notifications/cancelled", map[string]any{"requestId": id, "reason": "mcpconform cancels"})
-		got := p.wait(responseTo(id), c.QuietWindow())
-		c.Require(got == nil, "no response to the cancelled request ("+p.transport+")", "%s", describe(got))
-		ping := p.request("ping", nil)
-		c.Require(ping.Error == nil, "the server still answers ping", "%s", describe(ping))
-		judged++
+		if c.ServerEras(t).Modern && t == check.Stdio {
+			if p == nil {
+				p = openPeer(c, t)
+			}
+			eras = append(eras, c.JudgeInEra(check.Modern, func() { cancelModern(c, p) }))
+			judged++
+		}
+		c.Conclude(eras)
 	})
 	if judged == 0 {
 		c.Unimplemented("the server answered the slow tool call with application/json once it was done, so no cancellation could reach it while it ran; map a slow tool whose POST answers with text/event-stream, or certify over stdio")
 	}
 })
+
+// cancelLegacy cancels a slow tool call in 2025-11-25 and reports whether
+// it judged: no response comes for it, and the server answers a ping.
+func cancelLegacy(c *run.C, p *peer) bool {
+	p.initialize(v1125, nil)
+	f := fixture(c, p, "slow")
+	id := p.id()
+	p.message(id, "tools/call", p.callParams(f, nil))
+	if h, ok := p.conn.(*httpConn); ok && h.settled() {
+		// An application/json answer comes when the call is done: no
+		// cancellation can overtake it over this transport.
+		c.Log().Notef("the tool call's POST was answered %s before a cancellation could be sent; not judged over http", h.last)
+		return false
+	}
+	p.message(jsonrpc.ID{}, "notifications/cancelled", map[string]any{"requestId": id, "reason": "mcpconform cancels"})
+	got := p.wait(responseTo(id), c.QuietWindow())
+	c.Require(got == nil, "no response to the cancelled request ("+p.transport+")", "%s", describe(got))
+	ping := p.request("ping", nil)
+	c.Require(ping.Error == nil, "the server still answers ping", "%s", describe(ping))
+	return true
+}
+
+// cancelModern cancels a slow 2026-07-28 tool call over stdio: nothing
+// more comes for it (ST-14's MUST NOT), and the server answers server/discover. Over
+// HTTP a 2026-07-28 client cancels by closing the stream instead (HT-27).
+func cancelModern(c *run.C, p *peer) {
+	p.modern = mcp.ModernVersion
+	f := fixture(c, p, "slow")
+	id := p.id()
+	p.modernSend(id, "tools/call", p.callParams(f, nil))
+	p.message(jsonrpc.ID{}, "notifications/cancelled", map[string]any{"requestId": id, "reason": "mcpconform cancels"})
+	got := p.wait(responseTo(id), c.QuietWindow())
+	c.RequireRuleAt("ST-14", check.MUST, got == nil, "nothing more for the cancelled 2026-07-28 request (stdio)", "%s", describe(got))
+	m := p.modernRequest(mcp.MethodDiscover, mcp.ModernVersion, modernParams(mcp.ModernVersion, nil))
+	c.Require(m.Error == nil, "the server still answers server/discover", "%s", describe(m))
+}
 
 // reverseCheck: calling the role's fixture without declaring capability,
 // no request of method reaches the client.
