@@ -3,6 +3,7 @@ package mcpserver
 import (
 	"encoding/json"
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/mcpconform/mcpconform/harness/jsonrpc"
@@ -55,5 +56,13 @@ func init() {
 		p.notify("notifications/cancelled", `{"requestId":7}`)
 		resp := <-done
 		return resp != nil, fmt.Sprintf("%+v", resp)
+	}
+	serverRuleOf[mutant.InitializeNamesNoVersions] = func(t *testing.T, m mutant.Name) (bool, string) {
+		p := newPeerWith(t, Options{Era: EraModern, Mutant: m})
+		resp := p.call("initialize", initParams("2025-11-25", "{}"))
+		if resp.Error == nil {
+			t.Fatalf("a modern-only server answered initialize with %s", resp.Result)
+		}
+		return !strings.Contains(string(resp.Error.Data), mcp.ModernVersion), fmt.Sprintf("error %d %q data %s", resp.Error.Code, resp.Error.Message, resp.Error.Data)
 	}
 }

@@ -11,6 +11,9 @@ const (
 	StdoutBatchLine        Name = "stdout-batch-line"
 	BatchRefused           Name = "batch-refused"
 	ModernAnswersCancelled Name = "modern-answers-cancelled"
+	// InitializeNamesNoVersions serves 2026-07-28 only, as variant
+	// ModernOnly does.
+	InitializeNamesNoVersions Name = "initialize-names-no-versions"
 )
 
 func init() {
@@ -19,6 +22,7 @@ func init() {
 		Mutant{ModernStdioRequest, "server", "writes a ping request to stdout while it serves a 2026-07-28 tool call over stdio (ST-12)"},
 		Mutant{LateReplyAnswered, "server", "answers a reply to a request it gave up waiting for with a -32600 error instead of ignoring it (CN-06)"},
 		Mutant{ModernAnswersCancelled, "server", "still answers a 2026-07-28 request the client cancelled with notifications/cancelled (ST-14)"},
+		Mutant{InitializeNamesNoVersions, "server", "serves 2026-07-28 only and refuses initialize with an error that names no version it supports (LC-48)"},
 		Mutant{StdoutBatchLine, "server", "writes each stdio message as a JSON-RPC batch array of one, in every version (ST-10); no effect over HTTP"},
 		Mutant{BatchRefused, "server", "answers a JSON-RPC batch in a 2025-03-26 stdio session with -32600, as in the versions without batches (JR-35); no effect over HTTP"},
 	)
