@@ -64,6 +64,13 @@ var ruleOf = map[mutant.Name]observation{
 		readAnswer(t, e.post(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"notify"}}`, sessionHeader(sid)))
 		return nextIsNotTheMarker(t, e, sid, get)
 	},
+	mutant.NotificationsOnGetStream: func(t *testing.T, e *endpoint) (bool, string) {
+		sid := e.session()
+		get := e.getStream(sid)
+		get.wantPriming()
+		readAnswer(t, e.post(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"notify"}}`, sessionHeader(sid)))
+		return nextIsNotTheMarker(t, e, sid, get)
+	},
 	mutant.DuplicateEventIDs: func(t *testing.T, e *endpoint) (bool, string) {
 		sid := e.session()
 		getID := e.getStream(sid).wantPriming().id

@@ -65,4 +65,15 @@ func init() {
 		}
 		return !strings.Contains(string(resp.Error.Data), mcp.ModernVersion), fmt.Sprintf("error %d %q data %s", resp.Error.Code, resp.Error.Message, resp.Error.Data)
 	}
+	serverRuleOf[mutant.ProgressTokenForeign] = func(t *testing.T, m mutant.Name) (bool, string) {
+		p := newPeer(t, m)
+		p.initialize("{}")
+		p.call("tools/call", `{"name":"progress","arguments":{"steps":1},"_meta":{"progressToken":"mine"}}`)
+		for _, n := range ofMethod(p.drain(), "notifications/progress") {
+			if !strings.Contains(string(n.Params), `"progressToken":"mine"`) {
+				return true, string(n.Params)
+			}
+		}
+		return false, "every progress names the request's token"
+	}
 }

@@ -1,9 +1,10 @@
 package mutant
 
 // Mutants of the reference server about its transports and cancellation:
-// what it writes to stdout in 2026-07-28, the requests it cancels, the
-// replies it gets after it gave up waiting, and the requests it was told
-// to cancel in 2026-07-28.
+// what it writes to stdout, the requests it cancels, the replies it gets
+// after it gave up waiting, the requests it was told to cancel in
+// 2026-07-28, batches, a modern-only server's initialize error, and the
+// stream its progress and notifications travel.
 const (
 	CancelsClientRequest   Name = "cancels-client-request"
 	ModernStdioRequest     Name = "modern-stdio-request"
@@ -14,6 +15,8 @@ const (
 	// InitializeNamesNoVersions serves 2026-07-28 only, as variant
 	// ModernOnly does.
 	InitializeNamesNoVersions Name = "initialize-names-no-versions"
+	ProgressTokenForeign      Name = "progress-token-foreign"
+	NotificationsOnGetStream  Name = "notifications-on-get-stream"
 )
 
 func init() {
@@ -25,5 +28,9 @@ func init() {
 		Mutant{InitializeNamesNoVersions, "server", "serves 2026-07-28 only and refuses initialize with an error that names no version it supports (LC-48)"},
 		Mutant{StdoutBatchLine, "server", "writes each stdio message as a JSON-RPC batch array of one, in every version (ST-10); no effect over HTTP"},
 		Mutant{BatchRefused, "server", "answers a JSON-RPC batch in a 2025-03-26 stdio session with -32600, as in the versions without batches (JR-35); no effect over HTTP"},
+		Mutant{ProgressTokenForeign, "server", "reports a request's progress under a token of no request of the client's (HT-21)"},
+	)
+	register(
+		Mutant{NotificationsOnGetStream, "server", "sends the notifications about a POSTed request on the GET stream, when one is read, instead of the request's own stream (HT-32g)"},
 	)
 }
