@@ -257,6 +257,9 @@ func (s *Server) outFor(sess *Session, st *serverStream) func(*jsonrpc.Message) 
 		if err := st.push(sess.context(), data, waitWhenFull); err != nil {
 			return err
 		}
+		if s.cfg.Mutant == mutant.StreamClosedEarly && sess.ProtocolVersion() < disconnectSince {
+			st.disconnect()
+		}
 		if s.cfg.Mutant == mutant.DuplicateAcrossStreams {
 			_ = sess.getStream().push(sess.context(), data, refuseWhenFull)
 		}

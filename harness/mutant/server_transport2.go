@@ -17,6 +17,7 @@ const (
 	InitializeNamesNoVersions Name = "initialize-names-no-versions"
 	ProgressTokenForeign      Name = "progress-token-foreign"
 	NotificationsOnGetStream  Name = "notifications-on-get-stream"
+	StreamClosedEarly         Name = "stream-closed-early"
 )
 
 func init() {
@@ -32,5 +33,6 @@ func init() {
 	)
 	register(
 		Mutant{NotificationsOnGetStream, "server", "sends the notifications about a POSTed request on the GET stream, when one is read, instead of the request's own stream (HT-32g)"},
+		Mutant{StreamClosedEarly, "server", "closes a POST's SSE stream in a session before 2025-11-25 after each message it sends before the response (HT-23)"},
 	)
 }
