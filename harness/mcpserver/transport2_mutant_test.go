@@ -76,4 +76,13 @@ func init() {
 		}
 		return false, "every progress names the request's token"
 	}
+	serverRuleOf[mutant.CursorBoundToConnection] = func(t *testing.T, m mutant.Name) (bool, string) {
+		first := newPeerWith(t, Options{PageSize: 1, Mutant: m}).call("tools/list", modernParams(mcp.ModernVersion, ""))
+		var page struct {
+			NextCursor string `json:"nextCursor"`
+		}
+		_ = json.Unmarshal(first.Result, &page)
+		next := newPeerWith(t, Options{PageSize: 1, Mutant: m}).call("tools/list", modernParams(mcp.ModernVersion, fmt.Sprintf(`"cursor":%q`, page.NextCursor)))
+		return next.Error != nil, fmt.Sprintf("the cursor %q on another server instance got %+v", page.NextCursor, next.Error)
+	}
 }

@@ -18,6 +18,7 @@ const (
 	ProgressTokenForeign      Name = "progress-token-foreign"
 	NotificationsOnGetStream  Name = "notifications-on-get-stream"
 	StreamClosedEarly         Name = "stream-closed-early"
+	CursorBoundToConnection   Name = "cursor-bound-to-connection"
 )
 
 func init() {
@@ -29,6 +30,7 @@ func init() {
 		Mutant{InitializeNamesNoVersions, "server", "serves 2026-07-28 only and refuses initialize with an error that names no version it supports (LC-48)"},
 		Mutant{StdoutBatchLine, "server", "writes each stdio message as a JSON-RPC batch array of one, in every version (ST-10); no effect over HTTP"},
 		Mutant{BatchRefused, "server", "answers a JSON-RPC batch in a 2025-03-26 stdio session with -32600, as in the versions without batches (JR-35); no effect over HTTP"},
+		Mutant{CursorBoundToConnection, "server", "issues 2026-07-28 list cursors that only the server instance (over stdio: the process) that issued them serves (LC-51)"},
 		Mutant{ProgressTokenForeign, "server", "reports a request's progress under a token of no request of the client's (HT-21)"},
 	)
 	register(
