@@ -258,6 +258,11 @@ func (s *Server) request(ctx context.Context, sess *serverSession, req *jsonrpc.
 	if s.opts.Mutant == mutant.CancelsClientRequest && req.Method == "tools/call" {
 		rc.cancelReverse(req.ID, "mutant "+string(mutant.CancelsClientRequest))
 	}
+	if s.opts.Mutant == mutant.CancelWithoutRequestID && req.Method == "tools/call" {
+		if note, err := jsonrpc.NewNotification("notifications/cancelled", map[string]any{"reason": "mutant " + string(mutant.CancelWithoutRequestID)}); err == nil {
+			_ = rc.send(note)
+		}
+	}
 	result, rpcErr := handle(rc, req.Params)
 	if sess.finish(rc) && s.opts.Mutant != mutant.AnswersCancelledRequest {
 		return nil

@@ -85,4 +85,15 @@ func init() {
 		next := newPeerWith(t, Options{PageSize: 1, Mutant: m}).call("tools/list", modernParams(mcp.ModernVersion, fmt.Sprintf(`"cursor":%q`, page.NextCursor)))
 		return next.Error != nil, fmt.Sprintf("the cursor %q on another server instance got %+v", page.NextCursor, next.Error)
 	}
+	serverRuleOf[mutant.CancelWithoutRequestID] = func(t *testing.T, m mutant.Name) (bool, string) {
+		p := newPeer(t, m)
+		p.initialize("{}")
+		p.tool("test_simple_text", "")
+		for _, n := range ofMethod(p.drain(), "notifications/cancelled") {
+			if !strings.Contains(string(n.Params), `"requestId"`) {
+				return true, "notifications/cancelled without a requestId: " + string(n.Params)
+			}
+		}
+		return false, "no notifications/cancelled without a requestId"
+	}
 }

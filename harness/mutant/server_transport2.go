@@ -7,6 +7,7 @@ package mutant
 // stream its progress and notifications travel.
 const (
 	CancelsClientRequest   Name = "cancels-client-request"
+	CancelWithoutRequestID Name = "cancel-without-request-id"
 	ModernStdioRequest     Name = "modern-stdio-request"
 	LateReplyAnswered      Name = "late-reply-answered"
 	StdoutBatchLine        Name = "stdout-batch-line"
@@ -24,6 +25,7 @@ const (
 func init() {
 	registerProtocol(
 		Mutant{CancelsClientRequest, "server", "sends notifications/cancelled naming the client's own tools/call before it answers it (CN-01)"},
+		Mutant{CancelWithoutRequestID, "server", "sends notifications/cancelled without a requestId while it serves a tools/call (CN-03)"},
 		Mutant{ModernStdioRequest, "server", "writes a ping request to stdout while it serves a 2026-07-28 tool call over stdio (ST-12)"},
 		Mutant{LateReplyAnswered, "server", "answers a reply to a request it gave up waiting for with a -32600 error instead of ignoring it (CN-06)"},
 		Mutant{ModernAnswersCancelled, "server", "still answers a 2026-07-28 request the client cancelled with notifications/cancelled (ST-14)"},
