@@ -44,6 +44,9 @@ func (s *Server) modernRequest(ctx context.Context, conn *serverSession, req *js
 			ProtocolVersion string `json:"protocolVersion"`
 		}
 		_ = mcp.DecodeParams(req.Params, &p)
+		if s.opts.Mutant == mutant.InitializeNamesNoVersions {
+			return s.respond(req, nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidRequest, Message: "initialize is not served here"}), true
+		}
 		return s.respond(req, nil, mcp.UnsupportedVersion(p.ProtocolVersion, mcp.ModernProtocolVersions)), true
 	}
 	if rpcErr := meta.Problem(); rpcErr != nil && !(s.opts.Mutant == mutant.MissingMetaAccepted && meta.HasVersion) {

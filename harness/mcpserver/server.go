@@ -168,7 +168,9 @@ func (s *Server) Handle(ctx context.Context, info SessionInfo, m *jsonrpc.Messag
 func (s *Server) handle(ctx context.Context, sess *serverSession, m *jsonrpc.Message, out func(*jsonrpc.Message) error) *jsonrpc.Message {
 	switch m.Kind() {
 	case jsonrpc.KindResult, jsonrpc.KindError:
-		sess.deliver(m)
+		if !sess.deliver(m) && s.opts.Mutant == mutant.LateReplyAnswered {
+			return jsonrpc.NewError(m.ID, jsonrpc.CodeInvalidRequest, "no request of this server has this id")
+		}
 		return nil
 	case jsonrpc.KindNotification:
 		return s.notification(sess, m)
@@ -255,6 +257,14 @@ func (s *Server) request(ctx context.Context, sess *serverSession, req *jsonrpc.
 	}
 	if s.opts.Mutant == mutant.RequestsBeforeInitDone && req.Method == "ping" && !sess.isReady() {
 		rc.askEarly()
+	}
+	if s.opts.Mutant == mutant.CancelsClientRequest && req.Method == "tools/call" {
+		rc.cancelReverse(req.ID, "mutant "+string(mutant.CancelsClientRequest))
+	}
+	if s.opts.Mutant == mutant.CancelWithoutRequestID && req.Method == "tools/call" {
+		if note, err := jsonrpc.NewNotification("notifications/cancelled", map[string]any{"reason": "mutant " + string(mutant.CancelWithoutRequestID)}); err == nil {
+			_ = rc.send(note)
+		}
 	}
 	result, rpcErr := handle(rc, req.Params)
 	if sess.finish(rc) && s.opts.Mutant != mutant.AnswersCancelledRequest {
