@@ -19,7 +19,7 @@ var coverageTransport = []Mutant{
 	{MissingVersionHeaderServed, "server", "serves a 2026-07-28 POST without MCP-Protocol-Version as 2026-07-28 instead of 400 with -32020 (HT-76)"},
 	{MirrorValueCaseFolded, "server", "compares the Mcp-Method header with the body's method case-insensitively (HT-83)"},
 	{NoAccelBuffering, "server", "leaves X-Accel-Buffering: no out of its 2026-07-28 SSE responses (HT-29c)"},
-	{ModernMintsSession, "server", "names a session in Mcp-Session-Id on its 2026-07-28 answers (HT-60)"},
+	{ModernMintsSession, "server", "serves 2026-07-28 only, as serve --era modern, and names a session in Mcp-Session-Id on its answers (HT-60)"},
 	{SequentialSessionIDs, "server", "issues session ids from a counter: mcpconform-session-1, -2, … (HT-51)"},
 	{MissingVersionRefused, "server", "refuses a legacy request without MCP-Protocol-Version with 400 instead of assuming 2025-03-26 (HT-71)"},
 }

@@ -66,9 +66,9 @@ func (o Options) mcpServer() (*mcpserver.Server, error) {
 }
 
 // era is the era served: 2026-07-28 only for variant ModernOnly and the
-// mutant of it, else what --era says.
+// mutants of it, else what --era says.
 func (o Options) era() mcpserver.Era {
-	if o.Mutant == mutant.ModernOnly || o.Mutant == mutant.InitializeNamesNoVersions {
+	if o.Mutant == mutant.ModernOnly || o.Mutant == mutant.InitializeNamesNoVersions || o.Mutant == mutant.ModernMintsSession {
 		return mcpserver.EraModern
 	}
 	return o.Era

@@ -108,27 +108,23 @@ const (
 )
 
 var _ = httpServerCheck(check.Descriptor{
-	ID:    "http.server.modern.no-sessions",
-	Title: "a 2026-07-28 request is served without a session and without resumption: no Mcp-Session-Id minted or echoed, Last-Event-ID ignored; GET and DELETE get 405 on a modern-only server",
-	Requirement: "A 2026-07-28 server mints no Mcp-Session-Id and ignores Last-Event-ID; a modern-only server also ignores a Mcp-Session-Id the client sends (never echoes it) " +
+	ID: "http.server.modern.no-sessions",
+	Title: "a modern-only server serves a 2026-07-28 request without a session and without resumption: no Mcp-Session-Id minted or echoed, " +
+		"Last-Event-ID ignored, GET and DELETE answered 405",
+	Requirement: "A server of 2026-07-28 alone ignores Last-Event-ID and a Mcp-Session-Id the client sends, never mints or echoes one, " +
 		"and answers GET and DELETE with 405.",
 	Rules:    []string{"HT-60", "HT-48"},
 	Eras:     check.ModernEra,
 	KilledBy: []mutant.Name{mutant.ModernMintsSession},
 }, func(c *run.C) {
-	modernOnly := !c.ServerEras(check.HTTP).Legacy
-	extra := map[string]string{"Last-Event-ID": foreignEventID}
-	if modernOnly {
-		extra[mcp.HeaderSessionID] = foreignSession
+	if c.ServerEras(check.HTTP).Legacy {
+		c.NotApplicable("the server also serves the legacy era, whose sessions use GET, DELETE, Mcp-Session-Id and Last-Event-ID; HT-48 and HT-60 bind a server of 2026-07-28 alone")
 	}
+	extra := map[string]string{"Last-Event-ID": foreignEventID, mcp.HeaderSessionID: foreignSession}
 	h, m := postModern(c, mcp.MethodDiscover, nil, func(h *httpConn) { h.extra = extra })
 	c.Require(h.lastStatus == nethttp.StatusOK && m != nil && m.Kind() == jsonrpc.KindResult,
 		fmt.Sprintf("server/discover with headers %v is served (200, a DiscoverResult)", extra), "status %d, %s", h.lastStatus, describe(m))
 	c.Require(h.lastHeader.Get(mcp.HeaderSessionID) == "", "no Mcp-Session-Id on the answer", "Mcp-Session-Id %q", h.lastHeader.Get(mcp.HeaderSessionID))
-	if !modernOnly {
-		c.Note("the server also serves the legacy era, whose sessions use GET, DELETE and Mcp-Session-Id: only the modern request was judged")
-		return
-	}
 	for _, method := range []string{nethttp.MethodGet, nethttp.MethodDelete} {
 		req, err := nethttp.NewRequestWithContext(c.Ctx, method, c.Options().ServerURL, nil)
 		c.Require(err == nil, "a request to the server's URL", "%v", err)

@@ -13,7 +13,7 @@ func TestRequestShapes(t *testing.T) {
 	multi := `{"message":"m","requestedSchema":{"type":"object","properties":{"p":{"type":"array","items":{"type":"string","enum":["a"]}}}}}`
 	for _, tc := range []struct {
 		name, version, method, params, rule string
-		d                                  asking
+		d                                   asking
 	}{
 		{"flat form", v1125, "elicitation/create", `{"message":"m","requestedSchema":{"type":"object","properties":{"e":{"type":"string","format":"email"},"n":{"type":"integer"}}}}`, "", form},
 		{"nested object", v1125, "elicitation/create", `{"message":"m","requestedSchema":{"type":"object","properties":{"o":{"type":"object"}}}}`, "EL-05", form},
