@@ -144,6 +144,8 @@ func (s *Session) answer(req *jsonrpc.Message) {
 	case fixed && rpcErr != nil:
 		reply = &jsonrpc.Message{ID: req.ID, Error: rpcErr}
 	case fixed:
+	case req.Method == "roots/list" && s.opts.Mutant == mutant.RootsUndeclaredAnswered:
+		result = map[string]any{"roots": []any{}}
 	case req.Method == "ping" && s.opts.Mutant != mutant.PingRefused:
 		result = struct{}{}
 	case req.Method == "elicitation/create" && s.era != EraModern:

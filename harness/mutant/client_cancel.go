@@ -18,3 +18,20 @@ var clientCancel = []Mutant{
 }
 
 func init() { register(clientCancel...) }
+
+// CapabilitiesDroppedOnRetry declares in the retry of a 2026-07-28 request
+// (the one carrying inputResponses) none of the capabilities its answers
+// declare (client.capabilities.declared kills it).
+const CapabilitiesDroppedOnRetry Name = "capabilities-dropped-on-retry"
+
+func init() {
+	register(Mutant{CapabilitiesDroppedOnRetry, "client", "declares sampling, elicitation and roots in its 2026-07-28 requests but not in a retry carrying inputResponses (SM-01, EL-01, RT-01)"})
+}
+
+// RootsUndeclaredAnswered answers roots/list with an empty list though it
+// declared no roots (http.client.roots.undeclared-method-not-found kills it).
+const RootsUndeclaredAnswered Name = "roots-undeclared-answered"
+
+func init() {
+	register(Mutant{RootsUndeclaredAnswered, "client", "answers roots/list with an empty list of roots though it declared no roots, rather than -32601 (RT-05)"})
+}
