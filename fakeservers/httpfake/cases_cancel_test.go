@@ -15,15 +15,11 @@ func TestCancelThenEcho(t *testing.T) {
 	f := startFake(t, Options{Case: "cancel-then-echo", Delay: 5 * time.Second})
 	c := newClient(t, f)
 	c.initialize()
-	slow := make(chan *jsonrpc.Message, 1)
+	slow := make(chan *http.Response, 1)
+	body := string(fakeservers.Encode(callMessage(t, jsonrpc.IntID(1), "slow")))
 	go func() {
-		resp, err := c.do(t.Context(), http.MethodPost, string(fakeservers.Encode(callMessage(t, jsonrpc.IntID(1), "slow"))))
-		if err != nil {
-			slow <- nil
-			return
-		}
-		defer resp.Body.Close()
-		slow <- readJSONMessage(t, resp)
+		resp, _ := c.do(t.Context(), http.MethodPost, body) // nil on an error: the test fails below
+		slow <- resp
 	}()
 	wantRecords(t, f, "slow held", func(recs []Request) bool { return inProgress(recs, methodToolsCall) == 1 })
 	echo := c.callAsync(t.Context(), 2, "echo")
@@ -33,8 +29,18 @@ func TestCancelThenEcho(t *testing.T) {
 		t.Fatal(err)
 	}
 	wantStatus(t, c.post(cancel), http.StatusAccepted)
-	if m := <-slow; m == nil || m.Kind() != jsonrpc.KindError || m.ID.Key() != jsonrpc.IntID(1).Key() {
-		t.Fatalf("slow got %v; want its late error", m)
+	var resp *http.Response
+	select {
+	case resp = <-slow:
+	case <-time.After(replyDeadline):
+		t.Fatalf("no late answer to slow within %s", replyDeadline)
+	}
+	if resp == nil {
+		t.Fatal("slow's POST failed; want its late answer")
+	}
+	defer resp.Body.Close()
+	if m := readJSONMessage(t, resp); m.Kind() != jsonrpc.KindError || m.ID.Key() != jsonrpc.IntID(1).Key() {
+		t.Fatalf("slow got %s id %s; want its late error", m.Kind(), m.ID)
 	}
 	if a := await(t, echo); a.err != nil || a.resp.StatusCode != http.StatusOK {
 		t.Fatalf("echo: %+v; want 200", a)
