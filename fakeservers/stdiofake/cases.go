@@ -99,7 +99,7 @@ var cases = map[string]fakeCase{
 		build: fixed(behaviour{call: leaveUnanswered, ignoreEOF: true, ignoreSigterm: true}),
 	},
 	"cancel-then-echo": {
-		desc:  "offers slow and echo; never answers slow; answers echo once a notifications/cancelled has arrived, or --delay (default 2s) after echo's call",
+		desc:  "offers slow and echo; answers echo once a notifications/cancelled has arrived (first answering each slow call late, with an error), or --delay (default 2s) after echo's call (slow then stays unanswered)",
 		build: cancelThenEcho,
 	},
 	"close-ignore-eof": {

@@ -5,9 +5,11 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"sync"
 	"time"
 
 	"github.com/mcpconform/mcpconform/fakeservers"
+	"github.com/mcpconform/mcpconform/harness/jsonrpc"
 	"github.com/mcpconform/mcpconform/harness/selfexec"
 )
 
@@ -86,12 +88,16 @@ func exitEarly(s *server, c fakeservers.ToolCall) {
 // defaultCancelWait is how long cancel-then-echo holds echo for a cancel.
 const defaultCancelWait = 2 * time.Second
 
-// cancelThenEcho offers slow, which it never answers, and echo, which it
-// answers only once the client's notifications/cancelled (for slow, timed
-// out) has been recorded, or --delay after echo's call. The client's close
-// comes after echo's answer, so a cancel sent from a goroutine after the
-// timed-out call returned is recorded before stdin closes: the record
-// shows the cancel or its absence, never a race with the close.
+// cancelThenEcho offers slow, which it answers only late, and echo, which
+// it answers only once the client's notifications/cancelled (for slow,
+// timed out) has been recorded, or --delay after echo's call. Once the
+// cancel came, echo's call first gets slow's late answer (an error, on the
+// one stdout, so it arrives while echo is pending), then its own: a client
+// that ignores a response to a cancelled request (CN-06) still gets echo's.
+// The client's close comes after echo's answer, so a cancel sent from a
+// goroutine after the timed-out call returned is recorded before stdin
+// closes: the record shows the cancel or its absence, never a race with
+// the close.
 func cancelThenEcho(o Options) (*behaviour, error) {
 	if o.Delay < 0 {
 		return nil, fmt.Errorf("--delay must be 0 (the default, %s) or more, got %s", defaultCancelWait, o.Delay)
@@ -100,8 +106,15 @@ func cancelThenEcho(o Options) (*behaviour, error) {
 	if wait == 0 {
 		wait = defaultCancelWait
 	}
+	var (
+		mu   sync.Mutex
+		slow []jsonrpc.ID // the slow calls not yet answered late
+	)
 	return &behaviour{tools: []string{"slow", "echo"}, call: func(s *server, c fakeservers.ToolCall) {
 		if c.Name != "echo" {
+			mu.Lock()
+			slow = append(slow, c.Req.ID)
+			mu.Unlock()
 			leaveUnanswered(s, c)
 			return
 		}
@@ -109,6 +122,14 @@ func cancelThenEcho(o Options) (*behaviour, error) {
 		defer t.Stop()
 		select {
 		case <-s.cancelled:
+			mu.Lock()
+			late := slow
+			slow = nil
+			mu.Unlock()
+			for _, id := range late {
+				s.rec.Note(fmt.Sprintf("answering the cancelled tools/call %s late", id))
+				s.respond(fakeservers.LateAnswer(id))
+			}
 		case <-t.C:
 			s.rec.Note(fmt.Sprintf("no notifications/cancelled within %s; answering echo", wait))
 		case <-s.ctx.Done():

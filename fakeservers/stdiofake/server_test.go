@@ -174,7 +174,8 @@ func TestNeverAnswers(t *testing.T) {
 }
 
 // TestCancelThenEchoHoldsEchoForTheCancel: echo is answered once the cancel
-// of slow has arrived, or after the wait when none comes; slow never is.
+// of slow has arrived, right after slow's late answer, or after the wait
+// when none comes (slow then never is).
 func TestCancelThenEchoHoldsEchoForTheCancel(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		f := startFake(t, Options{Case: "cancel-then-echo", Delay: time.Second})
@@ -187,6 +188,7 @@ func TestCancelThenEchoHoldsEchoForTheCancel(t *testing.T) {
 			t.Fatalf("echo answered before any cancel: %s", f.nextLine())
 		}
 		f.sendMessage(jsonrpc.ID{}, "notifications/cancelled", map[string]any{"requestId": 1})
+		f.wantError(jsonrpc.IntID(1), jsonrpc.CodeInternalError) // slow's late answer, before echo's
 		f.wantCallText(jsonrpc.IntID(2), "ok echo")
 		f.callTool(jsonrpc.IntID(3), "echo") // cancel already seen: at once
 		f.wantCallText(jsonrpc.IntID(3), "ok echo")

@@ -113,7 +113,7 @@ var httpClientMutants = []mutant.Name{
 	mutant.RetryControl, mutant.RetryTwice, mutant.NoRecoveryWait, // TestControlDuringRecovery, TestRetryThatMeets404AgainFails, TestOlderPOSTsAndTheRecoveryWait
 	mutant.NoSSELimit, mutant.SSELimitOffByOne, mutant.SSESplitCRLFTwice, // TestSSESizeBoundary
 	mutant.ReconnectAfterOversize, mutant.StatelessIgnored, // TestOversizeEventFailsTheCallAndIsNotResumed, TestStatelessServer
-	mutant.NoAuthOnGetDelete, mutant.AcceptJSONOnly, mutant.NoProtocolVersionHeader, mutant.SessionIDOnlyOnPOST, // TestHeadersOnEveryRequest
+	mutant.NoAuthOnGetDelete, mutant.AcceptJSONOnly, mutant.GETAcceptJSON, mutant.NoProtocolVersionHeader, mutant.SessionIDOnlyOnPOST, // TestHeadersOnEveryRequest
 	mutant.CustomOverridesReserved, mutant.HeadersCrossOrigin, mutant.NoDeleteOnClose, // TestCustomHeadersNeverReplaceTheTransports, TestRedirects, TestCloseEndsTheSessionWithOneDELETE
 	mutant.IgnoreRetryField, mutant.NoLastEventID, mutant.BatchPOSTs, // TestResumeAfterADrop, TestOneMessagePerPOST
 	mutant.ModernHeaderMismatch, mutant.ModernParamHeaderRaw, mutant.InvalidHeaderToolKept, // TestModernHeadersMirrorTheBody

@@ -52,6 +52,9 @@ func (c *Client) newRequest(ctx context.Context, method string, body []byte, ses
 		h.Set("Content-Type", mcp.ContentTypeJSON)
 	case http.MethodGet:
 		h.Set("Accept", acceptSSE)
+		if c.cfg.Mutant == mutant.GETAcceptJSON {
+			h.Set("Accept", mcp.ContentTypeJSON)
+		}
 	}
 	if sess != nil && sess.id != "" && (method == http.MethodPost || c.cfg.Mutant != mutant.SessionIDOnlyOnPOST) {
 		h.Set(headerSession, sess.id)

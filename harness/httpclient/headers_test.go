@@ -24,7 +24,7 @@ func withCredentials(m mutant.Name) func(*Config) {
 // RM-11 and RM-12 (the bearer token and custom headers on POST, GET and
 // DELETE). Each mutant breaks one of them.
 func TestHeadersOnEveryRequest(t *testing.T) {
-	for _, m := range []mutant.Name{"", mutant.AcceptJSONOnly, mutant.NoProtocolVersionHeader, mutant.NoAuthOnGetDelete, mutant.SessionIDOnlyOnPOST} {
+	for _, m := range []mutant.Name{"", mutant.AcceptJSONOnly, mutant.GETAcceptJSON, mutant.NoProtocolVersionHeader, mutant.NoAuthOnGetDelete, mutant.SessionIDOnlyOnPOST} {
 		t.Run(caseName(m), func(t *testing.T) {
 			s := newRig(t, nil)
 			c := dialRig(t, s, func(cfg *Config) {

@@ -178,7 +178,14 @@ func (s *Session) sendCancelled(id int64, reason string) {
 	if s.opts.Mutant == mutant.NoCancelNotification {
 		return
 	}
-	n, err := jsonrpc.NewNotification("notifications/cancelled", cancelledParams{RequestID: jsonrpc.IntID(id), Reason: reason})
+	var params any = cancelledParams{RequestID: jsonrpc.IntID(id), Reason: reason}
+	switch s.opts.Mutant {
+	case mutant.CancelUnissuedID:
+		params = cancelledParams{RequestID: jsonrpc.IntID(id + 1000), Reason: reason}
+	case mutant.CancelNoRequestID:
+		params = map[string]string{"reason": reason}
+	}
+	n, err := jsonrpc.NewNotification("notifications/cancelled", params)
 	if err == nil {
 		_ = s.t.Send(n)
 	}

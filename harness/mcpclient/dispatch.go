@@ -89,6 +89,9 @@ func (s *Session) route(m *jsonrpc.Message) {
 	}
 	s.mu.Lock()
 	p := s.match(m.ID)
+	if p == nil && s.opts.Mutant == mutant.LateAnswerMisrouted {
+		p = s.oldestPending()
+	}
 	if p != nil {
 		delete(s.pending, p.key)
 	}
@@ -106,15 +109,21 @@ func (s *Session) match(id jsonrpc.ID) *pendingCall {
 	case mutant.IDTypeConfusion:
 		return s.pending[strings.Trim(id.Key(), `"`)]
 	case mutant.FIFOCorrelation:
-		var oldest *pendingCall
-		for _, p := range s.pending {
-			if oldest == nil || p.id < oldest.id {
-				oldest = p
-			}
-		}
-		return oldest
+		return s.oldestPending()
 	}
 	return s.pending[id.Key()]
+}
+
+// oldestPending is the pending call sent first, nil for none (mutants
+// FIFOCorrelation and LateAnswerMisrouted). The caller holds s.mu.
+func (s *Session) oldestPending() *pendingCall {
+	var oldest *pendingCall
+	for _, p := range s.pending {
+		if oldest == nil || p.id < oldest.id {
+			oldest = p
+		}
+	}
+	return oldest
 }
 
 // answer replies to a server request: with the answer the client was given
@@ -135,6 +144,8 @@ func (s *Session) answer(req *jsonrpc.Message) {
 	case fixed && rpcErr != nil:
 		reply = &jsonrpc.Message{ID: req.ID, Error: rpcErr}
 	case fixed:
+	case req.Method == "roots/list" && s.opts.Mutant == mutant.RootsUndeclaredAnswered:
+		result = map[string]any{"roots": []any{}}
 	case req.Method == "ping" && s.opts.Mutant != mutant.PingRefused:
 		result = struct{}{}
 	case req.Method == "elicitation/create" && s.era != EraModern:

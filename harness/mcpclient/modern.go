@@ -126,6 +126,9 @@ func (s *Session) withMeta(base map[string]json.RawMessage, extra map[string]any
 		for k, v := range s.meta(s.version) {
 			meta[k] = v
 		}
+		if s.opts.Mutant == mutant.CapabilitiesDroppedOnRetry && extra["inputResponses"] != nil {
+			meta[mcp.MetaClientCapabilities] = map[string]any{}
+		}
 		out["_meta"] = meta
 	}
 	for k, v := range extra {

@@ -184,11 +184,11 @@ func proposedVersion(r *run.HTTPClientRun) string {
 
 var _ = clientCheck(check.Descriptor{
 	ID:          "http.client.post.accept-both",
-	Title:       "every POST accepts both application/json and text/event-stream",
-	Requirement: "The POST Accept header lists both application/json and text/event-stream.",
-	Rules:       []string{"HT-11"},
+	Title:       "every POST accepts both application/json and text/event-stream, every GET text/event-stream",
+	Requirement: "The POST Accept header lists both application/json and text/event-stream; the Accept of a GET that opens the SSE stream lists text/event-stream.",
+	Rules:       []string{"HT-11", "HT-30g"},
 	Eras:        check.BothEras,
-	KilledBy:    []mutant.Name{mutant.AcceptJSONOnly},
+	KilledBy:    []mutant.Name{mutant.AcceptJSONOnly, mutant.GETAcceptJSON},
 }, func(c *run.C) {
 	r := c.RunHTTPClient(httpfake.Options{Case: "well-behaved"}, target.Invocation{})
 	wantReached(c, r)
@@ -196,6 +196,10 @@ var _ = clientCheck(check.Descriptor{
 		a := q.Header.Get("Accept")
 		c.Require(strings.Contains(a, mcp.ContentTypeJSON) && strings.Contains(a, mcp.ContentTypeSSE),
 			"Accept lists application/json and text/event-stream", "Accept: %q", a)
+	}
+	for _, q := range r.ByMethod("GET") {
+		a := q.Header.Get("Accept")
+		c.RequireRuleAt("HT-30g", check.MUST, strings.Contains(a, mcp.ContentTypeSSE), "the Accept of every GET lists text/event-stream", "a GET carried Accept: %q", a)
 	}
 })
 

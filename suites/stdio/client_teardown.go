@@ -8,6 +8,7 @@ import (
 
 	"github.com/mcpconform/mcpconform/fakeservers/stdiofake"
 	"github.com/mcpconform/mcpconform/harness/check"
+	"github.com/mcpconform/mcpconform/harness/jsonrpc"
 	"github.com/mcpconform/mcpconform/harness/mutant"
 	"github.com/mcpconform/mcpconform/harness/target"
 	"github.com/mcpconform/mcpconform/suites/run"
@@ -61,23 +62,44 @@ func cancelTime(c *run.C, r *run.ClientRun) time.Time {
 }
 
 var _ = clientCheck(check.Descriptor{
-	ID:          "stdio.client.cancel.notification",
-	Title:       "a timed-out call is cancelled with notifications/cancelled for its id",
-	Requirement: "When a request times out the client sends notifications/cancelled carrying that request's id.",
-	Rules:       []string{"NG-07", "LC-31", "ST-13", "CN-10"},
-	Eras:        check.BothEras,
-	KilledBy:    []mutant.Name{mutant.NoCancelNotification},
-	Waits:       []check.Wait{callTimeoutWait, cancelGraceWait},
+	ID:    "stdio.client.cancel.notification",
+	Title: "a timed-out call is cancelled with notifications/cancelled for its id, and its late answer is ignored",
+	Requirement: "When a request times out the client sends notifications/cancelled carrying that request's id; every cancel names, in requestId, " +
+		"a request the client itself sent earlier; an answer to the cancelled request that still arrives is ignored, so the next call succeeds.",
+	Rules:    []string{"NG-07", "LC-31", "ST-13", "CN-10", "CN-01", "CN-03", "CN-06"},
+	Eras:     check.BothEras,
+	KilledBy: []mutant.Name{mutant.NoCancelNotification, mutant.CancelUnissuedID, mutant.CancelNoRequestID, mutant.LateAnswerMisrouted},
+	Waits:    []check.Wait{callTimeoutWait, cancelGraceWait},
 }, func(c *run.C) {
 	// The fake answers the second tool only once the first one's cancel
 	// has arrived (or Prompt has passed), so the client's close comes after
 	// a cancel it sends from a goroutine: the record holds the cancel, or
-	// its absence, whatever the scheduling.
+	// its absence, whatever the scheduling. Right before echo's answer it
+	// answers the cancelled call, late, on the same stdout.
 	fake := stdiofake.Options{Case: "cancel-then-echo", Delay: c.Options().Prompt}
 	r := c.RunStdioClientToTimeout(fake, target.Invocation{CallTimeout: cancelTimeout})
 	wantTimedOut(c, r)
+	c.RequireCancelsOwnRequests("stdio", r.Record.Messages())
 	cancelTime(c, r)
+	if answeredLate(r.Record, callID(c, r.Record)) {
+		c.Require(len(r.Calls) > 1, "a call of echo after the cancelled one", "calls: %s", describeCalls(r.Calls))
+		c.RequireLateAnswerIgnored("stdio", r.Calls[1])
+	}
 })
+
+// answeredLate reports whether the fake answered request id at all: in
+// cancel-then-echo, only late, after its cancel.
+func answeredLate(rec *stdiofake.Record, id jsonrpc.ID) bool {
+	for _, e := range rec.Events {
+		if e.Type != stdiofake.EventSend {
+			continue
+		}
+		if m, err := jsonrpc.Decode([]byte(e.Line)); err == nil && m.Kind() == jsonrpc.KindError && m.ID.Key() == id.Key() {
+			return true
+		}
+	}
+	return false
+}
 
 var _ = clientCheck(check.Descriptor{
 	ID:          "stdio.client.cancel.grace",
