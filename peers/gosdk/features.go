@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -60,8 +61,13 @@ func greet(_ context.Context, req *mcp.GetPromptRequest) (*mcp.GetPromptResult, 
 }
 
 // complete offers the names that start with the value typed, for the
-// prompt's argument and the template's variable alike.
+// prompt's argument and the template's variable alike; a reference to
+// another prompt or template is invalid params, as the SDK lets a handler
+// say with a *jsonrpc.Error.
 func complete(_ context.Context, req *mcp.CompleteRequest) (*mcp.CompleteResult, error) {
+	if ref := req.Params.Ref; ref == nil || !(ref.Type == "ref/prompt" && ref.Name == "greet" || ref.Type == "ref/resource" && ref.URI == greetingTemplate) {
+		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "no such prompt or resource template to complete"}
+	}
 	var values []string
 	if req.Params.Argument.Name == "name" {
 		for _, n := range names {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"strings"
 
 	"github.com/mark3labs/mcp-go/mcp"
@@ -44,14 +45,21 @@ func greetingResource(_ context.Context, req mcp.ReadResourceRequest) ([]mcp.Res
 	return []mcp.ResourceContents{mcp.TextResourceContents{URI: req.Params.URI, MIMEType: "text/plain", Text: "Hello, " + name + "."}}, nil
 }
 
-// completer offers the names that start with the value typed.
+// completer offers the names that start with the value typed, and refuses
+// to complete another prompt or template.
 type completer struct{}
 
-func (completer) CompletePromptArgument(_ context.Context, _ string, arg mcp.CompleteArgument, _ mcp.CompleteContext) (*mcp.Completion, error) {
+func (completer) CompletePromptArgument(_ context.Context, prompt string, arg mcp.CompleteArgument, _ mcp.CompleteContext) (*mcp.Completion, error) {
+	if prompt != "greet" {
+		return nil, fmt.Errorf("no prompt %q to complete", prompt)
+	}
 	return completeName(arg), nil
 }
 
-func (completer) CompleteResourceArgument(_ context.Context, _ string, arg mcp.CompleteArgument, _ mcp.CompleteContext) (*mcp.Completion, error) {
+func (completer) CompleteResourceArgument(_ context.Context, uri string, arg mcp.CompleteArgument, _ mcp.CompleteContext) (*mcp.Completion, error) {
+	if uri != greetingTemplate {
+		return nil, fmt.Errorf("no resource template %q to complete", uri)
+	}
 	return completeName(arg), nil
 }
 
