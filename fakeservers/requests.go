@@ -124,13 +124,12 @@ const ModernVersion = "2026-07-28"
 // version 2026-07-28 first a ping, which needs no capability (PG-01; the
 // 2026-07-28 era has no ping and its servers send no requests), followed
 // by StaleCancellations, a ping with an integer id and a request of a
-// method no version defines; a sample
-// where it declares sampling (before 2026-07-28 followed by one without
-// its messages); from 2025-06-18 a form where it declares
-// elicitation (with mode from 2025-11-25) and, from 2025-11-25, a URL where
-// it declares elicitation.url (with an elicitationId in 2025-11-25 only);
-// its roots where it declares roots. None for what it does not declare
-// (MR-04, LC-11).
+// method no version defines; a sample where it declares sampling (before
+// 2026-07-28 followed by one without its messages); from 2025-06-18 a
+// form where it declares elicitation (with mode from 2025-11-25) and,
+// from 2025-11-25, a URL where it declares elicitation.url (with an
+// elicitationId in 2025-11-25 only); its roots where it declares roots.
+// None for what it does not declare (MR-04, LC-11).
 func ClientRequests(caps map[string]json.RawMessage, version string) []ClientRequest {
 	var out []ClientRequest
 	if version != ModernVersion {
