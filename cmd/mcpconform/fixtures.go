@@ -17,7 +17,7 @@ import (
 )
 
 // fixtureRoles are the behaviours a fixtures file may map to a tool.
-var fixtureRoles = []string{"elicitation", "failing", "input-required", "logging", "progress", "roots", "sampling", "slow"}
+var fixtureRoles = []string{"elicitation", "elicitation-url", "failing", "input-required", "logging", "progress", "roots", "sampling", "slow"}
 
 // fixturesFile is what a fixtures file says: the tool (and arguments)
 // that shows each role, the tools never to call (`unsafe: [NAME, …]`) and

@@ -64,6 +64,26 @@ var ruleOf = map[mutant.Name]observation{
 		readAnswer(t, e.post(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"notify"}}`, sessionHeader(sid)))
 		return nextIsNotTheMarker(t, e, sid, get)
 	},
+	mutant.NotificationsOnGetStream: func(t *testing.T, e *endpoint) (bool, string) {
+		sid := e.session()
+		get := e.getStream(sid)
+		get.wantPriming()
+		readAnswer(t, e.post(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"notify"}}`, sessionHeader(sid)))
+		return nextIsNotTheMarker(t, e, sid, get)
+	},
+	mutant.StreamClosedEarly: func(t *testing.T, e *endpoint) (bool, string) {
+		sid := e.initialize("2025-06-18")
+		post := openSSE(t, e.post(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"notify"}}`, sessionHeader(sid), versionHeader("2025-06-18")))
+		for {
+			ev, err := post.next()
+			if err != nil {
+				return true, fmt.Sprintf("the stream ended before the response: %v", err)
+			}
+			if m, _ := jsonrpc.Decode([]byte(ev.data)); m != nil && m.Kind() == jsonrpc.KindResult {
+				return false, "the response came on the stream"
+			}
+		}
+	},
 	mutant.DuplicateEventIDs: func(t *testing.T, e *endpoint) (bool, string) {
 		sid := e.session()
 		getID := e.getStream(sid).wantPriming().id

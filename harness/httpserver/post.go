@@ -250,8 +250,15 @@ func (s *Server) outFor(sess *Session, st *serverStream) func(*jsonrpc.Message) 
 		if err != nil {
 			return err
 		}
+		if s.cfg.Mutant == mutant.NotificationsOnGetStream && m.Kind() == jsonrpc.KindNotification && sess.getStreamRead() &&
+			sess.getStream().push(sess.context(), data, refuseWhenFull) == nil {
+			return nil
+		}
 		if err := st.push(sess.context(), data, waitWhenFull); err != nil {
 			return err
+		}
+		if s.cfg.Mutant == mutant.StreamClosedEarly && sess.ProtocolVersion() < disconnectSince {
+			st.disconnect()
 		}
 		if s.cfg.Mutant == mutant.DuplicateAcrossStreams {
 			_ = sess.getStream().push(sess.context(), data, refuseWhenFull)

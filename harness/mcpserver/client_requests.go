@@ -43,7 +43,7 @@ func (rc *RequestContext) Sample(p CreateMessageParams) (*CreateMessageResult, e
 func (rc *RequestContext) sampleAs(key string, p CreateMessageParams) (*CreateMessageResult, error) {
 	declared := rc.sess.capabilities().sampling || rc.srv.opts.Mutant == mutant.SamplingWithoutCapability
 	var res CreateMessageResult
-	if err := rc.clientInput(key, "sampling/createMessage", declared, p, &res); err != nil {
+	if err := rc.clientInput(key, "sampling/createMessage", declared, rc.samplingAsSent(p), &res); err != nil {
 		return nil, err
 	}
 	return &res, nil
@@ -84,9 +84,10 @@ func (rc *RequestContext) elicitAs(key string, p ElicitParams) (*ElicitResult, e
 	if p.Mode == "url" {
 		declared = caps.elicitURL
 	}
-	declared = declared || rc.srv.opts.Mutant == mutant.ElicitationWithoutCapability
+	declared = declared || rc.srv.opts.Mutant == mutant.ElicitationWithoutCapability ||
+		p.Mode == "url" && caps.elicitForm && rc.srv.opts.Mutant == mutant.ElicitModeUndeclared
 	var res ElicitResult
-	if err := rc.clientInput(key, "elicitation/create", declared, p, &res); err != nil {
+	if err := rc.clientInput(key, "elicitation/create", declared, rc.elicitationAsSent(p), &res); err != nil {
 		return nil, err
 	}
 	if (res.Action == "decline" || res.Action == "cancel") && rc.srv.opts.Mutant == mutant.ElicitDeclineDropsCall {

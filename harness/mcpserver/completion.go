@@ -51,6 +51,9 @@ func complete(rc *RequestContext, params json.RawMessage) (any, *jsonrpc.Error) 
 	var target string
 	switch p.Ref.Type {
 	case "ref/prompt":
+		if findPrompt(p.Ref.Name) == nil && rc.srv.opts.Mutant == mutant.CompletionUnknownPromptServed {
+			return map[string]any{"completion": map[string]any{"values": []string{}}}, nil
+		}
 		if findPrompt(p.Ref.Name) == nil {
 			return nil, mcp.InvalidParams(fmt.Sprintf("unknown prompt %q; prompts/list names the prompts", p.Ref.Name))
 		}

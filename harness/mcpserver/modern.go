@@ -44,10 +44,16 @@ func (s *Server) modernRequest(ctx context.Context, conn *serverSession, req *js
 			ProtocolVersion string `json:"protocolVersion"`
 		}
 		_ = mcp.DecodeParams(req.Params, &p)
+		if s.opts.Mutant == mutant.InitializeNamesNoVersions {
+			return s.respond(req, nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidRequest, Message: "initialize is not served here"}), true
+		}
 		return s.respond(req, nil, mcp.UnsupportedVersion(p.ProtocolVersion, mcp.ModernProtocolVersions)), true
 	}
 	if rpcErr := meta.Problem(); rpcErr != nil && !(s.opts.Mutant == mutant.MissingMetaAccepted && meta.HasVersion) {
 		return s.respond(req, nil, rpcErr), true
+	}
+	if meta.LogLevel != "" && levelIndex(meta.LogLevel) < 0 && s.opts.Mutant != mutant.LogLevelUnknownAccepted {
+		return s.respond(req, nil, mcp.InvalidParams(fmt.Sprintf("_meta %q is %q, not a log level; use one of %v", mcp.MetaLogLevel, meta.LogLevel, logLevels))), true
 	}
 	if !slices.Contains(mcp.ModernProtocolVersions, meta.Version) {
 		if s.opts.Mutant == mutant.UnsupportedVersionInvalidParams {

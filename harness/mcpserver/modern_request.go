@@ -54,9 +54,11 @@ func (s *Server) runModern(ctx context.Context, conn *serverSession, meta mcp.Mo
 	}
 	if r := httpRequestOf(ctx); r != nil {
 		defer context.AfterFunc(r.Context(), rc.cancel)()
+	} else if s.opts.Mutant == mutant.ModernStdioRequest && req.Method == "tools/call" {
+		conn.pingUnasked(rc)
 	}
 	result, rpcErr := handle(rc, req.Params)
-	if sess.finish(rc) {
+	if sess.finish(rc) && s.opts.Mutant != mutant.ModernAnswersCancelled {
 		if s.opts.Mutant == mutant.CancelEchoed {
 			echoCancel(req, out)
 		}

@@ -15,7 +15,7 @@ import (
 
 // elsewhere are the server mutants of the stdio transport and the serve
 // command; their packages test them.
-var elsewhere = []mutant.Name{mutant.ParseErrorWithID, mutant.InvalidRequestAsMethodMissing, mutant.StdoutBanner, mutant.IgnoresStdinEOF, mutant.IgnoresSIGTERM}
+var elsewhere = []mutant.Name{mutant.ParseErrorWithID, mutant.InvalidRequestAsMethodMissing, mutant.StdoutBanner, mutant.IgnoresStdinEOF, mutant.IgnoresSIGTERM, mutant.StdoutBatchLine, mutant.BatchRefused}
 
 // observer runs a scenario against a server (the reference, or mutant m)
 // and reports whether the server broke the mutant's rule, and what it saw.

@@ -24,6 +24,9 @@ func page[T any](s *Server, list string, items []T, params json.RawMessage) ([]T
 	if err := mcp.DecodeParams(params, &p); err != nil {
 		return nil, "", mcp.InvalidParams(fmt.Sprintf("%s: params must be an object with an optional string cursor", list))
 	}
+	if s.opts.Mutant == mutant.CursorBoundToConnection {
+		list += fmt.Sprintf("#%p", s) // a cursor of another server instance names another list
+	}
 	start := 0
 	if p.Cursor != nil {
 		offset, ok := decodeCursor(list, *p.Cursor, len(items))

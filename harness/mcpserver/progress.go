@@ -55,6 +55,9 @@ func (rc *RequestContext) Progress(progress, total float64, message string) erro
 		}
 		token = json.RawMessage(rc.id.String())
 	}
+	if rc.srv.opts.Mutant == mutant.ProgressTokenForeign {
+		token = json.RawMessage(`"mcpconform-foreign-token"`)
+	}
 	p := progressParams{ProgressToken: token, Progress: progress, Message: message}
 	if total > 0 {
 		p.Total = &total

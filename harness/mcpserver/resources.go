@@ -3,6 +3,7 @@ package mcpserver
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/mcpconform/mcpconform/harness/jsonrpc"
@@ -45,7 +46,12 @@ var serverTemplates = []ResourceTemplate{
 
 // listResources answers resources/list a page at a time (PA-01).
 func (s *Server) listResources(rc *RequestContext, params json.RawMessage) (any, *jsonrpc.Error) {
-	items, next, rpcErr := page(s, "resources", resourcesOffered(rc), params)
+	offered := resourcesOffered(rc)
+	if s.opts.Mutant == mutant.ResourceURIInvalid {
+		offered = slices.Clone(offered)
+		offered[0].URI = strings.Replace(offered[0].URI, "-", " ", 1)
+	}
+	items, next, rpcErr := page(s, "resources", offered, params)
 	if rpcErr != nil {
 		return nil, rpcErr
 	}

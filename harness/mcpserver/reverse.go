@@ -124,3 +124,13 @@ func (sess *serverSession) deliver(resp *jsonrpc.Message) bool {
 	reply <- resp
 	return true
 }
+
+// pingUnasked is mutant ModernStdioRequest's: a ping request about rc's
+// request, whose reply nobody waits for.
+func (sess *serverSession) pingUnasked(rc *RequestContext) {
+	id, _ := sess.expect()
+	sess.forget(id)
+	if req, err := jsonrpc.NewRequest(id, "ping", nil); err == nil {
+		_ = rc.send(req)
+	}
+}

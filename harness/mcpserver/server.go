@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/mcpconform/mcpconform/harness/jsonrpc"
@@ -136,6 +137,8 @@ type Server struct {
 
 	hub   listenHub // the open subscriptions/listen streams
 	tasks taskStore // the tasks of the tasks extension
+
+	toolLists atomic.Int64 // tools/list answers, for mutant ToolsListOrderVaries
 }
 
 // New returns a reference server with opts.
@@ -165,7 +168,9 @@ func (s *Server) Handle(ctx context.Context, info SessionInfo, m *jsonrpc.Messag
 func (s *Server) handle(ctx context.Context, sess *serverSession, m *jsonrpc.Message, out func(*jsonrpc.Message) error) *jsonrpc.Message {
 	switch m.Kind() {
 	case jsonrpc.KindResult, jsonrpc.KindError:
-		sess.deliver(m)
+		if !sess.deliver(m) && s.opts.Mutant == mutant.LateReplyAnswered {
+			return jsonrpc.NewError(m.ID, jsonrpc.CodeInvalidRequest, "no request of this server has this id")
+		}
 		return nil
 	case jsonrpc.KindNotification:
 		return s.notification(sess, m)
@@ -252,6 +257,14 @@ func (s *Server) request(ctx context.Context, sess *serverSession, req *jsonrpc.
 	}
 	if s.opts.Mutant == mutant.RequestsBeforeInitDone && req.Method == "ping" && !sess.isReady() {
 		rc.askEarly()
+	}
+	if s.opts.Mutant == mutant.CancelsClientRequest && req.Method == "tools/call" {
+		rc.cancelReverse(req.ID, "mutant "+string(mutant.CancelsClientRequest))
+	}
+	if s.opts.Mutant == mutant.CancelWithoutRequestID && req.Method == "tools/call" {
+		if note, err := jsonrpc.NewNotification("notifications/cancelled", map[string]any{"reason": "mutant " + string(mutant.CancelWithoutRequestID)}); err == nil {
+			_ = rc.send(note)
+		}
 	}
 	result, rpcErr := handle(rc, req.Params)
 	if sess.finish(rc) && s.opts.Mutant != mutant.AnswersCancelledRequest {

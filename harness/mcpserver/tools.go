@@ -3,7 +3,9 @@ package mcpserver
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/mcpconform/mcpconform/harness/jsonrpc"
@@ -48,6 +50,9 @@ func (s *Server) listTools(rc *RequestContext, params json.RawMessage) (any, *js
 	if s.opts.Mutant == mutant.ToolNameWithSpace {
 		all[0].Name = strings.ReplaceAll(all[0].Name, "_", " ")
 	}
+	if s.opts.Mutant == mutant.ToolsListOrderVaries && s.toolLists.Add(1)%2 == 0 {
+		slices.Reverse(all)
+	}
 	items, next, rpcErr := page(s, "tools", all, params)
 	if rpcErr != nil {
 		return nil, rpcErr
@@ -89,6 +94,9 @@ func (s *Server) callTool(rc *RequestContext, params json.RawMessage) (any, *jso
 	}
 	res, err := t.run(rc, p.Arguments)
 	if err != nil {
+		if s.opts.Mutant == mutant.ToolArgumentsProtocolError && errors.Is(err, errArgumentsMisfit) {
+			return nil, mcp.InvalidParams(err.Error())
+		}
 		if s.opts.Mutant == mutant.ToolFailureAsRPCError {
 			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: err.Error()}
 		}
@@ -113,10 +121,14 @@ func decodeArgs(args json.RawMessage, v any) error {
 		return nil
 	}
 	if err := json.Unmarshal(args, v); err != nil {
-		return fmt.Errorf("arguments do not fit the tool's inputSchema: %w", err)
+		return fmt.Errorf("%w: %w", errArgumentsMisfit, err)
 	}
 	return nil
 }
+
+// errArgumentsMisfit is the failure of a tool whose arguments do not fit
+// its inputSchema: a tool-execution error, answered with isError (TL-09).
+var errArgumentsMisfit = errors.New("arguments do not fit the tool's inputSchema")
 
 // schema is a tool's inputSchema text.
 func schema(s string) json.RawMessage { return json.RawMessage(s) }

@@ -71,7 +71,7 @@ func sampling(rc *RequestContext, args json.RawMessage) (mcp.CallToolResult, err
 		Prompt *string `json:"prompt"`
 	}
 	if err := decodeArgs(args, &a); err != nil || a.Prompt == nil {
-		return mcp.CallToolResult{}, errors.New(`test_sampling needs a string argument "prompt"`)
+		return mcp.CallToolResult{}, fmt.Errorf(`%w: test_sampling needs a string argument "prompt"`, errArgumentsMisfit)
 	}
 	res, err := rc.Sample(CreateMessageParams{
 		Messages:  []SamplingMessage{{Role: "user", Content: textContent(*a.Prompt)}},
@@ -110,7 +110,7 @@ func elicitation(rc *RequestContext, args json.RawMessage) (mcp.CallToolResult, 
 		Message *string `json:"message"`
 	}
 	if err := decodeArgs(args, &a); err != nil || a.Message == nil {
-		return mcp.CallToolResult{}, errors.New(`test_elicitation needs a string argument "message"`)
+		return mcp.CallToolResult{}, fmt.Errorf(`%w: test_elicitation needs a string argument "message"`, errArgumentsMisfit)
 	}
 	return elicitForm(rc, *a.Message, elicitationForm)
 }

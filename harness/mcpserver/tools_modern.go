@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/mcpconform/mcpconform/harness/mcp"
+	"github.com/mcpconform/mcpconform/harness/mutant"
 )
 
 // modernTools are the tools the server offers in the 2026-07-28 era only,
@@ -68,7 +69,9 @@ func loggingDiagnostic(rc *RequestContext, _ json.RawMessage) (mcp.CallToolResul
 // listen streams (SB-01).
 func announcer(method string) func(*RequestContext, json.RawMessage) (mcp.CallToolResult, error) {
 	return func(rc *RequestContext, _ json.RawMessage) (mcp.CallToolResult, error) {
-		rc.srv.hub.announce(rc.srv.opts.Mutant, method, "")
+		if rc.srv.opts.Mutant != mutant.ListChangeUnannounced {
+			rc.srv.hub.announce(rc.srv.opts.Mutant, method, "")
+		}
 		return TextResult("announced " + method), nil
 	}
 }

@@ -25,7 +25,7 @@ func slow(rc *RequestContext, args json.RawMessage) (mcp.CallToolResult, error) 
 		MS *int64 `json:"ms"`
 	}
 	if err := decodeArgs(args, &a); err != nil || (a.MS != nil && *a.MS < 0) {
-		return mcp.CallToolResult{}, errors.New(`slow takes an optional argument "ms", a number of milliseconds of 0 or more`)
+		return mcp.CallToolResult{}, fmt.Errorf(`%w: slow takes an optional argument "ms", a number of milliseconds of 0 or more`, errArgumentsMisfit)
 	}
 	wait := rc.srv.opts.SlowBound
 	if a.MS != nil && *a.MS < int64(wait/time.Millisecond) {
@@ -51,7 +51,7 @@ func progressSteps(rc *RequestContext, args json.RawMessage) (mcp.CallToolResult
 		Steps int `json:"steps"`
 	}{Steps: 3}
 	if err := decodeArgs(args, &a); err != nil || a.Steps < 1 || a.Steps > 1000 {
-		return mcp.CallToolResult{}, errors.New(`progress takes an optional argument "steps" from 1 to 1000`)
+		return mcp.CallToolResult{}, fmt.Errorf(`%w: progress takes an optional argument "steps" from 1 to 1000`, errArgumentsMisfit)
 	}
 	total := float64(a.Steps)
 	for i := 1; i <= a.Steps; i++ {

@@ -34,6 +34,7 @@ const (
 	StatelessServer        Name = "stateless-server"
 	NoHostCheck            Name = "no-host-check"
 	UnknownSessionAccepted Name = "unknown-session-accepted"
+	ModernOnly             Name = "modern-only"
 )
 
 // Variant describes one permitted variant.
@@ -85,6 +86,8 @@ var variants = []Variant{
 		"accepts a request whatever host its Host header names; it still refuses a foreign Origin, the DNS-rebinding defence HT-03 asks for, and listens on loopback (HT-05): no rule of the spec asks for a Host check"},
 	{UnknownSessionAccepted, "server", "http", []string{"HT-56", "HT-50"},
 		"serves a request bearing a session id it never issued, in a session of its own; a session it ended still gets 404, which is all HT-56 asks"},
+	{ModernOnly, "server", "any", []string{"LC-48", "LC-49"},
+		"serves the 2026-07-28 era only (serve --era modern), refusing initialize with -32022 naming its versions (LC-48 describes such a server; LC-49 lets a server serve both eras, not must)"},
 }
 
 // Variants returns every permitted variant, sorted by name.

@@ -62,7 +62,16 @@ const DefaultAddr = "127.0.0.1:0"
 
 // mcpServer makes the reference MCP server the options describe.
 func (o Options) mcpServer() (*mcpserver.Server, error) {
-	return mcpserver.New(mcpserver.Options{PageSize: o.PageSize, ReverseTimeout: o.ReverseTimeout, SlowBound: o.SlowBound, RequestStateTTL: o.RequestStateTTL, Era: o.Era, Tasks: o.Tasks, Mutant: o.Mutant})
+	return mcpserver.New(mcpserver.Options{PageSize: o.PageSize, ReverseTimeout: o.ReverseTimeout, SlowBound: o.SlowBound, RequestStateTTL: o.RequestStateTTL, Era: o.era(), Tasks: o.Tasks, Mutant: o.Mutant})
+}
+
+// era is the era served: 2026-07-28 only for variant ModernOnly and the
+// mutant of it, else what --era says.
+func (o Options) era() mcpserver.Era {
+	if o.Mutant == mutant.ModernOnly || o.Mutant == mutant.InitializeNamesNoVersions {
+		return mcpserver.EraModern
+	}
+	return o.Era
 }
 
 // Start serves the reference server over the streamable HTTP server
@@ -80,8 +89,8 @@ func Start(o Options) (url string, stop func() error, err error) {
 	cfg := httpserver.DefaultConfig(handler(server))
 	cfg.JSONResponse = o.JSONResponse
 	cfg.Stateless = o.Stateless || o.Mutant == mutant.StatelessServer
-	cfg.LegacyOnly = o.Era == mcpserver.EraLegacy
-	cfg.ModernOnly = o.Era == mcpserver.EraModern
+	cfg.LegacyOnly = o.era() == mcpserver.EraLegacy
+	cfg.ModernOnly = o.era() == mcpserver.EraModern
 	cfg.Mutant = o.Mutant
 	return httpserver.Listen(o.Addr, httpserver.New(cfg))
 }

@@ -67,7 +67,7 @@ func Serve(ctx context.Context, cfg Options, stdin io.Reader, stdout io.Writer) 
 		cfg.MaxLineBytes = DefaultMaxLineBytes
 	}
 	ctx, stop := context.WithCancelCause(ctx)
-	srv := &lineServer{cfg: cfg, ctx: ctx, w: &lineWriter{w: stdout, broken: stop, banner: cfg.Mutant == mutant.StdoutBanner}, sess: &stdioSession{}}
+	srv := &lineServer{cfg: cfg, ctx: ctx, w: &lineWriter{w: stdout, broken: stop, banner: cfg.Mutant == mutant.StdoutBanner, batched: cfg.Mutant == mutant.StdoutBatchLine}, sess: &stdioSession{}}
 	lines := make(chan stdinLine)
 	go srv.read(stdin, lines)
 	for {
@@ -223,7 +223,7 @@ func (srv *lineServer) out(m *jsonrpc.Message) error {
 // handled and the responses written as one array (JR-35); otherwise, and for
 // an empty or invalid array, or one holding initialize (JR-36), -32600.
 func (srv *lineServer) batch(t []byte) {
-	if v := srv.sess.ProtocolVersion(); v != batchVersion {
+	if v := srv.sess.ProtocolVersion(); v != batchVersion || srv.cfg.Mutant == mutant.BatchRefused {
 		srv.refuse(jsonrpc.ID{}, jsonrpc.CodeInvalidRequest, fmt.Sprintf(
 			"JSON-RPC batches exist only in protocol version %s and this session speaks %q; send one message per line", batchVersion, v))
 		return

@@ -301,6 +301,18 @@ var stdioRuleOf = map[mutant.Name]func(p *stdioPeer) (bool, string){
 		m := p.nextMessage()
 		return m.Error == nil || m.Error.Code != jsonrpc.CodeInvalidRequest, m.Error.Error()
 	},
+	mutant.BatchRefused: func(p *stdioPeer) (bool, string) {
+		p.send(strings.Replace(initLine, "2025-11-25", "2025-03-26", 1), `{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+		p.wantResult("1")
+		p.send(`[{"jsonrpc":"2.0","id":10,"method":"ping"}]`)
+		l := p.next()
+		return !strings.HasPrefix(l, "["), l
+	},
+	mutant.StdoutBatchLine: func(p *stdioPeer) (bool, string) {
+		p.send(`{"jsonrpc":"2.0","id":1,"method":"ping"}`)
+		l := p.next()
+		return strings.HasPrefix(l, "["), l
+	},
 	mutant.StdoutBanner: func(p *stdioPeer) (bool, string) {
 		p.send(`{"jsonrpc":"2.0","id":1,"method":"ping"}`)
 		l := p.next()

@@ -20,6 +20,9 @@ type lineWriter struct {
 	mu     sync.Mutex
 	w      io.Writer
 	banner bool // mutant StdoutBanner: a banner line still has to go first (ST-03)
+	// batched is mutant StdoutBatchLine: each message is written as an
+	// array of one, whatever the version (ST-10).
+	batched bool
 }
 
 // write writes one message as a line.
@@ -27,6 +30,9 @@ func (lw *lineWriter) write(m *jsonrpc.Message) error {
 	data, err := jsonrpc.Encode(m)
 	if err != nil {
 		data, _ = jsonrpc.Encode(jsonrpc.NewError(m.ID, jsonrpc.CodeInternalError, "the server could not encode its message"))
+	}
+	if lw.batched {
+		data = append(append([]byte("["), data...), ']')
 	}
 	return lw.line(data)
 }

@@ -44,6 +44,7 @@ type Server struct {
 
 	mu          sync.Mutex
 	nonMessages []string // descriptions (class and length, never content) of stdout lines that are not messages
+	batchLines  int      // stdout lines that held a JSON-RPC batch array
 	stderrBytes int64
 	exitState   *os.ProcessState
 	exitedAfter time.Duration
@@ -150,6 +151,9 @@ func (s *Server) classify(line []byte) {
 			s.note(fmt.Sprintf("an invalid batch of %d bytes", len(line)))
 			return
 		}
+		s.mu.Lock()
+		s.batchLines++
+		s.mu.Unlock()
 		for _, m := range ms {
 			s.messages <- m
 		}
@@ -246,6 +250,14 @@ func (s *Server) NonMessages() []string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return append([]string(nil), s.nonMessages...)
+}
+
+// BatchLines is how many stdout lines held a JSON-RPC batch array rather
+// than one message.
+func (s *Server) BatchLines() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.batchLines
 }
 
 // StderrBytes is how much the server wrote to stderr.

@@ -209,26 +209,60 @@ func callEveryTool(c *run.C, p *probe, s session) []*reply {
 }
 
 var _ = serverCheck(check.Descriptor{
-	ID:          "http.server.get.no-responses",
-	Title:       "responses to POSTed requests never travel the GET stream",
-	Requirement: "The GET stream carries requests and notifications only, never JSON-RPC responses (except when resuming a POST's stream).",
-	Rules:       []string{"HT-33g"},
-	KilledBy:    []mutant.Name{mutant.ResponseOnGetStream},
-	Waits:       []check.Wait{everyToolBudget, settle},
+	ID:    "http.server.get.no-responses",
+	Title: "responses to POSTed requests never travel the GET stream; progress goes on its own request's stream",
+	Requirement: "The GET stream carries requests and notifications only, never JSON-RPC responses (except when resuming a POST's stream); " +
+		"what the server sends on a POST's stream relates to that request, and what it sends on the GET stream to no request in flight.",
+	Rules:    []string{"HT-33g", "HT-21", "HT-32g"},
+	KilledBy: []mutant.Name{mutant.ResponseOnGetStream, mutant.ProgressTokenForeign, mutant.NotificationsOnGetStream},
+	Waits:    []check.Wait{everyToolBudget, settle},
 }, func(c *run.C) {
 	p := newProbe(c)
 	s := p.initialize(latestLegacy)
 	g := p.openGET(s, "")
-	if g.Status != nethttp.StatusOK {
-		return // no GET stream: nothing can travel it
-	}
 	replies := callEveryTool(c, p, s)
-	settleAfter(c, replies) // let anything misrouted arrive on the GET stream
-	for _, m := range g.Messages() {
+	var got []*jsonrpc.Message
+	if g.Status == nethttp.StatusOK {
+		settleAfter(c, replies) // let anything misrouted arrive on the GET stream
+		got = g.Messages()
+	}
+	for _, m := range got {
 		c.Require(m.Kind() != jsonrpc.KindResult && m.Kind() != jsonrpc.KindError,
 			"no response on the GET stream", "a %s with id %s arrived on the GET stream (%d tool calls made)", m.Kind(), m.ID, len(replies))
 	}
+	tokens := map[string]bool{}
+	for _, r := range replies {
+		tokens[r.Token] = true
+		for _, m := range r.Messages {
+			if t, ok := progressToken(m); ok {
+				c.RequireRuleAt("HT-21", check.SHOULD, t == r.Token, "progress on a tool call's stream names that call's token "+r.Token,
+					"it names %q: %s", t, transcript.Clip(string(m.Params), transcript.ExcerptBytes))
+			}
+		}
+	}
+	for _, m := range got {
+		t, ok := progressToken(m)
+		c.RequireRuleAt("HT-32g", check.SHOULD, !ok || !tokens[t], "no progress of a POSTed request on the GET stream",
+			"progress for the tool call with token %q arrived on the GET stream: %s", t, transcript.Clip(string(m.Params), transcript.ExcerptBytes))
+	}
 })
+
+// progressToken is the token of a notifications/progress (as JSON text
+// when it is a number), and whether m is one.
+func progressToken(m *jsonrpc.Message) (string, bool) {
+	if m.Method != "notifications/progress" {
+		return "", false
+	}
+	var p struct {
+		Token json.RawMessage `json:"progressToken"`
+	}
+	_ = json.Unmarshal(m.Params, &p)
+	var text string
+	if json.Unmarshal(p.Token, &text) != nil {
+		text = string(p.Token)
+	}
+	return text, true
+}
 
 var _ = serverCheck(check.Descriptor{
 	ID:          "http.server.streams.no-duplicates",

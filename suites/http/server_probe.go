@@ -77,6 +77,8 @@ type reply struct {
 	Cancelled bool
 	// Last is when the reply's last message (or its body) was read.
 	Last time.Time
+	// Token is the progress token of the tool call it answers (callTool).
+	Token string
 }
 
 // ContentType returns the media type of the reply without parameters.
@@ -308,8 +310,9 @@ func (p *probe) call(s session, method string, params any, linger time.Duration)
 func (p *probe) callTool(s session, name string, args map[string]any, slow bool) *reply {
 	id := p.id()
 	budget := p.c.ToolBudget()
+	token := "mcpconform-" + name
 	body := p.message(id, "tools/call", map[string]any{"name": name, "arguments": args,
-		"_meta": map[string]any{"progressToken": "mcpconform-" + name}})
+		"_meta": map[string]any{"progressToken": token}})
 	ctx, cancel := context.WithTimeout(p.c.Ctx, budget)
 	defer cancel()
 	rd := reading{wait: id, deadline: time.Now().Add(budget), first: slow}
@@ -330,6 +333,7 @@ func (p *probe) callTool(s session, name string, args map[string]any, slow bool)
 		}
 		p.post(p.message(jsonrpc.ID{}, "notifications/cancelled", map[string]any{"requestId": id, "reason": why}), s.headers(), jsonrpc.ID{}, 0)
 	}
+	r.Token = token
 	return r
 }
 

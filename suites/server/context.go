@@ -218,37 +218,82 @@ func indexOf(xs []string, x string) int {
 }
 
 var _ = serverCheck(check.Descriptor{
-	ID:          "server.cancel.no-response",
-	Title:       "a cancelled request gets no response, and the server stays healthy",
-	Requirement: "On notifications/cancelled the receiver stops the work and sends no response for the cancelled request.",
-	Rules:       []string{"CN-04", "CX-04", "CN-07"},
-	Level:       check.SHOULD,
-	KilledBy:    []mutant.Name{mutant.AnswersCancelledRequest},
-	Waits:       []check.Wait{{What: "a response to the cancelled request, after the cancellation", Setting: check.QuietWindow}},
+	ID:    "server.cancel.no-response",
+	Title: "a cancelled request gets no response, and the server stays healthy; in 2026-07-28 over stdio too",
+	Requirement: "On notifications/cancelled the receiver stops the work and sends no response for the cancelled request; " +
+		"a 2026-07-28 server on stdio emits nothing more for the request after it.",
+	Rules:    []string{"CN-04", "CX-04", "CN-07", "ST-14"},
+	Level:    check.SHOULD,
+	Eras:     check.BothEras,
+	KilledBy: []mutant.Name{mutant.AnswersCancelledRequest, mutant.ModernAnswersCancelled},
+	Waits:    []check.Wait{{What: "a response to the cancelled request, after the cancellation", Setting: check.QuietWindow}},
 }, func(c *run.C) {
-	judged := 0
+	judged, settled := 0, 0
 	eachTransport(c, func(p *peer) {
-		p.initialize(v1125, nil)
-		f := fixture(c, p, "slow")
-		id := p.id()
-		p.message(id, "tools/call", p.callParams(f, nil))
-		if h, ok := p.conn.(*httpConn); ok && h.settled() {
-			// An application/json answer comes when the call is done: no
-			// cancellation can overtake it over this transport.
-			c.Log().Notef("the tool call's POST was answered %s before a cancellation could be sent; not judged over http", h.last)
-			return
+		t := check.Transport(p.transport)
+		var eras []run.Judgement
+		if e := c.ServerEras(t); e.Legacy || !e.Modern {
+			eras = append(eras, c.JudgeInEra(check.Legacy, func() {
+				if cancelLegacy(c, p) {
+					judged++
+				} else {
+					settled++
+				}
+			}))
+			p = nil
 		}
-		p.message(jsonrpc.ID{}, "notifications/cancelled", map[string]any{"requestId": id, "reason": "mcpconform cancels"})
-		got := p.wait(responseTo(id), c.QuietWindow())
-		c.Require(got == nil, "no response to the cancelled request ("+p.transport+")", "%s", describe(got))
-		ping := p.request("ping", nil)
-		c.Require(ping.Error == nil, "the server still answers ping", "%s", describe(ping))
-		judged++
+		if c.ServerEras(t).Modern && t == check.Stdio {
+			if p == nil {
+				p = openPeer(c, t)
+			}
+			eras = append(eras, c.JudgeInEra(check.Modern, func() { cancelModern(c, p) }))
+			judged++
+		}
+		c.Conclude(eras)
 	})
+	if judged == 0 && settled == 0 {
+		c.NotApplicable("the server serves 2026-07-28 only over http, where a client cancels by closing the request's stream (HT-27), not with notifications/cancelled")
+	}
 	if judged == 0 {
 		c.Unimplemented("the server answered the slow tool call with application/json once it was done, so no cancellation could reach it while it ran; map a slow tool whose POST answers with text/event-stream, or certify over stdio")
 	}
 })
+
+// cancelLegacy cancels a slow tool call in 2025-11-25 and reports whether
+// it judged: no response comes for it, and the server answers a ping.
+func cancelLegacy(c *run.C, p *peer) bool {
+	p.initialize(v1125, nil)
+	f := fixture(c, p, "slow")
+	id := p.id()
+	p.message(id, "tools/call", p.callParams(f, nil))
+	if h, ok := p.conn.(*httpConn); ok && h.settled() {
+		// An application/json answer comes when the call is done: no
+		// cancellation can overtake it over this transport.
+		c.Log().Notef("the tool call's POST was answered %s before a cancellation could be sent; not judged over http", h.last)
+		return false
+	}
+	p.message(jsonrpc.ID{}, "notifications/cancelled", map[string]any{"requestId": id, "reason": "mcpconform cancels"})
+	got := p.wait(responseTo(id), c.QuietWindow())
+	c.Require(got == nil, "no response to the cancelled request ("+p.transport+")", "%s", describe(got))
+	ping := p.request("ping", nil)
+	c.Require(ping.Error == nil, "the server still answers ping", "%s", describe(ping))
+	return true
+}
+
+// cancelModern cancels a slow 2026-07-28 tool call over stdio: nothing
+// more comes for it (ST-14's MUST NOT), and the server answers server/discover. Over
+// HTTP a 2026-07-28 client cancels by closing the stream instead (HT-27).
+func cancelModern(c *run.C, p *peer) {
+	p.modern = mcp.ModernVersion
+	f := fixture(c, p, "slow")
+	id := p.id()
+	p.modernSend(id, "tools/call", p.callParams(f, nil))
+	p.message(jsonrpc.ID{}, "notifications/cancelled", map[string]any{"requestId": id, "reason": "mcpconform cancels"})
+	got := p.wait(responseTo(id), c.QuietWindow())
+	c.RequireRuleAt("ST-14", check.MUST, got == nil, "nothing more for the cancelled 2026-07-28 request (stdio)", "%s", describe(got))
+	m := p.modernRequest(mcp.MethodDiscover, mcp.ModernVersion, modernParams(mcp.ModernVersion, nil))
+	c.Require(m.Error == nil, "the server still answers server/discover", "%s", describe(m))
+}
 
 // reverseCheck: calling the role's fixture without declaring capability,
 // no request of method reaches the client.
@@ -296,13 +341,14 @@ var _ = reverseCheck("server.reverse.roots-only-when-declared", "roots", "roots"
 	[]string{"CX-08", "CX-07", "LC-11"}, mutant.RootsWithoutCapability)
 
 var _ = serverCheck(check.Descriptor{
-	ID:          "server.reverse.times-out",
-	Serial:      true, // what the client declared is session state
-	Title:       "a request to the client that is never answered times out, and the tool call ends",
-	Requirement: "A server never waits forever for a reply to its own request: reverse requests have timeouts, and the failure reaches the handler.",
-	Rules:       []string{"CX-08", "CX-05", "LC-30", "LM-02"},
-	Level:       check.SHOULD,
-	KilledBy:    []mutant.Name{mutant.ReverseRequestNoTimeout},
+	ID:     "server.reverse.times-out",
+	Serial: true, // what the client declared is session state
+	Title:  "a request to the client that is never answered times out, the tool call ends, and a reply after that is ignored",
+	Requirement: "A server never waits forever for a reply to its own request: reverse requests have timeouts, and the failure reaches the handler; " +
+		"a reply that comes after the timeout is ignored, and the server stays healthy.",
+	Rules:    []string{"CX-08", "CX-05", "LC-30", "LM-02", "CN-06"},
+	Level:    check.SHOULD,
+	KilledBy: []mutant.Name{mutant.ReverseRequestNoTimeout, mutant.LateReplyAnswered},
 }, func(c *run.C) {
 	eachTransport(c, func(p *peer) {
 		p.initialize(v1125, map[string]any{"sampling": map[string]any{}})
@@ -329,5 +375,23 @@ var _ = serverCheck(check.Descriptor{
 		c.Require(resp != nil, fmt.Sprintf("the tool call ends within %s (--timeout %s, the longest the server's own timeout may be, and --patience %s for its answer after it) although its sampling request is never answered (%s)",
 			bound, cfg.CheckDeadline, cfg.Patience, p.transport),
 			"no response: the server is still waiting")
+		replyLate(c, p, asked.ID)
 	})
 })
+
+// replyLate answers the server's request id after the server gave up on
+// it, then pings: the server ignores the late reply, sending nothing
+// about it, and stays healthy (CN-06).
+func replyLate(c *run.C, p *peer, id jsonrpc.ID) {
+	late, err := jsonrpc.NewResult(id, map[string]any{"role": "assistant", "model": "mcpconform",
+		"content": map[string]any{"type": "text", "text": "a reply after the server gave up"}})
+	c.Require(err == nil, "the check can encode its late reply", "%v", err)
+	b, _ := jsonrpc.Encode(late)
+	p.raw(b)
+	pingID := jsonrpc.StringID("mcpconform-ping-after-late-reply")
+	p.message(pingID, "ping", nil)
+	pong := p.wait(responseTo(pingID), p.patience())
+	c.RequireRule("CN-06", pong != nil && pong.Error == nil, "the server answers a ping after the late reply to its request "+id.String()+" ("+p.transport+")", "%s", describe(pong))
+	answer := p.wait(func(m *jsonrpc.Message) bool { return m.ID.Key() == id.Key() }, 0)
+	c.RequireRule("CN-06", answer == nil, "the server ignores the late reply to its request "+id.String()+" ("+p.transport+")", "it sent %s", describe(answer))
+}

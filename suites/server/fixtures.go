@@ -16,13 +16,14 @@ import (
 // official conformance suite's fixtures (and mcpconform's own), used when
 // the fixtures file does not map the role.
 var officialFixtures = map[string][]run.Fixture{
-	"progress":    {{Tool: "test_tool_with_progress"}, {Tool: "progress", Arguments: map[string]any{"steps": 3}}},
-	"logging":     {{Tool: "test_tool_with_logging"}},
-	"sampling":    {{Tool: "test_sampling", Arguments: map[string]any{"prompt": "mcpconform probe"}}},
-	"elicitation": {{Tool: "test_elicitation", Arguments: map[string]any{"message": "mcpconform probe"}}},
-	"roots":       {{Tool: "roots"}},
-	"slow":        {{Tool: "slow"}},
-	"failing":     {{Tool: "test_error_handling"}},
+	"progress":        {{Tool: "test_tool_with_progress"}, {Tool: "progress", Arguments: map[string]any{"steps": 3}}},
+	"logging":         {{Tool: "test_tool_with_logging"}},
+	"sampling":        {{Tool: "test_sampling", Arguments: map[string]any{"prompt": "mcpconform probe"}}},
+	"elicitation":     {{Tool: "test_elicitation", Arguments: map[string]any{"message": "mcpconform probe"}}},
+	"elicitation-url": {{Tool: "elicit_url"}},
+	"roots":           {{Tool: "roots"}},
+	"slow":            {{Tool: "slow"}},
+	"failing":         {{Tool: "test_error_handling"}},
 	"input-required": {
 		{Tool: "test_input_required_result_elicitation"}, {Tool: "test_input_required_result_sampling"},
 		{Tool: "test_input_required_result_list_roots"}, {Tool: "test_input_required_result_request_state"},

@@ -37,26 +37,39 @@ type feature struct {
 // 2026-07-28. It ends the check UNIMPLEMENTED unless the server declares
 // capability.
 func openFeature(c *run.C, p *peer, capability string) feature {
-	f := feature{p: p}
 	if e := c.ServerEras(check.Transport(p.transport)); e.Legacy || !e.Modern {
-		f.caps = p.initialize(v1125, nil).Capabilities
+		f := feature{p: p, caps: p.initialize(v1125, nil).Capabilities}
 		f.ask = func(method string, params map[string]any) *jsonrpc.Message { return p.request(method, params) }
-	} else {
-		f.ask = func(method string, params map[string]any) *jsonrpc.Message {
-			return p.modernRequest(method, mcp.ModernVersion, modernParams(mcp.ModernVersion, params))
-		}
-		m := f.ask(mcp.MethodDiscover, nil)
-		c.Require(m.Error == nil, "server/discover succeeds ("+p.transport+")", "%s", describe(m))
-		var r struct {
-			Capabilities map[string]json.RawMessage `json:"capabilities"`
-		}
-		_ = json.Unmarshal(m.Result, &r)
-		f.caps = r.Capabilities
+		f.require(c, capability)
+		return f
 	}
-	if f.caps[capability] == nil {
-		c.Unimplemented(fmt.Sprintf("the server declares no %s capability over %s; declare it to have its %s judged", capability, p.transport, capability))
+	return openModernFeature(c, p, capability)
+}
+
+// openModernFeature is openFeature in the 2026-07-28 era, whatever else
+// the server serves: server/discover says what it declares.
+func openModernFeature(c *run.C, p *peer, capability string) feature {
+	f := feature{p: p}
+	f.ask = func(method string, params map[string]any) *jsonrpc.Message {
+		return p.modernRequest(method, mcp.ModernVersion, modernParams(mcp.ModernVersion, params))
 	}
+	m := f.ask(mcp.MethodDiscover, nil)
+	c.Require(m.Error == nil, "server/discover succeeds ("+p.transport+")", "%s", describe(m))
+	var r struct {
+		Capabilities map[string]json.RawMessage `json:"capabilities"`
+	}
+	_ = json.Unmarshal(m.Result, &r)
+	f.caps = r.Capabilities
+	f.require(c, capability)
 	return f
+}
+
+// require ends the check UNIMPLEMENTED unless the server declares
+// capability ("": any).
+func (f feature) require(c *run.C, capability string) {
+	if capability != "" && f.caps[capability] == nil {
+		c.Unimplemented(fmt.Sprintf("the server declares no %s capability over %s; declare it to have its %s judged", capability, f.p.transport, capability))
+	}
 }
 
 // listedPrompt is a prompt of prompts/list.

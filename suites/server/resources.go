@@ -43,17 +43,25 @@ func eachResourceEra(c *run.C, body func(p *peer, version string)) {
 
 var _ = serverCheck(check.Descriptor{
 	ID: "server.resources.read-listed",
-	Title: fmt.Sprintf("every resource resources/list names (the first %d, in each era) reads with resources/read into contents "+
+	Title: fmt.Sprintf("every resource resources/list names has an RFC 3986 uri, and (the first %d, in each era) reads with resources/read into contents "+
 		"with a uri, exactly one of text or base64 blob, and a string mimeType if any", maxResourceReads),
-	Requirement: "resources/read returns contents, each with its uri, an optional mimeType, and either text or a base64 blob: binary data is properly encoded; " +
+	Requirement: "resources/list names each resource by an RFC 3986 URI; resources/read returns contents, each with its uri, an optional mimeType, and either text or a base64 blob: binary data is properly encoded; " +
 		"in 2026-07-28 the contents are never empty.",
-	Rules:      []string{"RS-06", "RS-02", "RS-10"},
+	Rules:      []string{"RS-06", "RS-02", "RS-10", "RS-07"},
 	Eras:       check.BothEras,
 	Capability: "resources",
-	KilledBy:   []mutant.Name{mutant.ResourceBlobNotBase64},
+	KilledBy:   []mutant.Name{mutant.ResourceBlobNotBase64, mutant.ResourceURIInvalid},
 }, func(c *run.C) {
 	eachResourceEra(c, func(p *peer, version string) {
 		listed := listAll(c, p, "resources/list", "resources")
+		for _, raw := range listed {
+			var res struct {
+				URI string `json:"uri"`
+			}
+			_ = json.Unmarshal(raw, &res)
+			problem := uriProblem(res.URI)
+			c.RequireRule("RS-07", problem == "", fmt.Sprintf("every uri resources/list names is an RFC 3986 URI (%s, %s)", version, p.transport), "%q: %s", res.URI, problem)
+		}
 		read := 0
 		for _, raw := range listed[:min(len(listed), maxResourceReads)] {
 			var res struct {

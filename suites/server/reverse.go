@@ -53,6 +53,34 @@ type reverseCase struct {
 // returns the tool call's response (nil when none came within patience) and
 // how many requests of method were answered.
 func (p *peer) callAnswering(f run.Fixture, method string, a reverseAnswer, patience time.Duration) (resp *jsonrpc.Message, asked int) {
+	resp, sent := p.callReplying(f, func(m *jsonrpc.Message) *jsonrpc.Message {
+		if m.Method == method {
+			return a.reply(m.ID)
+		}
+		return otherReply(m)
+	}, patience)
+	for _, m := range sent {
+		if m.Method == method {
+			asked++
+		}
+	}
+	return resp, asked
+}
+
+// otherReply answers a server request a check does not judge: ping with
+// {}, anything else with -32601.
+func otherReply(m *jsonrpc.Message) *jsonrpc.Message {
+	if m.Method == "ping" {
+		reply, _ := jsonrpc.NewResult(m.ID, struct{}{})
+		return reply
+	}
+	return jsonrpc.NewError(m.ID, jsonrpc.CodeMethodNotFound, "mcpconform does not answer "+m.Method+" in this check")
+}
+
+// callReplying calls f and answers every request the server sends
+// meanwhile with reply. It returns the tool call's response (nil when none
+// came within patience) and the requests the server sent.
+func (p *peer) callReplying(f run.Fixture, reply func(*jsonrpc.Message) *jsonrpc.Message, patience time.Duration) (resp *jsonrpc.Message, sent []*jsonrpc.Message) {
 	id := p.id()
 	p.message(id, "tools/call", p.callParams(f, nil))
 	isResponse := responseTo(id)
@@ -60,19 +88,10 @@ func (p *peer) callAnswering(f run.Fixture, method string, a reverseAnswer, pati
 	for {
 		m := p.wait(func(m *jsonrpc.Message) bool { return isResponse(m) || m.Kind() == jsonrpc.KindRequest }, time.Until(deadline))
 		if m == nil || isResponse(m) {
-			return m, asked
+			return m, sent
 		}
-		var reply *jsonrpc.Message
-		switch m.Method {
-		case method:
-			asked++
-			reply = a.reply(m.ID)
-		case "ping":
-			reply, _ = jsonrpc.NewResult(m.ID, struct{}{})
-		default:
-			reply = jsonrpc.NewError(m.ID, jsonrpc.CodeMethodNotFound, "mcpconform does not answer "+m.Method+" in this check")
-		}
-		b, err := jsonrpc.Encode(reply)
+		sent = append(sent, m)
+		b, err := jsonrpc.Encode(reply(m))
 		p.c.Require(err == nil, "the check can encode its reply to "+m.Method, "%v", err)
 		p.raw(b)
 	}

@@ -37,12 +37,13 @@ func stdioServer(c *run.C) (*stdiotarget.Server, *peer) {
 }
 
 var _ = stdioServerCheck(check.Descriptor{
-	ID:          "server.stdio.stdout-only-jsonrpc",
-	Title:       "nothing but JSON-RPC messages on stdout, from start to exit, including before the initialize reply",
-	Requirement: "A stdio server writes nothing but valid MCP messages to stdout: no banners, log lines or blank lines.",
-	Rules:       []string{"ST-03", "ST-02"},
-	Eras:        check.BothEras,
-	KilledBy:    []mutant.Name{mutant.StdoutBanner},
+	ID:    "server.stdio.stdout-only-jsonrpc",
+	Title: "nothing but JSON-RPC messages on stdout, from start to exit, including before the initialize reply",
+	Requirement: "A stdio server writes nothing but valid MCP messages to stdout: no banners, log lines or blank lines; " +
+		"in the versions without batches (2025-06-18 on) each line holds exactly one message, not an array of them.",
+	Rules:    []string{"ST-03", "ST-02", "ST-10"},
+	Eras:     check.BothEras,
+	KilledBy: []mutant.Name{mutant.StdoutBanner, mutant.StdoutBatchLine},
 }, func(c *run.C) {
 	s, p := stdioServer(c)
 	p.open()
@@ -51,6 +52,9 @@ var _ = stdioServerCheck(check.Descriptor{
 	s.WaitExit(c.Options().Prompt)
 	bad := s.NonMessages()
 	c.Require(len(bad) == 0, "only JSON-RPC messages on stdout", "stdout carried %v", bad)
+	// open speaks 2025-11-25 or 2026-07-28, neither of which has batches.
+	c.RequireRule("ST-10", s.BatchLines() == 0, "each stdout line holds exactly one message",
+		"%d line(s) held a JSON-RPC batch array, which this protocol version does not have", s.BatchLines())
 })
 
 var _ = stdioServerCheck(check.Descriptor{

@@ -21,8 +21,9 @@ import (
 // conversation in each version the server negotiates: the bytes (JR-02),
 // its own requests' ids (JR-04, JR-05), responses (JR-08), _meta keys
 // (JR-42 … JR-45, JR-48, JR-50) and extension identifiers (LC-50), error
-// codes and messages (JR-12, JR-26, JR-28, JR-29, JR-31), and what it
-// sends before the handshake ends (LC-02, LC-07).
+// codes and messages (JR-12, JR-26, JR-28, JR-29, JR-31), what it
+// sends before the handshake ends (LC-02, LC-07), the requests it cancels
+// (CN-01, CN-03) and, in 2026-07-28 over stdio, that it sends no request (ST-12).
 
 // conventionLevels are the rules server.wire.conventions judges, each at
 // the level of the part of it a server's messages show: JR-28's SHOULD NOT
@@ -30,7 +31,7 @@ import (
 var conventionLevels = map[string]check.Level{
 	"JR-02": check.MUST, "JR-04": check.MUST, "JR-05": check.MUST, "JR-08": check.MUST,
 	"JR-42": check.MUST, "JR-43": check.MUST, "JR-44": check.MUST, "JR-45": check.MUST, "JR-50": check.MUST,
-	"LC-50": check.MUST, "JR-26": check.MUST, "JR-29": check.MUST, "LC-02": check.MUST,
+	"LC-50": check.MUST, "JR-26": check.MUST, "JR-29": check.MUST, "LC-02": check.MUST, "CN-01": check.MUST, "CN-03": check.MUST, "ST-12": check.MUST,
 	"JR-12": check.SHOULD, "JR-28": check.SHOULD, "JR-31": check.SHOULD, "JR-48": check.SHOULD, "LC-07": check.SHOULD,
 }
 
@@ -43,14 +44,16 @@ var _ = serverCheck(check.Descriptor{
 		"result and error; _meta keys (and extension identifiers, which need a prefix) have a valid prefix and name, use no prefix reserved for MCP " +
 		"but the keys MCP defines, carry W3C traceparent/tracestate/baggage, and 2026-07-28 results name the server in _meta; error codes of 2026-07-28 " +
 		"stay out of the spec's and the legacy ranges and application codes out of -32768…-32000; -32042 lists its URL elicitations; an error message " +
-		"is one sentence; nothing but ping and log messages precedes the initialize result, and no request but ping precedes notifications/initialized.",
-	Rules:  []string{"JR-42", "JR-43", "JR-44", "JR-45", "JR-50", "LC-50", "JR-29", "JR-26", "JR-05", "JR-02", "JR-04", "JR-08", "LC-02", "JR-12", "JR-28", "JR-31", "JR-48", "LC-07"},
+		"is one sentence; nothing but ping and log messages precedes the initialize result, and no request but ping precedes notifications/initialized; " +
+		"notifications/cancelled names a request the server sent earlier, not a task-augmented one; a 2026-07-28 server on stdio sends no request.",
+	Rules: []string{"JR-42", "JR-43", "JR-44", "JR-45", "JR-50", "LC-50", "JR-29", "JR-26", "JR-05", "JR-02", "JR-04", "JR-08", "LC-02", "CN-01", "CN-03", "ST-12",
+		"JR-12", "JR-28", "JR-31", "JR-48", "LC-07"},
 	Eras:   check.BothEras,
 	Serial: true, // the client capabilities the conversation declares are session state
 	KilledBy: []mutant.Name{mutant.MetaPrefixInvalid, mutant.MetaNameInvalid, mutant.MetaPrefixReserved0618, mutant.MetaPrefixReserved,
 		mutant.ResultTraceparentInvalid, mutant.ServerInfoMetaMissing, mutant.ExtensionUnprefixed, mutant.ErrorCodeSpecRange, mutant.ErrorCodeLegacyRange,
 		mutant.ErrorCodeReservedRange, mutant.ErrorMessageMultiline, mutant.URLElicitationMisused, mutant.ServerRequestIDReused,
-		mutant.NotifiesBeforeInitReply, mutant.RequestsBeforeInitDone},
+		mutant.NotifiesBeforeInitReply, mutant.RequestsBeforeInitDone, mutant.CancelsClientRequest, mutant.CancelWithoutRequestID, mutant.ModernStdioRequest},
 	Waits: []check.Wait{{What: "each tool call of the conversations, when it is slower than the budget; the call is then cancelled", Setting: check.ToolBudget}},
 }, func(c *run.C) {
 	eachTransport(c, func(p *peer) {
@@ -68,6 +71,7 @@ var _ = serverCheck(check.Descriptor{
 // and the answer to the ping sent before notifications/initialized.
 type conversation struct {
 	version     string
+	transport   check.Transport
 	msgs        []run.WireMessage
 	frames      []string
 	beforeInit  []run.WireMessage
@@ -102,7 +106,7 @@ func conventionConversations(c *run.C, p *peer) []conversation {
 func recorded(c *run.C, q *peer, talk func(q *peer, cv *conversation)) conversation {
 	from := len(c.Log().Entries())
 	q.wire = newWire(c.Log())
-	var cv conversation
+	cv := conversation{transport: check.Transport(q.transport)}
 	talk(q, &cv)
 	cv.msgs = q.wire.got
 	for _, e := range c.Log().Entries()[min(from, len(c.Log().Entries())):] {
@@ -205,6 +209,7 @@ func (cv conversation) violations() []violation {
 		}
 	}
 	ids := map[string]bool{}
+	tasked := map[string]bool{} // the server's task-augmented requests
 	for _, w := range cv.msgs {
 		m, err := jsonrpc.Decode(w.Raw)
 		if err != nil {
@@ -221,6 +226,14 @@ func (cv conversation) violations() []violation {
 				add("JR-05", "the server sent a second request with id %s (%s)", m.ID, m.Method)
 			}
 			ids[m.ID.Key()] = true
+			tasked[m.ID.Key()] = taskAugmented(m.Params)
+			if cv.transport == check.Stdio {
+				add("ST-12", "the server wrote %s to stdout", describe(m))
+			}
+		case jsonrpc.KindNotification:
+			if m.Method == "notifications/cancelled" {
+				judgeCancel(m.Params, ids, tasked, add)
+			}
 		case jsonrpc.KindError:
 			judgeError(m.Error, what, add)
 		case jsonrpc.KindResult:
@@ -228,6 +241,33 @@ func (cv conversation) violations() []violation {
 		}
 	}
 	return out
+}
+
+// judgeCancel judges a notifications/cancelled of the server: it names a
+// request (CN-03), one the server itself sent earlier, one of ids (CN-01),
+// and not a task-augmented one, which tasks/cancel cancels (CN-03).
+func judgeCancel(params json.RawMessage, ids, tasked map[string]bool, add func(rule, format string, args ...any)) {
+	var p struct {
+		RequestID jsonrpc.ID `json:"requestId"`
+	}
+	switch {
+	case json.Unmarshal(params, &p) != nil:
+		// the schema checks judge a notification whose params do not decode
+	case p.RequestID.IsZero():
+		add("CN-03", "the server sent notifications/cancelled naming no requestId: %s", clip(string(params)))
+	case !ids[p.RequestID.Key()]:
+		add("CN-01", "the server cancelled the request %s, which it had not sent: %s", p.RequestID, clip(string(params)))
+	case tasked[p.RequestID.Key()]:
+		add("CN-03", "the server cancelled its task-augmented request %s with notifications/cancelled instead of tasks/cancel", p.RequestID)
+	}
+}
+
+// taskAugmented reports whether a request's params ask for a task.
+func taskAugmented(params json.RawMessage) bool {
+	var p struct {
+		Task json.RawMessage `json:"task"`
+	}
+	return json.Unmarshal(params, &p) == nil && len(p.Task) > 0 && string(p.Task) != "null"
 }
 
 // binds reports whether rule belongs to protocol version.
