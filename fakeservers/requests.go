@@ -3,6 +3,7 @@ package fakeservers
 import (
 	"encoding/json"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -27,7 +28,27 @@ const (
 	KeyURL    = "url"
 	KeyRoots  = "roots"
 	KeyPing   = "ping"
+	// KeyPingInt is the ping whose id is the integer PingIntID, which the
+	// client's answer echoes as an integer (JR-07).
+	KeyPingInt = "ping-int"
+	// KeyUnknownMethod is the request of MethodUnknownRequest, which no
+	// client knows (JR-22).
+	KeyUnknownMethod = "unknown-method"
+	// KeySampleBad is a sampling/createMessage without its required
+	// messages, which a client refuses with -32602 (JR-23).
+	KeySampleBad = "sample-bad"
 )
+
+// PingIntID is the id of the ping of KeyPingInt.
+const PingIntID = 7
+
+// MethodUnknownRequest is the method of the request of KeyUnknownMethod:
+// one no version of MCP defines.
+const MethodUnknownRequest = "mcpconform/unknown"
+
+// StaleRequestID is the id a stale cancellation of the client-requests
+// case names that the fake never sent.
+var StaleRequestID = jsonrpc.StringID("srv-never-sent")
 
 // MethodUnknown is the method of the notification the client-requests
 // case sends, in the legacy era, before its requests: one no version of
@@ -44,8 +65,30 @@ func UnknownNotification() *jsonrpc.Message {
 	return m
 }
 
-// ReplyID is the id of the legacy-era request of key.
-func ReplyID(key string) jsonrpc.ID { return jsonrpc.StringID("srv-" + key) }
+// ReplyID is the id of the legacy-era request of key: the integer
+// PingIntID for KeyPingInt, else the string "srv-"+key.
+func ReplyID(key string) jsonrpc.ID {
+	if key == KeyPingInt {
+		return jsonrpc.IntID(PingIntID)
+	}
+	return jsonrpc.StringID("srv-" + key)
+}
+
+// StaleCancellations are the notifications/cancelled the client-requests
+// case sends once the client has answered its first ping: one for that
+// ping, already answered, and one for StaleRequestID, never sent; a
+// client ignores both and goes on (CN-07, CN-08).
+func StaleCancellations() []*jsonrpc.Message {
+	var out []*jsonrpc.Message
+	for _, id := range []jsonrpc.ID{ReplyID(KeyPing), StaleRequestID} {
+		m, err := jsonrpc.NewNotification("notifications/cancelled", map[string]any{"requestId": id, "reason": "mcpconform fake: a stale cancellation"})
+		if err != nil {
+			panic("fakeservers: build notifications/cancelled: " + err.Error()) // an id and a string always encode
+		}
+		out = append(out, m)
+	}
+	return out
+}
 
 // FormSchema is the requestedSchema of the form the case asks for: one
 // property of each primitive type with a default (EL-05, EL-06), the
@@ -67,6 +110,9 @@ type ClientRequest struct {
 	Key    string
 	Method string
 	Params map[string]any
+	// After are the notifications sent once the client has answered it
+	// (or the wait for its answer ended).
+	After []*jsonrpc.Message
 }
 
 // ModernVersion is the version of the 2026-07-28 era, as the client
@@ -76,22 +122,28 @@ const ModernVersion = "2026-07-28"
 // ClientRequests are the requests the case asks of a client that declares
 // caps and speaks version (ModernVersion in the 2026-07-28 era): before
 // version 2026-07-28 first a ping, which needs no capability (PG-01; the
-// 2026-07-28 era has no ping and its servers send no requests); a sample
-// where it declares sampling; from 2025-06-18 a form where it declares
-// elicitation (with mode from 2025-11-25) and, from 2025-11-25, a URL where
-// it declares elicitation.url (with an elicitationId in 2025-11-25 only);
-// its roots where it declares roots. None for what it does not declare
-// (MR-04, LC-11).
+// 2026-07-28 era has no ping and its servers send no requests), followed
+// by StaleCancellations, a ping with an integer id and a request of a
+// method no version defines; a sample where it declares sampling (before
+// 2026-07-28 followed by one without its messages); from 2025-06-18 a
+// form where it declares elicitation (with mode from 2025-11-25) and,
+// from 2025-11-25, a URL where it declares elicitation.url (with an
+// elicitationId in 2025-11-25 only); its roots where it declares roots.
+// None for what it does not declare (MR-04, LC-11).
 func ClientRequests(caps map[string]json.RawMessage, version string) []ClientRequest {
 	var out []ClientRequest
 	if version != ModernVersion {
-		out = append(out, ClientRequest{KeyPing, "ping", nil})
+		out = append(out, ClientRequest{Key: KeyPing, Method: "ping", After: StaleCancellations()},
+			ClientRequest{Key: KeyPingInt, Method: "ping"}, ClientRequest{Key: KeyUnknownMethod, Method: MethodUnknownRequest})
 	}
 	if declared(caps, "sampling", "") {
-		out = append(out, ClientRequest{KeySample, "sampling/createMessage", map[string]any{
+		out = append(out, ClientRequest{Key: KeySample, Method: "sampling/createMessage", Params: map[string]any{
 			"messages":  []any{map[string]any{"role": "user", "content": map[string]any{"type": "text", "text": "mcpconform fake: say hello"}}},
 			"maxTokens": 16,
 		}})
+		if version != ModernVersion {
+			out = append(out, ClientRequest{Key: KeySampleBad, Method: "sampling/createMessage", Params: map[string]any{"maxTokens": 16}})
+		}
 	}
 	modes := version >= "2025-11-25"
 	if version >= "2025-06-18" && declared(caps, "elicitation", "") {
@@ -99,17 +151,17 @@ func ClientRequests(caps map[string]json.RawMessage, version string) []ClientReq
 		if modes {
 			form["mode"] = "form"
 		}
-		out = append(out, ClientRequest{KeyForm, "elicitation/create", form})
+		out = append(out, ClientRequest{Key: KeyForm, Method: "elicitation/create", Params: form})
 	}
 	if modes && declared(caps, "elicitation", "url") {
 		url := map[string]any{"mode": "url", "message": "mcpconform fake: open the page", "url": "https://example.com/mcpconform"}
 		if version != ModernVersion {
 			url["elicitationId"] = "mcpconform-1"
 		}
-		out = append(out, ClientRequest{KeyURL, "elicitation/create", url})
+		out = append(out, ClientRequest{Key: KeyURL, Method: "elicitation/create", Params: url})
 	}
 	if declared(caps, "roots", "") {
-		out = append(out, ClientRequest{KeyRoots, "roots/list", nil})
+		out = append(out, ClientRequest{Key: KeyRoots, Method: "roots/list"})
 	}
 	return out
 }
@@ -186,13 +238,18 @@ func (r *Replies) Expect(id jsonrpc.ID) <-chan struct{} {
 	return ch
 }
 
-// Arrived takes response m: it wakes whoever expects its id.
+// Arrived takes response m: it wakes whoever expects its id, or the
+// integer id whose text a string id is (7 answered as "7": the checks
+// judge the id's type, JR-07; the fake need not wait out its patience).
 func (r *Replies) Arrived(m *jsonrpc.Message) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if ch, ok := r.waiting[m.ID.Key()]; ok {
-		close(ch)
-		delete(r.waiting, m.ID.Key())
+	for _, key := range []string{m.ID.Key(), strings.Trim(m.ID.Key(), `"`)} {
+		if ch, ok := r.waiting[key]; ok {
+			close(ch)
+			delete(r.waiting, key)
+			return
+		}
 	}
 }
 
@@ -231,4 +288,4 @@ func (a *Asker) Requests() []ClientRequest {
 }
 
 // ClientRequestsCase describes the client-requests case of both fakes.
-const ClientRequestsCase = "offers ask; its tools/call sends the client a notification of a method MCP does not define and pings it (legacy era), and asks it for a sample, a form (one field of each primitive type, each with a default), a URL and its roots, each only when declared: legacy as requests to the client (ids srv-<key>, one at a time, each awaited up to the fake's delay), 2026-07-28 as one input round; then the result"
+const ClientRequestsCase = "offers ask; its tools/call sends the client a notification of a method MCP does not define and pings it, then cancels that answered ping and a request never sent, pings with the integer id 7 and sends a request of a method MCP does not define (legacy era), and asks it for a sample (legacy era: then one without messages), a form (one field of each primitive type, each with a default), a URL and its roots, each only when declared: legacy as requests to the client (ids srv-<key>, one at a time, each awaited up to the fake's delay), 2026-07-28 as one input round; then the result"

@@ -9,7 +9,7 @@ import (
 // it learns what the client declared from its initialize and, on a
 // tools/call of ask, asks for it: in the legacy era on the call's SSE
 // stream, after a notification no client knows, each request awaited (up
-// to Delay) before the next, then the result; in 2026-07-28 as one input
+// to Delay) before its After notifications and the next, then the result; in 2026-07-28 as one input
 // round.
 func clientRequests(o Options) (*behaviour, error) {
 	var a fakeservers.Asker
@@ -31,6 +31,11 @@ func clientRequests(o Options) (*behaviour, error) {
 				arrived := a.Replies.Expect(m.ID)
 				if !s.message(x.f.eventID(), m) || x.wait(arrived, o.Delay) == waitGone {
 					return
+				}
+				for _, n := range r.After {
+					if !s.message(x.f.eventID(), n) {
+						return
+					}
 				}
 			}
 			if s.message(x.f.eventID(), c.OK()) {

@@ -10,7 +10,8 @@ import (
 
 // clientRequests is the client-requests case (fakeservers.ClientRequests):
 // it learns what the client declared from its initialize and, on a
-// tools/call of ask, sends a notification no client knows and asks for it,
+// tools/call of ask, sends a notification no client knows and asks for it
+// (each request's After notifications sent once it is answered),
 // each request awaited up to --delay (default
 // fakeservers.DefaultReplyPatience).
 func clientRequests(o Options) (*behaviour, error) {
@@ -35,6 +36,11 @@ func clientRequests(o Options) (*behaviour, error) {
 				if !s.ask(r.Message(), &a.Replies, patience) {
 					return
 				}
+				s.stdout.group(func(w *lineWriter) {
+					for _, n := range r.After {
+						w.message(n)
+					}
+				})
 			}
 			s.respond(c.OK())
 		},

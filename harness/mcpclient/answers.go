@@ -38,11 +38,13 @@ func (s *Session) declared(caps map[string]any) map[string]any {
 }
 
 // fixedAnswer answers a request of method with the answer the client was
-// given for it: its result, or the error to reply with; ok is false when
-// it was given none.
+// given for it: its result, or the error to reply with (-32602 for a
+// sampling request without messages); ok is false when it was given none.
 func (s *Session) fixedAnswer(method string, params json.RawMessage) (result any, rpcErr *jsonrpc.Error, ok bool) {
 	a := s.opts.Answers
 	switch {
+	case method == "sampling/createMessage" && a.Sampling != "" && !hasMessages(params) && s.opts.Mutant != mutant.SamplingParamsUnchecked:
+		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "sampling/createMessage needs messages, an array"}, true
 	case method == "sampling/createMessage" && a.Sampling == target.SamplingReject:
 		return nil, &jsonrpc.Error{Code: CodeUserRejected, Message: "the user rejected the sampling request"}, true
 	case method == "sampling/createMessage" && a.Sampling != "":
@@ -69,6 +71,15 @@ func (s *Session) fixedAnswer(method string, params json.RawMessage) (result any
 		return map[string]any{"roots": roots}, nil, true
 	}
 	return nil, nil, false
+}
+
+// hasMessages reports whether sampling/createMessage params hold the
+// messages array the request requires (JR-23).
+func hasMessages(params json.RawMessage) bool {
+	var p struct {
+		Messages []json.RawMessage `json:"messages"`
+	}
+	return json.Unmarshal(params, &p) == nil && p.Messages != nil
 }
 
 // elicitAnswer is the user's action on an elicitation: accept submits a

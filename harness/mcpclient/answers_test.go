@@ -5,9 +5,12 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mcpconform/mcpconform/harness/jsonrpc"
 	"github.com/mcpconform/mcpconform/harness/mutant"
 	"github.com/mcpconform/mcpconform/harness/target"
 )
+
+var sampleParams = json.RawMessage(`{"messages":[{"role":"user","content":{"type":"text","text":"hi"}}],"maxTokens":16}`)
 
 var formParams = json.RawMessage(`{"mode":"form","message":"m","requestedSchema":{"type":"object","properties":{"name":{"type":"string","default":"x"}}}}`)
 
@@ -18,7 +21,7 @@ func TestFixedAnswers(t *testing.T) {
 		Elicitation: target.ElicitDecline, Roots: []target.Root{{URI: "file:///r"}}}
 	for _, m := range []mutant.Name{"", mutant.SamplingNoModel, mutant.ElicitationDeclineIgnored, mutant.RootsNotFile} {
 		s := &Session{opts: Options{Answers: answers, Mutant: m}}
-		res, _, _ := s.fixedAnswer("sampling/createMessage", nil)
+		res, _, _ := s.fixedAnswer("sampling/createMessage", sampleParams)
 		if _, has := res.(map[string]any)["model"]; has == (m == mutant.SamplingNoModel) {
 			t.Errorf("mutant %q: sampling result %v (SM-02)", m, res)
 		}
@@ -41,8 +44,15 @@ func TestFixedAnswers(t *testing.T) {
 		}
 	}
 	s := &Session{opts: Options{Answers: target.Answers{Sampling: target.SamplingReject}}}
-	if _, rpcErr, _ := s.fixedAnswer("sampling/createMessage", nil); rpcErr == nil || rpcErr.Code != CodeUserRejected {
+	if _, rpcErr, _ := s.fixedAnswer("sampling/createMessage", sampleParams); rpcErr == nil || rpcErr.Code != CodeUserRejected {
 		t.Errorf("a refused sample answered %v; want error -1 (SM-06)", rpcErr)
+	}
+	for _, m := range []mutant.Name{"", mutant.SamplingParamsUnchecked} {
+		s := &Session{opts: Options{Answers: answers, Mutant: m}}
+		_, rpcErr, _ := s.fixedAnswer("sampling/createMessage", json.RawMessage(`{"maxTokens":16}`))
+		if refused := rpcErr != nil && rpcErr.Code == jsonrpc.CodeInvalidParams; refused == (m == mutant.SamplingParamsUnchecked) {
+			t.Errorf("mutant %q: a sample without messages answered with error %v (JR-23)", m, rpcErr)
+		}
 	}
 	if _, _, ok := (&Session{}).fixedAnswer("roots/list", nil); ok {
 		t.Error("roots answered without a fixed answer")

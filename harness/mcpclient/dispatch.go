@@ -77,7 +77,9 @@ func (s *Session) handle(m *jsonrpc.Message) {
 		if s.opts.Mutant == mutant.UnknownNotificationAnswered {
 			_ = s.t.Send(jsonrpc.NewError(jsonrpc.ID{}, jsonrpc.CodeMethodNotFound, "Method not found: "+m.Method)) // a failed send: dispatch learns it from Done
 		}
-		s.notify(m)
+		if !s.staleCancel(m) {
+			s.notify(m)
+		}
 	}
 }
 
@@ -163,5 +165,5 @@ func (s *Session) answer(req *jsonrpc.Message) {
 	}
 	// A failed send means the transport ended or broke; dispatch learns
 	// that from Done.
-	_ = s.t.Send(reply)
+	_ = s.t.Send(s.mutatedReply(req, reply))
 }

@@ -39,6 +39,7 @@ func (s *Session) satisfy(ctx context.Context, method string, ir *inputRequired)
 			return nil, failure.New(failure.ErrProtocol, method, fmt.Sprintf("input request %q: %v", k, err))
 		}
 		responses[k] = res
+		s.answerInputAsResponse(k, res)
 	}
 	if ctx.Err() != nil {
 		return nil, failure.New(failure.ErrCancelled, method, "the caller gave up before the retry")

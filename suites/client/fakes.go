@@ -50,6 +50,7 @@ type wire struct {
 	At       time.Time          // when the fake received it
 	UTF8     bool               // it is UTF-8 (JR-02)
 	Messages []*jsonrpc.Message // what it decodes to: one message, a batch's, or none
+	Raw      string             // the line or body as sent
 }
 
 // runOver runs the client's adapter over transport t against the fake f.
@@ -59,7 +60,7 @@ func runOver(c *run.C, t check.Transport, f fake, inv target.Invocation) *exchan
 		x := &exchange{Run: r.Run, Sent: r.Record.Messages(), Reached: len(r.Record.Lines()) > 0}
 		for _, e := range r.Record.Events {
 			if e.Type == stdiofake.EventRecv {
-				x.Wire = append(x.Wire, wire{At: time.Unix(0, e.T), UTF8: e.Detail != stdiofake.DetailNotUTF8, Messages: decoded(e.Line)})
+				x.Wire = append(x.Wire, wire{At: time.Unix(0, e.T), UTF8: e.Detail != stdiofake.DetailNotUTF8, Messages: decoded(e.Line), Raw: e.Line})
 			}
 		}
 		return x
@@ -69,7 +70,7 @@ func runOver(c *run.C, t check.Transport, f fake, inv target.Invocation) *exchan
 	for _, q := range r.Requests {
 		x.Sent = append(x.Sent, q.Messages...)
 		if q.Method == http.MethodPost {
-			x.Wire = append(x.Wire, wire{At: q.Start, UTF8: utf8.ValidString(q.Body), Messages: q.Messages})
+			x.Wire = append(x.Wire, wire{At: q.Start, UTF8: utf8.ValidString(q.Body), Messages: q.Messages, Raw: q.Body})
 		}
 	}
 	return x
