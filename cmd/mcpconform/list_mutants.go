@@ -24,6 +24,12 @@ type mutantEntry struct {
 	Role        string      `json:"role"`
 	Kind        string      `json:"kind"`
 	Description string      `json:"description"`
+	// Transport is what a server mutant or any variant changes: "any" (the
+	// MCP server, its stdio transport or the serve command: serve --mutant
+	// takes it on either transport), "http" (the streamable HTTP server
+	// transport) or, for a client variant, "stdio". Empty for a client
+	// mutant.
+	Transport string `json:"transport,omitempty"`
 	// KilledBy are the checks that kill it (for a variant: under --profile
 	// hardened), as each check's killed_by names it.
 	KilledBy []string `json:"killed_by"`
@@ -40,11 +46,18 @@ func mutantEntries() []mutantEntry {
 		if m.Planted() {
 			kind = kindPlanted
 		}
-		out = append(out, mutantEntry{Name: m.Name, Role: m.Role, Kind: kind, Description: m.Description, KilledBy: killedBy(m.Name)})
+		e := mutantEntry{Name: m.Name, Role: m.Role, Kind: kind, Description: m.Description, KilledBy: killedBy(m.Name)}
+		if m.Role == "server" {
+			e.Transport = "http"
+			if mutant.OfServerProtocol(m.Name) {
+				e.Transport = "any"
+			}
+		}
+		out = append(out, e)
 	}
 	for _, v := range mutant.Variants() {
 		out = append(out, mutantEntry{Name: v.Name, Role: v.Role, Kind: kindVariant, Description: v.Description, KilledBy: killedBy(v.Name),
-			PermittedBy: v.PermittedBy})
+			Transport: v.Transport, PermittedBy: v.PermittedBy})
 	}
 	return out
 }
@@ -61,9 +74,9 @@ func listMutants(format string, stdout, stderr io.Writer) int {
 		}
 	case "table":
 		tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
-		fmt.Fprintln(tw, "NAME\tROLE\tKIND\tKILLED BY\tDESCRIPTION")
+		fmt.Fprintln(tw, "NAME\tROLE\tKIND\tTRANSPORT\tKILLED BY\tDESCRIPTION")
 		for _, e := range entries {
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", e.Name, e.Role, e.Kind, strings.Join(e.KilledBy, ","), e.Description)
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", e.Name, e.Role, e.Kind, e.Transport, strings.Join(e.KilledBy, ","), e.Description)
 		}
 		tw.Flush()
 		fmt.Fprintf(stdout, "%d mutants and variants\n", len(entries))

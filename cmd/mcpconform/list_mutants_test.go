@@ -26,6 +26,9 @@ func TestListMutantsJSONNamesWhatMutantAccepts(t *testing.T) {
 		if n, err := mutant.Parse(e.Role, string(e.Name)); err != nil || n != e.Name {
 			t.Errorf("%s (%s): --mutant of its role refuses it: %v", e.Name, e.Role, err)
 		}
+		if e.Role == "server" && e.Transport != "any" && e.Transport != "http" {
+			t.Errorf("%s: a server mutant or variant of transport %q, want any or http", e.Name, e.Transport)
+		}
 		switch {
 		case e.Kind == kindPlanted && !mutant.IsPlanted(e.Name):
 			t.Errorf("%s: listed as planted, but the fuzzer's catalogue does not plant it", e.Name)
