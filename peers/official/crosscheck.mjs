@@ -205,10 +205,20 @@ const md = [
 ];
 for (const r of rows) {
   const off = capped(r.official.scenarios.map((s) => `\`${s.scenario}\` (${s.runs.join(', ')})`));
+  // A check killing over both transports is named once; "stdio" marks one
+  // that kills over stdio alone.
+  const byID = new Map();
+  for (const c of r.mcpconform.checks) {
+    const e = byID.get(c.id) ?? { outcomes: new Set(), transports: new Set() };
+    e.outcomes.add(c.outcome);
+    e.transports.add(c.transport);
+    byID.set(c.id, e);
+  }
   const mc = capped(
-    r.mcpconform.checks.map((c) => {
-      const notes = [c.outcome === 'FAIL' ? '' : c.outcome, c.transport === 'stdio' ? 'stdio' : ''].filter(Boolean);
-      return `\`${c.id}\`${notes.length ? ` (${notes.join(', ')})` : ''}`;
+    [...byID].map(([id, e]) => {
+      const notes = [...e.outcomes].filter((o) => o !== 'FAIL');
+      if (!e.transports.has('http')) notes.push('stdio');
+      return `\`${id}\`${notes.length ? ` (${notes.join(', ')})` : ''}`;
     }),
   );
   const verdict = r.verdict === 'official only' ? '**official only**' : r.verdict;
