@@ -101,11 +101,17 @@ synopsis, examples and flags; the flags below are those of mcpconform alone.
 
 var listHelp = usage.Help{
 	Command:  "mcpconform list",
-	Synopsis: []string{"[--format table|json]"},
+	Synopsis: []string{"[--format table|json]", "--mutants [--format table|json]"},
 	About: `
 Lists the check catalogue: each check's ID, role, transport, level, rules and
-their URLs, the mutants that must fail it, and (json) the waits it spends.`,
-	Examples: []string{"mcpconform list", "mcpconform list --format json | jq '.checks[].id'"},
+their URLs, the mutants that must fail it, and (json) the waits it spends.
+
+--mutants lists the mutants and permitted variants of the reference client
+and server instead (what --mutant of adapter and serve accepts): each one's
+name, role, kind (mutant, planted for the fuzzer, or variant), the checks
+that kill it and the rule it breaks or the one that permits it.`,
+	Examples: []string{"mcpconform list", "mcpconform list --format json | jq '.checks[].id'",
+		"mcpconform list --mutants --format json | jq -r '.mutants[] | select(.role == \"server\" and .kind == \"mutant\") | .name'"},
 }
 
 var rulesHelp = usage.Help{

@@ -65,11 +65,15 @@ type waitEntry struct {
 func list(args []string, stdout, stderr io.Writer) int {
 	fs := usage.NewFlagSet("list")
 	format := fs.String("format", "table", "table or json")
+	mutants := fs.Bool("mutants", false, "list the mutants and permitted variants of the references instead of the checks")
 	if err := listHelp.Parse(fs, args, stdout); err != nil {
 		return exitFor(err, stderr)
 	}
 	if fs.NArg() > 0 {
 		return exitFor(fmt.Errorf("list: unexpected argument %q", fs.Arg(0)), stderr)
+	}
+	if *mutants {
+		return listMutants(*format, stdout, stderr)
 	}
 	all := check.All()
 	defaults, referenceLine := run.Options{}.WithDefaults(), run.ReferenceConfigLine()
@@ -94,9 +98,7 @@ func list(args []string, stdout, stderr io.Writer) int {
 			}
 			entries = append(entries, e)
 		}
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(map[string]any{"checks": entries}); err != nil {
+		if err := writeIndented(stdout, map[string]any{"checks": entries}); err != nil {
 			return exitFor(err, stderr)
 		}
 	case "table":
@@ -122,4 +124,12 @@ func list(args []string, stdout, stderr io.Writer) int {
 		return exitFor(errUsage{fmt.Errorf("list: --format must be table or json, got %q", *format)}, stderr)
 	}
 	return 0
+}
+
+// writeIndented writes v as JSON indented by two spaces, the format of the
+// listing commands.
+func writeIndented(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
 }

@@ -3,9 +3,7 @@
 // Usage: node summarize.mjs --role server|client --results DIR
 //          [--baseline YAML] [--list FILE] [--verdicts FILE]
 //
-// --results holds the suite's `-o` output: one folder per scenario run, named
-// <scenario>-<ISO timestamp> (server-<scenario>-… in server mode), each with
-// checks.json. A scenario FAILs when one of its checks is FAILURE, WARNs when
+// --results holds the suite's `-o` output (read by results.mjs). A scenario FAILs when one of its checks is FAILURE, WARNs when
 // one is WARNING, else PASSes; the note quotes the suite's messages.
 // --baseline is the expected-failures file (the suite's format: `<scenario>`
 // or `<scenario>:<check-id>` entries under server: and client:); the failing
@@ -16,9 +14,9 @@
 // --verdicts is a file of "<scenario> <exit status>" lines, one per
 // `conformance client --scenario` run: the suite's own verdict on each.
 // Ends with the scenarios that fail, scored and not scored apart.
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
+import { outcomeOf, scenarioRuns } from './results.mjs';
 
 const usage =
   'usage: node summarize.mjs --role server|client --results DIR [--baseline YAML] [--list FILE] [--verdicts FILE]';
@@ -81,16 +79,7 @@ if (opts.verdicts) {
   }
 }
 
-const prefix = role === 'server' ? 'server-' : '';
-const stamp = /-(\d{4}-\d{2}-\d{2}T[\d-]+Z)$/;
-const runs = readdirSync(results, { withFileTypes: true })
-  .filter((d) => d.isDirectory() && d.name.startsWith(prefix) && stamp.test(d.name))
-  .map((d) => ({
-    dir: d.name,
-    scenario: d.name.slice(prefix.length).replace(stamp, ''),
-    when: d.name.match(stamp)[1],
-  }))
-  .sort((a, b) => a.when.localeCompare(b.when));
+const runs = scenarioRuns(results, role);
 if (runs.length === 0) {
   console.error(`summarize.mjs: no scenario results in ${results}`);
   process.exit(2);
@@ -107,10 +96,10 @@ console.log(`|${' --- |'.repeat(columns.length)}`);
 const totals = { PASS: 0, FAIL: 0, WARN: 0 };
 const failing = { scored: [], unscored: [] };
 for (const run of runs) {
-  const checks = JSON.parse(readFileSync(join(results, run.dir, 'checks.json'), 'utf8'));
+  const checks = JSON.parse(readFileSync(run.file, 'utf8'));
   const count = (status) => checks.filter((c) => c.status === status).length;
   const bad = checks.filter((c) => c.status === 'FAILURE' || c.status === 'WARNING');
-  const outcome = count('FAILURE') ? 'FAIL' : count('WARNING') ? 'WARN' : 'PASS';
+  const outcome = outcomeOf(checks);
   totals[outcome]++;
   if (outcome !== 'PASS') (unscored.has(run.scenario) ? failing.unscored : failing.scored).push(run.scenario);
   const note = bad

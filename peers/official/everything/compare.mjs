@@ -14,8 +14,9 @@
 // distinct check IDs that ran (not SKIPPED), all of them and those of the
 // scenarios of a 2025 version (the era server-everything serves), beside its
 // scenarios and the distinct spec references its checks cite.
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { readChecks, scenarioRuns } from '../results.mjs';
 
 const [out] = process.argv.slice(2);
 if (!out) {
@@ -61,20 +62,15 @@ const versions = new Map(
     .filter(Boolean)
     .map((m) => [m[1], m[2].split(',')]),
 );
-const stamp = /-(\d{4}-\d{2}-\d{2}T[\d-]+Z)$/;
-const resultsDir = join(out, `official-${last}`);
-const scenarios = existsSync(resultsDir) ? readdirSync(resultsDir).filter((d) => d.startsWith('server-') && stamp.test(d)) : [];
 const statuses = {};
 const ran = new Set();
 const ranLegacy = new Set();
 const references = new Set();
 let checks = 0;
-for (const dir of scenarios) {
-  const scenario = dir.slice('server-'.length).replace(stamp, '');
-  const legacy = (versions.get(scenario) ?? []).some((v) => v.startsWith('2025-'));
-  const file = join(resultsDir, dir, 'checks.json');
-  if (!existsSync(file)) continue;
-  for (const c of JSON.parse(readFileSync(file, 'utf8'))) {
+const scenarios = scenarioRuns(join(out, `official-${last}`), 'server');
+for (const run of scenarios) {
+  const legacy = (versions.get(run.scenario) ?? []).some((v) => v.startsWith('2025-'));
+  for (const c of readChecks(run) ?? []) {
     checks++;
     statuses[c.status] = (statuses[c.status] ?? 0) + 1;
     if (c.status === 'SKIPPED') continue;

@@ -1,0 +1,87 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/mcpconform/mcpconform/harness/check"
+	"github.com/mcpconform/mcpconform/harness/mutant"
+)
+
+// Kinds of a mutantEntry.
+const (
+	kindMutant  = "mutant"  // breaks one rule; the checks of KilledBy kill it
+	kindPlanted = "planted" // a bug planted for the fuzzer, which finds it
+	kindVariant = "variant" // permitted by the spec; no check fails it under spec
+)
+
+// mutantEntry is one mutant or permitted variant of a reference, as
+// mcpconform list --mutants gives it.
+type mutantEntry struct {
+	Name        mutant.Name `json:"name"`
+	Role        string      `json:"role"`
+	Kind        string      `json:"kind"`
+	Description string      `json:"description"`
+	// Transport is what a server mutant or any variant changes: "any" (the
+	// MCP server, its stdio transport or the serve command: serve --mutant
+	// takes it on either transport), "http" (the streamable HTTP server
+	// transport) or, for a client variant, "stdio". Empty for a client
+	// mutant.
+	Transport string `json:"transport,omitempty"`
+	// KilledBy are the checks that kill it (for a variant: under --profile
+	// hardened), as each check's killed_by names it.
+	KilledBy []string `json:"killed_by"`
+	// PermittedBy are the rules that permit a variant.
+	PermittedBy []string `json:"permitted_by,omitempty"`
+}
+
+// mutantEntries lists every mutant, then every permitted variant, each
+// sorted by name.
+func mutantEntries() []mutantEntry {
+	var out []mutantEntry
+	for _, m := range mutant.All() {
+		kind := kindMutant
+		if m.Planted() {
+			kind = kindPlanted
+		}
+		e := mutantEntry{Name: m.Name, Role: m.Role, Kind: kind, Description: m.Description, KilledBy: killedBy(m.Name)}
+		if m.Role == "server" {
+			e.Transport = "http"
+			if mutant.OfServerProtocol(m.Name) {
+				e.Transport = "any"
+			}
+		}
+		out = append(out, e)
+	}
+	for _, v := range mutant.Variants() {
+		out = append(out, mutantEntry{Name: v.Name, Role: v.Role, Kind: kindVariant, Description: v.Description, KilledBy: killedBy(v.Name),
+			Transport: v.Transport, PermittedBy: v.PermittedBy})
+	}
+	return out
+}
+
+// killedBy is check.KilledBy, never nil (an empty JSON list).
+func killedBy(n mutant.Name) []string { return append([]string{}, check.KilledBy(n)...) }
+
+func listMutants(format string, stdout, stderr io.Writer) int {
+	entries := mutantEntries()
+	switch format {
+	case "json":
+		if err := writeIndented(stdout, map[string]any{"mutants": entries}); err != nil {
+			return exitFor(err, stderr)
+		}
+	case "table":
+		tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
+		fmt.Fprintln(tw, "NAME\tROLE\tKIND\tTRANSPORT\tKILLED BY\tDESCRIPTION")
+		for _, e := range entries {
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", e.Name, e.Role, e.Kind, e.Transport, strings.Join(e.KilledBy, ","), e.Description)
+		}
+		tw.Flush()
+		fmt.Fprintf(stdout, "%d mutants and variants\n", len(entries))
+	default:
+		return exitFor(errUsage{fmt.Errorf("list: --format must be table or json, got %q", format)}, stderr)
+	}
+	return 0
+}
