@@ -8,6 +8,7 @@ import (
 
 	"github.com/mcpconform/mcpconform/harness/check"
 	"github.com/mcpconform/mcpconform/harness/mutant"
+	"github.com/mcpconform/mcpconform/harness/serve"
 )
 
 // Kinds of a mutantEntry.
@@ -30,6 +31,10 @@ type mutantEntry struct {
 	// transport) or, for a client variant, "stdio". Empty for a client
 	// mutant.
 	Transport string `json:"transport,omitempty"`
+	// Era is "modern" for a server mutant or variant whose reference serves
+	// the 2026-07-28 era alone (serve --era modern): what it breaks shows
+	// beside a reference of that era alone. Empty for the others.
+	Era string `json:"era,omitempty"`
 	// KilledBy are the checks that kill it (for a variant: under --profile
 	// hardened), as each check's killed_by names it.
 	KilledBy []string `json:"killed_by"`
@@ -52,14 +57,24 @@ func mutantEntries() []mutantEntry {
 			if mutant.OfServerProtocol(m.Name) {
 				e.Transport = "any"
 			}
+			e.Era = eraOf(m.Name)
 		}
 		out = append(out, e)
 	}
 	for _, v := range mutant.Variants() {
 		out = append(out, mutantEntry{Name: v.Name, Role: v.Role, Kind: kindVariant, Description: v.Description, KilledBy: killedBy(v.Name),
-			Transport: v.Transport, PermittedBy: v.PermittedBy})
+			Transport: v.Transport, PermittedBy: v.PermittedBy, Era: eraOf(v.Name)})
 	}
 	return out
+}
+
+// eraOf is a mutant's Era: "modern" when its reference serves 2026-07-28
+// alone.
+func eraOf(m mutant.Name) string {
+	if serve.ModernOnly(m) {
+		return "modern"
+	}
+	return ""
 }
 
 // killedBy is check.KilledBy, never nil (an empty JSON list).

@@ -68,10 +68,17 @@ func (o Options) mcpServer() (*mcpserver.Server, error) {
 // era is the era served: 2026-07-28 only for variant ModernOnly and the
 // mutants of it, else what --era says.
 func (o Options) era() mcpserver.Era {
-	if o.Mutant == mutant.ModernOnly || o.Mutant == mutant.InitializeNamesNoVersions || o.Mutant == mutant.ModernMintsSession {
+	if ModernOnly(o.Mutant) {
 		return mcpserver.EraModern
 	}
 	return o.Era
+}
+
+// ModernOnly reports whether the reference with m serves the 2026-07-28
+// era alone whatever --era says: variant ModernOnly and the mutants of a
+// server of that era alone.
+func ModernOnly(m mutant.Name) bool {
+	return m == mutant.ModernOnly || m == mutant.InitializeNamesNoVersions || m == mutant.ModernMintsSession
 }
 
 // Start serves the reference server over the streamable HTTP server

@@ -118,7 +118,11 @@ stop_job() {
 cross() {
 	local target=$1 transport=$2 dir=$out/runs/$1 run run_name selection
 	local mutant=()
-	[[ $target == reference ]] || mutant=(--mutant "$target")
+	case $target in
+	reference) ;;
+	reference-modern) mutant=(--era modern) ;; # beside which a mutant of that era alone is judged
+	*) mutant=(--mutant "$target") ;;
+	esac
 	mkdir -p "$dir"
 	tmp=$(mktemp -d)
 	trap stop_job EXIT
@@ -160,15 +164,21 @@ trap 'stop_jobs; cleanup' EXIT
 
 selected=$("$node" "$here/crosscheck.mjs" select "$out" "${CROSSCHECK_MUTANTS:-}") || die "cannot select the mutants (CROSSCHECK_MUTANTS='${CROSSCHECK_MUTANTS:-}')"
 started=$SECONDS
-total=$(($(wc -l <<<"$selected") + 1))
+mutant_count=$(wc -l <<<"$selected")
+total=$((mutant_count + 1))
 done_count=0
 echo "$name: @modelcontextprotocol/conformance $CONFORMANCE_VERSION on Node.js $node_version;" \
-	"the reference, then $((total - 1)) server mutants $parallel at a time; results in $out"
+	"the reference, then $mutant_count server mutants $parallel at a time; results in $out"
 (cross reference any) &
 job_of[$!]=reference
-reap
+if grep -q $'\tmodern$' <<<"$selected"; then
+	total=$((total + 1))
+	(cross reference-modern any) &
+	job_of[$!]=reference-modern
+fi
+while ((${#job_of[@]})); do reap; done
 ((${#broken[@]} == 0)) || die "the reference's runs broke off: ${broken[*]}"
-while IFS=$'\t' read -r target transport; do
+while IFS=$'\t' read -r target transport _; do
 	while ((${#job_of[@]} >= parallel)); do reap; done
 	(cross "$target" "$transport") &
 	job_of[$!]=$target
@@ -176,7 +186,7 @@ done <<<"$selected"
 while ((${#job_of[@]})); do reap; done
 
 "$node" "$here/crosscheck.mjs" table "$out" || die "tabulating the runs failed; see $out/runs"
-echo "$name: $((total - 1)) mutants in $((SECONDS - started))s; results in $out"
+echo "$name: $mutant_count mutants in $((SECONDS - started))s; results in $out"
 ((${#broken[@]} == 0)) || die "runs broke off: ${broken[*]}"
 official_only=$("$node" -p "require(process.argv[1]).totals.official_only" "$out/cross-check.json")
 if ((official_only)); then

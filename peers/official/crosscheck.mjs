@@ -4,11 +4,14 @@
 // Usage: node crosscheck.mjs select OUT_DIR [NAMES]
 //        node crosscheck.mjs table OUT_DIR
 //
-// select prints one "NAME<TAB>TRANSPORT" line per server mutant of
+// select prints one "NAME<TAB>TRANSPORT<TAB>ERA" line per server mutant of
 // OUT_DIR/mutants.json (`mcpconform list --mutants --format json`; planted
 // bugs and permitted variants aside), restricted to NAMES (comma-separated)
 // when given. TRANSPORT is "any" for a mutant of the MCP server itself
-// (serve takes it on stdio too), "http" for one of the HTTP transport.
+// (serve takes it on stdio too), "http" for one of the HTTP transport. ERA
+// is "modern" for a mutant of a server of 2026-07-28 alone, which is judged
+// beside the reference of that era alone (runs/reference-modern/): beside
+// the reference of both eras every legacy scenario would "kill" it.
 //
 // table reads OUT_DIR/runs/reference/ and OUT_DIR/runs/<mutant>/, each with
 // official-<run>/ (the suite's -o results of one run), mcpconform.json
@@ -45,7 +48,7 @@ if (mode === 'select') {
     console.error(`crosscheck.mjs: not server mutants: ${unknown.join(', ')}; mcpconform list --mutants names them`);
     process.exit(2);
   }
-  for (const m of mutants) if (!wanted || wanted.has(m.name)) console.log(`${m.name}\t${m.transport}`);
+  for (const m of mutants) if (!wanted || wanted.has(m.name)) console.log(`${m.name}\t${m.transport}\t${m.era ?? ''}`);
   process.exit(0);
 }
 
@@ -87,11 +90,22 @@ const mcpconform = (dir, transport) => {
   return existsSync(file) ? new Map(readJSON(file).checks.map((c) => [c.id, c.outcome])) : null;
 };
 
-const ref = { official: official(refDir), http: mcpconform(refDir, 'http'), stdio: mcpconform(refDir, 'stdio') };
-if (!ref.http || !ref.stdio || officialRuns.some((run) => ref.official.get(run).size === 0)) {
-  console.error(`crosscheck.mjs: the reference's runs in ${refDir} are incomplete; see their logs there`);
+// reference reads a reference's runs, null when it has none.
+const reference = (dir) => {
+  if (!existsSync(dir)) return null;
+  const r = { official: official(dir), http: mcpconform(dir, 'http'), stdio: mcpconform(dir, 'stdio') };
+  if (!r.http || !r.stdio || officialRuns.some((run) => r.official.get(run).size === 0)) {
+    console.error(`crosscheck.mjs: the reference's runs in ${dir} are incomplete; see their logs there`);
+    process.exit(2);
+  }
+  return r;
+};
+const refBoth = reference(refDir);
+if (!refBoth) {
+  console.error(`crosscheck.mjs: no runs of the reference in ${refDir}`);
   process.exit(2);
 }
+const refModern = reference(join(runsDir, 'reference-modern'));
 
 const rows = [];
 for (const m of mutants) {
@@ -99,6 +113,11 @@ for (const m of mutants) {
   if (!existsSync(dir)) continue;
   const st = status(dir);
   const notes = [];
+  if (m.era === 'modern' && !refModern) {
+    console.error(`crosscheck.mjs: ${m.name} serves 2026-07-28 alone, and there are no runs of the reference of that era alone (runs/reference-modern)`);
+    process.exit(2);
+  }
+  const ref = m.era === 'modern' ? refModern : refBoth;
   // The official suite: the scenarios that pass on the reference and not on the mutant.
   const scenarios = new Map(); // scenario → { runs, checks }
   const got = official(dir);
@@ -170,14 +189,14 @@ const totals = {
 // The scenarios the reference does not pass, with the runs: they can kill nothing.
 const notPassing = new Map();
 for (const run of officialRuns) {
-  for (const [scenario, r] of ref.official.get(run)) {
+  for (const [scenario, r] of refBoth.official.get(run)) {
     if (r.outcome !== 'PASS') notPassing.set(scenario, [...(notPassing.get(scenario) ?? []), `${run} ${r.outcome}`]);
   }
 }
 const refNotPassing = [...notPassing].map(([scenario, runs]) => `${scenario} (${runs.join(', ')})`);
-const refNotPassingChecks = [...ref.http]
-  .filter(([id, o]) => o !== 'PASS' && ref.stdio.get(id) !== 'PASS')
-  .map(([id, o]) => `${id} (${o} over HTTP, ${ref.stdio.get(id) ?? 'not run'} over stdio)`);
+const refNotPassingChecks = [...refBoth.http]
+  .filter(([id, o]) => o !== 'PASS' && refBoth.stdio.get(id) !== 'PASS')
+  .map(([id, o]) => `${id} (${o} over HTTP, ${refBoth.stdio.get(id) ?? 'not run'} over stdio)`);
 writeFileSync(
   join(out, 'cross-check.json'),
   JSON.stringify({ totals, reference: { official_not_passing: refNotPassing, mcpconform_not_passing: refNotPassingChecks }, mutants: rows }, null, 2) + '\n',
