@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/mcpconform/mcpconform/harness/mutant"
+	"github.com/mcpconform/mcpconform/harness/serve"
 )
 
 // list --mutants names every mutant and variant that --mutant accepts, each
@@ -28,6 +29,9 @@ func TestListMutantsJSONNamesWhatMutantAccepts(t *testing.T) {
 		}
 		if e.Role == "server" && e.Transport != "any" && e.Transport != "http" {
 			t.Errorf("%s: a server mutant or variant of transport %q, want any or http", e.Name, e.Transport)
+		}
+		if want := map[bool]string{true: "modern"}[serve.ModernOnly(e.Name)]; e.Era != want {
+			t.Errorf("%s: era %q, want %q (what serve --mutant serves)", e.Name, e.Era, want)
 		}
 		switch {
 		case e.Kind == kindPlanted && !mutant.IsPlanted(e.Name):
