@@ -432,6 +432,13 @@ type coordinator struct {
 	// clientCap, when not 0, is the most client checks running at once;
 	// clients counts them.
 	clientCap, clients int
+	// awaited are the Serial checks a worker waits to run alone: another
+	// worker that reaches one goes on to its next check instead of waiting
+	// too, so that a Serial check is no barrier for every worker at once.
+	awaited map[string]int
+	// gone are the workers that vanished: a claim still pending for one
+	// gives it nothing, so that the check goes to another.
+	gone map[int]bool
 }
 
 func newCoordinator(path string, progress run.Progress, serialise bool, clientCap int) (*coordinator, error) {
@@ -439,7 +446,8 @@ func newCoordinator(path string, progress run.Progress, serialise bool, clientCa
 	if err != nil {
 		return nil, fmt.Errorf("parallel run: listening on %s: %w", path, err)
 	}
-	c := &coordinator{path: path, ln: ln, progress: progress, claims: map[string]int{}, inflight: map[int]map[string]bool{}, serialise: serialise, clientCap: clientCap}
+	c := &coordinator{path: path, ln: ln, progress: progress, claims: map[string]int{}, inflight: map[int]map[string]bool{}, serialise: serialise, clientCap: clientCap,
+		awaited: map[string]int{}, gone: map[int]bool{}}
 	c.cond = sync.NewCond(&c.mu)
 	go func() {
 		for {
@@ -484,22 +492,30 @@ func (c *coordinator) serve(conn net.Conn) {
 }
 
 // claim gives id to worker w unless another has it; a serial check waits
-// until nothing runs, and nothing starts while one runs; a client check
-// waits while clientCap of them run.
+// until nothing runs (one worker waits for it; another that reaches it
+// goes on), and nothing starts while one runs; a client check waits while
+// clientCap of them run.
 func (c *coordinator) claim(id string, serial bool, w int) bool {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	serial = serial && c.serialise
 	client := c.clientCap > 0 && isClientCheck(id)
 	for {
-		if _, taken := c.claims[id]; taken {
+		if _, taken := c.claims[id]; taken || c.gone[w] {
 			return false
 		}
 		if !c.serial && (!serial || c.running == 0) && (!client || c.clients < c.clientCap) {
 			break
 		}
+		if serial {
+			if waiter, ok := c.awaited[id]; ok && waiter != w {
+				return false // another worker waits to run it
+			}
+			c.awaited[id] = w
+		}
 		c.cond.Wait()
 	}
+	delete(c.awaited, id)
 	c.claims[id] = w
 	c.running++
 	if client {
@@ -541,6 +557,9 @@ func isClientCheck(id string) bool {
 func (c *coordinator) release(w int) {
 	c.mu.Lock()
 	ids := slices.Collect(maps.Keys(c.inflight[w]))
+	c.gone[w] = true
+	maps.DeleteFunc(c.awaited, func(_ string, waiter int) bool { return waiter == w })
+	c.cond.Broadcast()
 	c.mu.Unlock()
 	for _, id := range ids {
 		c.done(id, w, check.Error, 0)

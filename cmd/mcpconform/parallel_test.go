@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -276,5 +277,75 @@ func TestClientChecksKeepTheirCap(t *testing.T) {
 		}
 	case <-time.After(10 * time.Second):
 		t.Fatal("the second client check was not granted within 10s of the first one's end")
+	}
+}
+
+// TestOneWorkerAwaitsASerialCheck: against a user's server a Serial check
+// waits until nothing runs, but only the first worker that reaches it
+// waits; another that reaches it meanwhile goes on at once (it is not
+// its), and the first is granted it once the check in flight ends.
+func TestOneWorkerAwaitsASerialCheck(t *testing.T) {
+	var serial, other string
+	for _, d := range check.All() {
+		switch {
+		case d.Serial && serial == "":
+			serial = d.ID
+		case !d.Serial && d.Role == check.Server && other == "":
+			other = d.ID
+		}
+	}
+	dir := t.TempDir()
+	co, err := newCoordinator(filepath.Join(dir, "c.sock"), &progressLog{}, true, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer co.close()
+	var ws []*claimClient
+	for i := range 3 {
+		w, err := dialCoordinator(shardConf{socket: co.path, worker: i})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ws = append(ws, w)
+	}
+	if ok, err := ws[0].Claim(other, false); !ok || err != nil {
+		t.Fatalf("%s: granted %v, error %v", other, ok, err)
+	}
+	first := make(chan error, 1)
+	go func() {
+		ok, err := ws[1].Claim(serial, true)
+		if err == nil && !ok {
+			err = fmt.Errorf("refused")
+		}
+		first <- err
+	}()
+	// Once the first waits for it, the second worker to reach the serial
+	// check is told at once that it is not its.
+	deadline := time.Now().Add(10 * time.Second)
+	for waiting := false; !waiting; {
+		co.mu.Lock()
+		_, waiting = co.awaited[serial]
+		co.mu.Unlock()
+		if time.Now().After(deadline) {
+			t.Fatalf("no worker waits for %s 10s after the first asked for it", serial)
+		}
+		runtime.Gosched()
+	}
+	if ok, err := ws[2].Claim(serial, true); ok || err != nil {
+		t.Fatalf("%s: granted to a second worker %v, error %v; want refused at once", serial, ok, err)
+	}
+	select {
+	case err := <-first:
+		t.Fatalf("%s started beside %s (error %v)", serial, other, err)
+	default:
+	}
+	ws[0].Done(other, check.Pass, time.Millisecond)
+	select {
+	case err := <-first:
+		if err != nil {
+			t.Fatalf("%s, once %s was done: %v", serial, other, err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatalf("%s was not granted within 10s of %s's end", serial, other)
 	}
 }
