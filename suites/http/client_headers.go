@@ -166,9 +166,10 @@ var _ = clientCheck(check.Descriptor{
 })
 
 // proposedVersion is the protocolVersion of the client's first initialize,
-// "" without one.
+// "" without one. The fakes echo a version they know, so it is also the
+// version negotiated.
 func proposedVersion(r *run.HTTPClientRun) string {
-	for _, q := range r.ByMethod("POST") {
+	for _, q := range initializeRequests(r) {
 		for _, m := range q.Messages {
 			if m.Method == "initialize" {
 				var p struct {
@@ -212,16 +213,7 @@ var _ = clientCheck(check.Descriptor{
 }, func(c *run.C) {
 	r := c.RunHTTPClient(httpfake.Options{Case: "well-behaved"}, target.Invocation{})
 	wantAllCallsOK(c, r, 1)
-	negotiated := ""
-	for _, q := range initializeRequests(r) {
-		for _, m := range q.Messages {
-			var p struct {
-				ProtocolVersion string `json:"protocolVersion"`
-			}
-			_ = json.Unmarshal(m.Params, &p)
-			negotiated = p.ProtocolVersion // the fake echoes the proposed version
-		}
-	}
+	negotiated := proposedVersion(r)
 	if negotiated == "2025-03-26" {
 		c.Unimplemented("the client negotiated 2025-03-26, which has no MCP-Protocol-Version header")
 	}
