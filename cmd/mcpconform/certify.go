@@ -320,6 +320,7 @@ func certifyWith(o *runOptions, roles []check.Role, stdout, stderr io.Writer) in
 	if err := preflight(cfg, p.judged); err != nil {
 		return stopRun(o, p, roles, t, err, stderr)
 	}
+	run.StartCensus()
 	fmt.Fprintf(stdout, "mcpconform %s: certifying %s (seed %d, profile %s, run budget %s)\n", Version, describeTarget(roles, o, t.url), o.seed, p.profile, p.budget)
 	con := console.New(stdout, p.console)
 	run.SetProgress(con)
@@ -355,7 +356,7 @@ func runConfig(o *runOptions, p *prepared, t targets) run.Options {
 	return run.Options{ClientAdapter: t.adapter, ServerURL: t.url, ServerCommand: t.server, Implementation: t.implementation,
 		Fixtures: p.fixtures.roles, Unsafe: p.fixtures.unsafe, CallTools: o.callTools.over(p.fixtures), Seed: o.seed, Strict: o.strict, Profile: p.profile, Selection: p.filter,
 		Baseline: p.baseline, SnapshotDir: o.snapshots, UpdateSnapshots: o.updateSnapshots, CheckDeadline: o.timeout, Patience: o.patience,
-		ProbeTimeout: o.probeTimeout, QuietWindow: o.quietWindow, ToolBudget: o.toolBudget, Fuzz: o.fuzz, FuzzCases: o.fuzzCases,
+		ProbeTimeout: o.probeTimeout, QuietWindow: o.quietWindow, ToolBudget: o.toolBudget, Census: o.url != "", Fuzz: o.fuzz, FuzzCases: o.fuzzCases,
 		Secrets: p.secrets, ServerCheckDeadline: o.checkTimeout}
 }
 

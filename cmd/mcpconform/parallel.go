@@ -162,6 +162,7 @@ func certifyParallel(o *runOptions, p *prepared, roles []check.Role, stdout, std
 	if err := preflight(cfg, p.judged); err != nil {
 		return stopRun(o, p, roles, t, err, stderr)
 	}
+	run.StartCensus()
 	if run.ProbedEras()[check.HTTP].Sessionless {
 		// A server without sessions cannot tell two checks apart (their
 		// request ids, the capabilities they declared): one at a time.
@@ -464,7 +465,8 @@ func newCoordinator(path string, progress run.Progress, serialise bool, clientCa
 func (c *coordinator) close() { _ = c.ln.Close() }
 
 // serve answers one worker: "worker N", then "claim ID 0|1" (answered
-// "yes" or "no") and "done ID OUTCOME MS". A worker that goes away gives
+// "yes" or "no"), "census wait|now" (answered with the run's tool census
+// as JSON, once it is taken or as far as it went) and "done ID OUTCOME MS". A worker that goes away gives
 // back what it was running, ERROR.
 func (c *coordinator) serve(conn net.Conn) {
 	defer conn.Close()
@@ -484,6 +486,14 @@ func (c *coordinator) serve(conn net.Conn) {
 			if _, err := io.WriteString(conn, answer); err != nil {
 				return
 			}
+		case len(f) == 2 && f[0] == "census":
+			b, err := json.Marshal(run.TakenCensus(f[1] == "wait"))
+			if err != nil {
+				return
+			}
+			if _, err := fmt.Fprintf(conn, "%s\n", b); err != nil {
+				return
+			}
 		case len(f) == 4 && f[0] == "done":
 			ms, _ := strconv.ParseInt(f[3], 10, 64)
 			c.done(f[1], w, check.Outcome(f[2]), time.Duration(ms)*time.Millisecond)
@@ -493,8 +503,8 @@ func (c *coordinator) serve(conn net.Conn) {
 
 // claim gives id to worker w unless another has it; a serial check waits
 // until nothing runs (one worker waits for it; another that reaches it
-// goes on), and nothing starts while one runs; a client check waits while
-// clientCap of them run.
+// goes on), and nothing starts while one runs or is waited for; a client
+// check waits while clientCap of them run.
 func (c *coordinator) claim(id string, serial bool, w int) bool {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -504,7 +514,11 @@ func (c *coordinator) claim(id string, serial bool, w int) bool {
 		if _, taken := c.claims[id]; taken || c.gone[w] {
 			return false
 		}
-		if !c.serial && (!serial || c.running == 0) && (!client || c.clients < c.clientCap) {
+		// A serial check waited for goes before any check not yet started:
+		// the run's Serial checks then run one after another, not each
+		// when the others happen to leave a gap.
+		waitedFor := !serial && len(c.awaited) > 0
+		if !c.serial && !waitedFor && (!serial || c.running == 0) && (!client || c.clients < c.clientCap) {
 			break
 		}
 		if serial {
@@ -596,6 +610,25 @@ func (c *claimClient) Claim(id string, serial bool) (bool, error) {
 	}
 	line, err := c.r.ReadString('\n')
 	return line == "yes\n", err
+}
+
+// Census asks the coordinator for the run's tool census (run.RemoteCensus).
+func (c *claimClient) Census(wait bool) (run.Census, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	var got run.Census
+	how := "now"
+	if wait {
+		how = "wait"
+	}
+	if _, err := fmt.Fprintf(c.conn, "census %s\n", how); err != nil {
+		return got, err
+	}
+	line, err := c.r.ReadString('\n')
+	if err != nil {
+		return got, err
+	}
+	return got, json.Unmarshal([]byte(line), &got)
 }
 
 func (c *claimClient) Done(id string, o check.Outcome, took time.Duration) {

@@ -285,13 +285,15 @@ func TestClientChecksKeepTheirCap(t *testing.T) {
 // waits; another that reaches it meanwhile goes on at once (it is not
 // its), and the first is granted it once the check in flight ends.
 func TestOneWorkerAwaitsASerialCheck(t *testing.T) {
-	var serial, other string
+	var serial, other, third string
 	for _, d := range check.All() {
 		switch {
 		case d.Serial && serial == "":
 			serial = d.ID
 		case !d.Serial && d.Role == check.Server && other == "":
 			other = d.ID
+		case !d.Serial && d.Role == check.Server && third == "":
+			third = d.ID
 		}
 	}
 	dir := t.TempDir()
@@ -334,10 +336,21 @@ func TestOneWorkerAwaitsASerialCheck(t *testing.T) {
 	if ok, err := ws[2].Claim(serial, true); ok || err != nil {
 		t.Fatalf("%s: granted to a second worker %v, error %v; want refused at once", serial, ok, err)
 	}
+	// A check not yet started waits behind the serial one waited for.
+	later := make(chan error, 1)
+	go func() {
+		ok, err := ws[2].Claim(third, false)
+		if err == nil && !ok {
+			err = fmt.Errorf("refused")
+		}
+		later <- err
+	}()
 	select {
 	case err := <-first:
 		t.Fatalf("%s started beside %s (error %v)", serial, other, err)
-	default:
+	case err := <-later:
+		t.Fatalf("%s started while %s was waited for (error %v)", third, serial, err)
+	case <-time.After(50 * time.Millisecond):
 	}
 	ws[0].Done(other, check.Pass, time.Millisecond)
 	select {
@@ -347,5 +360,19 @@ func TestOneWorkerAwaitsASerialCheck(t *testing.T) {
 		}
 	case <-time.After(10 * time.Second):
 		t.Fatalf("%s was not granted within 10s of %s's end", serial, other)
+	}
+	select {
+	case err := <-later:
+		t.Fatalf("%s started beside the serial %s (error %v)", third, serial, err)
+	default:
+	}
+	ws[1].Done(serial, check.Pass, time.Millisecond)
+	select {
+	case err := <-later:
+		if err != nil {
+			t.Fatalf("%s, once %s was done: %v", third, serial, err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatalf("%s was not granted within 10s of %s's end", third, serial)
 	}
 }

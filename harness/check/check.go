@@ -85,6 +85,12 @@ type Descriptor struct {
 	// certifies a server at a URL; over stdio each check has a server of
 	// its own.
 	Serial bool
+	// TakesCensus marks a check that calls every tool the run's policy
+	// lets it: against a server at a URL of the user's it learns which
+	// tools are slow from the run's tool census (run.CensusSlow) instead
+	// of waiting out the tool budget on each, and runs after the checks
+	// that do not, by which time the census is taken.
+	TakesCensus bool
 	// Waits are the waits it spends on a conformant implementation (quiet
 	// windows, the budget of a slow tool call; the client's timeouts and
 	// graces it provokes, the delays it scripts), each with its setting.

@@ -154,7 +154,10 @@ var _ = serverCheck(check.Descriptor{
 // before the response is resumed (HT-29a, HT-45), so what the server sends
 // after the close is seen too. A call is never waited for past the run's
 // ToolBudget, and a slow tool (run.SlowTools) not past its first event:
-// callTool cancels it, and the check says so (Note).
+// callTool cancels it, and the check says so (Note). A tool the run's tool
+// census found unanswered within the budget (run.CensusSlow) is not
+// called again; one it has not seen answered yet is called after the
+// others, once the census is taken.
 func callEveryTool(c *run.C, p *probe, s session) []*reply {
 	p.call(s, "logging/setLevel", map[string]any{"level": "debug"}, 0) // a server without logging refuses; that is fine
 	raws := c.Pages("tools/list", "tools", func(cursor string) json.RawMessage {
@@ -166,8 +169,20 @@ func callEveryTool(c *run.C, p *probe, s session) []*reply {
 	fixtures := c.Options().Fixtures
 	slow := run.SlowTools(fixtures)
 	var out []*reply
-	var cut, opened []string
+	var cut, opened, learnt []string
 	var left []toolpolicy.LeftAlone
+	call := func(name string, args map[string]any, isSlow bool) {
+		c.Calls(name)
+		r := p.callTool(s, name, args, isSlow)
+		switch {
+		case r.Cancelled && isSlow:
+			opened = append(opened, name)
+		case r.Cancelled:
+			cut = append(cut, name)
+		}
+		out = append(out, r)
+	}
+	var pending []string
 	for _, raw := range raws {
 		var t run.ListedTool
 		_ = json.Unmarshal(raw, &t)
@@ -182,19 +197,31 @@ func callEveryTool(c *run.C, p *probe, s session) []*reply {
 		} else if len(t.InputSchema.Required) > 0 {
 			continue
 		}
-		c.Calls(t.Name)
-		r := p.callTool(s, t.Name, args, isSlow)
-		switch {
-		case r.Cancelled && isSlow:
-			opened = append(opened, t.Name)
-		case r.Cancelled:
-			cut = append(cut, t.Name)
+		if !isSlow {
+			switch found, waiting := c.CensusSoFar(check.HTTP, t.Name); {
+			case found:
+				learnt = append(learnt, t.Name)
+				continue
+			case waiting:
+				pending = append(pending, t.Name)
+				continue
+			}
 		}
-		out = append(out, r)
+		call(t.Name, args, isSlow)
+	}
+	for _, name := range pending {
+		if c.CensusSlow(check.HTTP, name) {
+			learnt = append(learnt, name)
+			continue
+		}
+		call(name, map[string]any{}, false)
 	}
 	switch {
 	case len(out) == 0 && len(left) > 0:
 		c.Unimplemented("the check calls the server's tools to make it send messages, and none may be called: " + toolpolicy.Explain(left))
+	case len(out) == 0 && len(learnt) > 0:
+		c.Unimplemented(fmt.Sprintf("the check calls the server's tools to make it send messages, and the run's tool census found every one it may call unanswered within the tool budget of %s (%s): --tool-budget waits longer",
+			c.ToolBudget(), strings.Join(learnt, ", ")))
 	case len(left) > 0:
 		c.Note("%d tools were not called: %s", len(left), toolpolicy.Explain(left))
 	}
@@ -205,6 +232,9 @@ func callEveryTool(c *run.C, p *probe, s session) []*reply {
 	if len(opened) > 0 {
 		c.Note("the slow tool %s was cancelled once its call opened: its stream was read to its first event only", strings.Join(opened, ", "))
 	}
+	if len(learnt) > 0 {
+		c.Note("the run's tool census found %s unanswered within the tool budget of %s: not called again, what its stream would carry was not observed; --tool-budget waits longer", strings.Join(learnt, ", "), c.ToolBudget())
+	}
 	return out
 }
 
@@ -213,9 +243,10 @@ var _ = serverCheck(check.Descriptor{
 	Title: "responses to POSTed requests never travel the GET stream; progress goes on its own request's stream",
 	Requirement: "The GET stream carries requests and notifications only, never JSON-RPC responses (except when resuming a POST's stream); " +
 		"what the server sends on a POST's stream relates to that request, and what it sends on the GET stream to no request in flight.",
-	Rules:    []string{"HT-33g", "HT-21", "HT-32g"},
-	KilledBy: []mutant.Name{mutant.ResponseOnGetStream, mutant.ProgressTokenForeign, mutant.NotificationsOnGetStream},
-	Waits:    []check.Wait{everyToolBudget, settle},
+	Rules:       []string{"HT-33g", "HT-21", "HT-32g"},
+	KilledBy:    []mutant.Name{mutant.ResponseOnGetStream, mutant.ProgressTokenForeign, mutant.NotificationsOnGetStream},
+	TakesCensus: true,
+	Waits:       []check.Wait{everyToolBudget, settle},
 }, func(c *run.C) {
 	p := newProbe(c)
 	s := p.initialize(latestLegacy)
@@ -270,6 +301,7 @@ var _ = serverCheck(check.Descriptor{
 	Requirement: "Each server message is sent on exactly one of the session's streams, never duplicated across streams.",
 	Rules:       []string{"HT-41"},
 	KilledBy:    []mutant.Name{mutant.DuplicateAcrossStreams},
+	TakesCensus: true,
 	Waits:       []check.Wait{everyToolBudget, settle},
 }, func(c *run.C) {
 	p := newProbe(c)
@@ -297,6 +329,7 @@ var _ = serverCheck(check.Descriptor{
 	Requirement: "Event ids, where given, are unique across all streams of the session.",
 	Rules:       []string{"HT-43", "HT-42"},
 	KilledBy:    []mutant.Name{mutant.DuplicateEventIDs},
+	TakesCensus: true,
 	Waits:       []check.Wait{everyToolBudget, settle},
 }, func(c *run.C) {
 	p := newProbe(c)

@@ -34,6 +34,7 @@ var _ = serverCheck(check.Descriptor{
 	Rules:       []string{"HT-28"},
 	Level:       check.SHOULD,
 	KilledBy:    []mutant.Name{mutant.NoPrimingEvent},
+	TakesCensus: true,
 	Waits:       []check.Wait{everyToolBudget},
 }, func(c *run.C) {
 	p := newProbe(c)
@@ -61,6 +62,7 @@ var _ = serverCheck(check.Descriptor{
 	Rules:       []string{"HT-29b", "HT-29a"},
 	Level:       check.SHOULD,
 	KilledBy:    []mutant.Name{mutant.NoRetryField},
+	TakesCensus: true,
 	Waits:       []check.Wait{everyToolBudget},
 }, func(c *run.C) {
 	p := newProbe(c)

@@ -22,6 +22,7 @@ var _ = serverCheck(check.Descriptor{
 	Rules:       []string{"HT-23"},
 	Level:       check.SHOULD,
 	KilledBy:    []mutant.Name{mutant.StreamClosedEarly},
+	TakesCensus: true,
 	Waits:       []check.Wait{everyToolBudget},
 }, func(c *run.C) {
 	p := newProbe(c)

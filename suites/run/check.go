@@ -49,9 +49,12 @@ var (
 // registered its checks and the run is configured: the checks with the
 // longest declared waits first (registration order among equals), so that
 // in a parallel run the waits overlap from the start instead of trailing
-// at the end. The reports order checks by ID whatever the order they ran;
-// the container has no text, so the specs keep their names.
-var _ = ginkgo.Describe("", func() {
+// at the end (but see tier).
+// The container is Ordered, or Ginkgo would run specs of one code location
+// in the order of their text, and ContinueOnFailure, so one check's
+// failure skips no other. The reports order checks by ID whatever the
+// order they ran; the container has no text, so the specs keep their names.
+var _ = ginkgo.Describe("", ginkgo.Ordered, ginkgo.ContinueOnFailure, func() {
 	specsMu.Lock()
 	ordered := slices.Clone(specs)
 	specsMu.Unlock()
@@ -62,7 +65,12 @@ var _ = ginkgo.Describe("", func() {
 	for _, s := range ordered {
 		waits[s.d.ID] = declaredWaits(cfg, s.d, lines[s.d.Transport]) * time.Duration(erasJudged(s.d, probed, lines[s.d.Transport]))
 	}
-	slices.SortStableFunc(ordered, func(a, b spec) int { return cmp.Compare(waits[b.d.ID], waits[a.d.ID]) })
+	slices.SortStableFunc(ordered, func(a, b spec) int {
+		if ta, tb := tier(cfg, a.d, waits[a.d.ID]), tier(cfg, b.d, waits[b.d.ID]); ta != tb {
+			return cmp.Compare(ta, tb)
+		}
+		return cmp.Compare(waits[b.d.ID], waits[a.d.ID])
+	})
 	for _, s := range ordered {
 		ginkgo.It(fmt.Sprintf("[%s] %s", s.d.ID, s.d.Title), ginkgo.Label(s.d.Labels()...), func() {
 			execute(s.d, s.body)
@@ -70,11 +78,33 @@ var _ = ginkgo.Describe("", func() {
 	}
 })
 
+// tier places a check in the run's order before its waits do. Against a
+// server at the user's URL, the checks that run alone (Serial) come first,
+// one after another while the run's tool census is taken, and those that
+// take the census and wait for nothing else last, when it is taken (the
+// tool budget is the census's wait, not theirs: declaredWaits); elsewhere
+// every check is of one tier.
+func tier(cfg Options, d check.Descriptor, waits time.Duration) int {
+	switch {
+	case !cfg.Census:
+		return 0
+	case d.Serial:
+		return -1
+	case d.TakesCensus && waits == 0:
+		return 1
+	}
+	return 0
+}
+
 // declaredWaits is the time the check's declared waits take at least, its
-// client-limit waits lasting the limits of the config line client.
+// client-limit waits lasting the limits of the config line client; the
+// tool budget of a check that takes the run's census is the census's.
 func declaredWaits(cfg Options, d check.Descriptor, client target.Output) time.Duration {
 	var sum time.Duration
 	for _, w := range d.Waits {
+		if cfg.Census && d.TakesCensus && w.Setting == check.ToolBudget {
+			continue // the census's
+		}
 		sum += cfg.WaitDuration(w, client)
 	}
 	return sum
@@ -129,6 +159,9 @@ type C struct {
 	over       check.Transport
 	// era is the era a client check judges the client in now (eachEra).
 	era check.Era
+	// taken is the run's tool census, once the check asked (census);
+	// sofar what it had seen when the check first asked (CensusPending).
+	taken, sofar *Census
 }
 
 // Note adds to the check's message what qualifies its verdict: what it

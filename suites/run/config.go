@@ -70,6 +70,10 @@ type Options struct {
 	// call of a tool it does not know before it cancels the call
 	// (check.ToolBudget).
 	QuietWindow, ToolBudget time.Duration
+	// Census: the run certifies a server at a URL the user gave, whose
+	// tools a census classifies once for the checks that call every tool
+	// (StartCensus).
+	Census bool
 	// CheckDeadline bounds one adapter run; past it the adapter's process
 	// group is killed and the check fails.
 	CheckDeadline time.Duration
@@ -160,6 +164,7 @@ func Configure(c Options) {
 	resetResults()
 	resetDeclared()
 	resetEras()
+	resetCensus()
 }
 
 // WithDefaults returns c with its zero fields set to their defaults.

@@ -48,7 +48,8 @@ type toolResult struct {
 }
 
 // callTools calls each of tools that the run's tool policy lets checks
-// call, except the slow tool (run.SlowTools), the first maxToolCalls, in
+// call, except the slow tool (run.SlowTools) and those the run's tool
+// census found slow (run.CensusSlow), the first maxToolCalls, in
 // the era p speaks (version): with the fixtures file's arguments for a tool
 // it maps, else a valid instance of its inputSchema (instance.Arguments).
 // It returns the results the check judges; a call answered with a JSON-RPC
@@ -68,6 +69,11 @@ func callTools(c *run.C, p *peer, version string, tools []mcp.Tool, what string)
 			continue
 		}
 		if slices.Contains(slow, t.Name) || called == maxToolCalls {
+			continue
+		}
+		if c.CensusSlow(check.Transport(p.transport), t.Name) {
+			called++ // by the census, unanswered
+			c.Note("the run's tool census found %s unanswered within the tool budget of %s (%s): not called again, its result was not judged", t.Name, c.ToolBudget(), p.transport)
 			continue
 		}
 		called++

@@ -27,11 +27,12 @@ var _ = serverCheck(check.Descriptor{
 		"a resource_link with uri and name (2025-06-18 on)", maxToolCalls),
 	Requirement: "A tools/call result holds content, an array of the content blocks the negotiated version defines; image and audio data is base64 " +
 		"with a valid MIME type; isError, when present, is a boolean; a server that embeds resources should declare the resources capability.",
-	Rules:      []string{"TL-14", "TL-07", "TL-13"},
-	Eras:       check.BothEras,
-	Capability: "tools",
-	KilledBy:   []mutant.Name{mutant.ToolImageNotBase64},
-	Waits:      []check.Wait{toolCallBudget},
+	Rules:       []string{"TL-14", "TL-07", "TL-13"},
+	Eras:        check.BothEras,
+	Capability:  "tools",
+	KilledBy:    []mutant.Name{mutant.ToolImageNotBase64},
+	TakesCensus: true,
+	Waits:       []check.Wait{toolCallBudget},
 }, func(c *run.C) {
 	eachEraDeclaring(c, "tools", toolsWay, func(p *peer, e servedEra) {
 		var tools []mcp.Tool

@@ -22,11 +22,12 @@ var _ = serverCheck(check.Descriptor{
 		"that conforms to it, and mirrors it as JSON in a text block",
 	Requirement: "A tool with an outputSchema returns structuredContent that conforms to it (an object before 2026-07-28); a tool that returns " +
 		"structuredContent should also return its serialized JSON in a text block, for clients that read only content.",
-	Rules:      []string{"TL-12", "TL-11"},
-	Eras:       check.BothEras,
-	Capability: "tools",
-	KilledBy:   []mutant.Name{mutant.StructuredContentOffSchema, mutant.StructuredContentNoText},
-	Waits:      []check.Wait{toolCallBudget},
+	Rules:       []string{"TL-12", "TL-11"},
+	Eras:        check.BothEras,
+	Capability:  "tools",
+	KilledBy:    []mutant.Name{mutant.StructuredContentOffSchema, mutant.StructuredContentNoText},
+	TakesCensus: true,
+	Waits:       []check.Wait{toolCallBudget},
 }, func(c *run.C) {
 	eachEraDeclaring(c, "tools", toolsWay, func(p *peer, e servedEra) {
 		if e.version < resourceLinkSince {

@@ -1,0 +1,178 @@
+package server
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"sync"
+
+	"github.com/mcpconform/mcpconform/harness/check"
+	"github.com/mcpconform/mcpconform/harness/instance"
+	"github.com/mcpconform/mcpconform/harness/jsonrpc"
+	"github.com/mcpconform/mcpconform/harness/mcp"
+	"github.com/mcpconform/mcpconform/suites/run"
+)
+
+func init() { run.SetCensusTaker(takeCensus) }
+
+// takeCensus is the run's tool census (run.StartCensus) of a server at a
+// URL: on one legacy session of its own, declaring no capability, it lists
+// the tools and calls every one the run's policy lets checks call (not
+// the fixtures' slow tool, which is slow by name) with the arguments the
+// checks give it, all at once, each on a POST of its own; a call
+// unanswered within the tool budget is cancelled and its tool is slow.
+// A server that serves no legacy era over HTTP is not counted: its checks
+// wait for each tool themselves.
+func takeCensus(ctx context.Context, cfg run.Options, answered func(tool string)) run.Census {
+	if !run.ProbedEras()[check.HTTP].Legacy {
+		return run.Census{Why: "the server serves no legacy era over HTTP"}
+	}
+	h := newHTTPConn(cfg.ServerURL, cfg.Patience, nil)
+	defer h.close()
+	init, err := exchange(ctx, h, jsonrpc.IntID(1), "initialize", initializeParams(v1125, nil))
+	if err != nil || init.Error != nil {
+		return run.Census{Why: fmt.Sprintf("its initialize was not answered with a result (%s)", why(init, err))}
+	}
+	var r initResult
+	_ = json.Unmarshal(init.Result, &r)
+	h.version = r.ProtocolVersion
+	if raw, err := jsonrpc.EncodeCall(jsonrpc.ID{}, "notifications/initialized", nil); err == nil {
+		_ = h.send(raw)
+	}
+	var tools []mcp.Tool
+	var raws []json.RawMessage
+	cursor := ""
+	for page := range run.MaxPages {
+		m, err := exchange(ctx, h, jsonrpc.IntID(int64(2+page)), "tools/list", run.CursorParams(cursor))
+		if err != nil || m.Error != nil {
+			return run.Census{Why: fmt.Sprintf("its tools/list was not answered with a result (%s)", why(m, err))}
+		}
+		var res struct {
+			Tools      []json.RawMessage `json:"tools"`
+			NextCursor string            `json:"nextCursor"`
+		}
+		_ = json.Unmarshal(m.Result, &res)
+		raws = append(raws, res.Tools...)
+		if cursor = res.NextCursor; cursor == "" {
+			break
+		}
+	}
+	policy, slowByName := cfg.ToolPolicy(), run.SlowTools(cfg.Fixtures)
+	for _, raw := range raws {
+		var t mcp.Tool // its inputSchema whole, for the arguments
+		if json.Unmarshal(raw, &t) != nil || t.Name == "" || slices.Contains(slowByName, t.Name) {
+			continue
+		}
+		if ok, _ := policy.Allows(t); ok {
+			tools = append(tools, t)
+		}
+	}
+	var mu sync.Mutex
+	var slow []string
+	var wg sync.WaitGroup
+	for i, t := range tools {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if answersWithin(ctx, h, cfg, jsonrpc.IntID(int64(1000+i)), t, censusArguments(cfg, t)) {
+				answered(t.Name)
+				return
+			}
+			mu.Lock()
+			slow = append(slow, t.Name)
+			mu.Unlock()
+		}()
+	}
+	wg.Wait()
+	slices.Sort(slow)
+	return run.Census{Taken: true, Slow: slow}
+}
+
+// censusArguments are the arguments the checks call t with: the fixtures
+// file's for a tool it maps, else a valid instance of its inputSchema.
+func censusArguments(cfg run.Options, t mcp.Tool) map[string]any {
+	for _, f := range cfg.Fixtures {
+		if f.Tool == t.Name && f.Arguments != nil {
+			return f.Arguments
+		}
+	}
+	return instance.Arguments(t.InputSchema)
+}
+
+// answersWithin calls t on a POST of its own in h's session and reports
+// whether its response came within the tool budget; a call still
+// unanswered then is cancelled.
+func answersWithin(ctx context.Context, h *httpConn, cfg run.Options, id jsonrpc.ID, t mcp.Tool, args map[string]any) bool {
+	budget, cancel := context.WithTimeout(ctx, cfg.ToolBudget)
+	defer cancel()
+	call := newHTTPConn(h.url, cfg.ToolBudget, nil)
+	call.session, call.version = h.session, h.version
+	defer call.cancel() // not close: the session is h's
+	m, _ := exchange(budget, call, id, "tools/call", map[string]any{"name": t.Name, "arguments": args})
+	if m != nil {
+		return true
+	}
+	if raw, err := jsonrpc.EncodeCall(jsonrpc.ID{}, "notifications/cancelled", map[string]any{"requestId": id, "reason": "mcpconform: the tool census waits no longer than the tool budget"}); err == nil {
+		note := newHTTPConn(h.url, cfg.Patience, nil)
+		note.session, note.version = h.session, h.version
+		_ = note.send(raw)
+		note.cancel()
+	}
+	return false
+}
+
+// exchange sends the request on c and returns the response to id, or an
+// error when ctx ends first or the reply ended without it.
+func exchange(ctx context.Context, c *httpConn, id jsonrpc.ID, method string, params any) (*jsonrpc.Message, error) {
+	raw, err := jsonrpc.EncodeCall(id, method, params)
+	if err != nil {
+		return nil, err
+	}
+	sent := make(chan error, 1)
+	go func() { sent <- c.send(raw) }()
+	var ended <-chan struct{}
+	for {
+		select {
+		case err := <-sent:
+			if err != nil {
+				return nil, err
+			}
+			if c.settled() {
+				ended = closed
+			} else {
+				ended = c.streamEnd
+			}
+			sent = nil
+		case m := <-c.messages():
+			if responseTo(id)(m) {
+				return m, nil
+			}
+		case <-ended:
+			// What the reply carried is delivered before its end.
+			for {
+				select {
+				case m := <-c.messages():
+					if responseTo(id)(m) {
+						return m, nil
+					}
+				default:
+					return nil, fmt.Errorf("its reply ended without the response (%s)", c.last)
+				}
+			}
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+	}
+}
+
+// closed is a channel that is closed.
+var closed = func() chan struct{} { c := make(chan struct{}); close(c); return c }()
+
+// why says why an exchange got no result.
+func why(m *jsonrpc.Message, err error) string {
+	if err != nil {
+		return err.Error()
+	}
+	return describe(m)
+}
