@@ -48,9 +48,10 @@ var fakeInfo = Implementation{Name: "mcpconform-fake", Version: "1"}
 
 // Tool is one tool of a fake's tools/list result.
 type Tool struct {
-	Name        string         `json:"name"`
-	Description string         `json:"description"`
-	InputSchema map[string]any `json:"inputSchema"`
+	Name         string         `json:"name"`
+	Description  string         `json:"description"`
+	InputSchema  map[string]any `json:"inputSchema"`
+	OutputSchema map[string]any `json:"outputSchema,omitempty"`
 }
 
 // ToolListResult is a fake's tools/list result; the modern era's carries
@@ -69,6 +70,8 @@ type Offer struct {
 	// Schemas are the input schemas of the tools that have their own;
 	// the others take any object.
 	Schemas map[string]map[string]any
+	// OutputSchemas are the output schemas of the tools that declare one.
+	OutputSchemas map[string]map[string]any
 	// Capabilities are the server's capabilities; nil: tools.
 	Capabilities map[string]any
 	// Paged: tools/list serves PagedTools in pages, whatever Tools says.
@@ -88,7 +91,7 @@ func (o Offer) ToolList(modern bool) ToolListResult {
 		if schema == nil {
 			schema = map[string]any{"type": "object"}
 		}
-		tools[i] = Tool{Name: n, Description: "mcpconform fake tool " + n, InputSchema: schema}
+		tools[i] = Tool{Name: n, Description: "mcpconform fake tool " + n, InputSchema: schema, OutputSchema: o.OutputSchemas[n]}
 	}
 	r := ToolListResult{Tools: tools}
 	if modern {
@@ -135,8 +138,9 @@ type TextContent struct {
 
 // CallResult is the result of a fake's tools/call success response.
 type CallResult struct {
-	Content    []TextContent `json:"content"`
-	ResultType string        `json:"resultType,omitempty"`
+	Content           []TextContent `json:"content"`
+	StructuredContent any           `json:"structuredContent,omitempty"`
+	ResultType        string        `json:"resultType,omitempty"`
 }
 
 // OK is the call's success response: text "ok <tool name>".

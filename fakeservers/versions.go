@@ -18,3 +18,8 @@ func InitializeReplyIn(m *jsonrpc.Message, version string) *jsonrpc.Message {
 	}
 	return ResultMessage(m.ID, InitializeResult{ProtocolVersion: version, Capabilities: Offer{}.capabilities(), ServerInfo: fakeInfo})
 }
+
+// NegotiatedVersion is the version a legacy fake's initialize reply names
+// for a client that proposed proposed: that one when the fake speaks it,
+// 2025-11-25 otherwise.
+func NegotiatedVersion(proposed string) string { return negotiated(proposed) }

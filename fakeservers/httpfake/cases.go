@@ -57,6 +57,8 @@ type behaviour struct {
 
 	// schemas are the input schemas of the tools that have their own.
 	schemas map[string]map[string]any
+	// outputSchemas are the output schemas of the tools that declare one.
+	outputSchemas map[string]map[string]any
 	// capabilities are the server's, in server/discover; nil: tools.
 	capabilities map[string]any
 	// listen answers a subscriptions/listen of the modern era; nil: -32601.
@@ -187,6 +189,13 @@ var cases = map[string]fakeCase{
 	"result-type-unknown": {
 		desc:  fakeservers.ModernCases["result-type-unknown"],
 		build: fixed(behaviour{tools: []string{fakeservers.ToolStrange, fakeservers.ToolEcho}, call: strangeResult}),
+	},
+	"output-schema": {
+		desc: fakeservers.OutputSchemaCase,
+		build: func(o Options) (*behaviour, error) {
+			tools, schemas := fakeservers.OutputSchemaOffer(o.Era == fakeservers.Modern, o.RefURL)
+			return &behaviour{tools: tools, outputSchemas: schemas, call: outputSchemaResult}, nil
+		},
 	},
 	"param-headers": {
 		desc: "2026-07-28: offers route, whose parameters of every kind are mirrored in Mcp-Param-* headers (fixed by const), bad-headers, whose annotations clash, and echo",

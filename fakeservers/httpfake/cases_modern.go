@@ -7,7 +7,9 @@ import (
 
 // The cases of the 2026-07-28 era: input-required round trips (MR-06),
 // subscriptions (SB-02, SB-04), a resultType no client knows (JR-16) and
-// tool parameters mirrored in headers (HT-78 … HT-80).
+// tool parameters mirrored in headers (HT-78 … HT-80); and output-schema's
+// results, of both eras, whose remote $ref is offered in this one alone
+// (JR-57).
 
 // askInput is the call hook of the input-required cases.
 func askInput(undeclared bool) func(x *exchange, c fakeservers.ToolCall) {
@@ -33,6 +35,11 @@ func strangeResult(x *exchange, c fakeservers.ToolCall) {
 		return
 	}
 	x.reply(c.OK())
+}
+
+// outputSchemaResult is the call hook of output-schema.
+func outputSchemaResult(x *exchange, c fakeservers.ToolCall) {
+	x.reply(fakeservers.OutputSchemaResult(c))
 }
 
 // The tools of param-headers.

@@ -37,6 +37,7 @@ type Options struct {
 	RetryMS      int           // resume: the SSE retry field value; 0 means DefaultRetryMS
 	Stateless    bool          // hand out no session id, whatever the case
 	Fuzz         *FuzzScript   // fuzz: the plan of each tool's calls
+	RefURL       string        // output-schema: the base URL its remote $ref points under
 	// Era is the protocol era the fake serves (fakeservers.Era); empty
 	// means legacy. The cases of sessions, the GET stream, resumption and
 	// server requests serve the legacy era only (a modern fake of theirs

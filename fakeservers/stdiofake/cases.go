@@ -42,6 +42,8 @@ type behaviour struct {
 	// received sees every message the client sent, as it is read.
 	received func(s *server, m *jsonrpc.Message)
 
+	// outputSchemas are the output schemas of the tools that declare one.
+	outputSchemas map[string]map[string]any
 	// capabilities are the server's, in server/discover; nil: tools.
 	capabilities map[string]any
 	// listen answers a subscriptions/listen of the modern era; nil: -32601.
@@ -170,6 +172,13 @@ var cases = map[string]fakeCase{
 	"result-type-unknown": {
 		desc:  fakeservers.ModernCases["result-type-unknown"],
 		build: fixed(behaviour{tools: []string{fakeservers.ToolStrange, fakeservers.ToolEcho}, call: strangeResult}),
+	},
+	"output-schema": {
+		desc: fakeservers.OutputSchemaCase,
+		build: func(o Options) (*behaviour, error) {
+			tools, schemas := fakeservers.OutputSchemaOffer(o.Era == fakeservers.Modern, o.RefURL)
+			return &behaviour{tools: tools, outputSchemas: schemas, call: outputSchemaResult}, nil
+		},
 	},
 }
 

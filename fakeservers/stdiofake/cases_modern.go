@@ -8,7 +8,9 @@ import (
 )
 
 // The cases of the 2026-07-28 era: input-required round trips (MR-06),
-// subscriptions (SB-02, SB-04) and a resultType no client knows (JR-16).
+// subscriptions (SB-02, SB-04) and a resultType no client knows (JR-16);
+// and output-schema's results, of both eras, whose remote $ref is offered
+// in this one alone (JR-57).
 
 // askInput is the call hook of the input-required cases.
 func askInput(undeclared bool) func(s *server, c fakeservers.ToolCall) {
@@ -32,4 +34,9 @@ func strangeResult(s *server, c fakeservers.ToolCall) {
 		return
 	}
 	s.respond(c.OK())
+}
+
+// outputSchemaResult is the call hook of output-schema.
+func outputSchemaResult(s *server, c fakeservers.ToolCall) {
+	s.respond(fakeservers.OutputSchemaResult(c))
 }

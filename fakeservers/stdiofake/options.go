@@ -30,6 +30,7 @@ type Options struct {
 	File     string        // marker file (grandchild) or script file (script)
 	When     string        // "before" or "during" (stderr flood)
 	Watchdog time.Duration // self-exit after this long, whatever happens; 0 means DefaultWatchdog
+	RefURL   string        // output-schema: the base URL its remote $ref points under
 
 	// Era is the protocol era the fake serves (fakeservers.Era); empty
 	// means legacy. Every case serves every era.
@@ -77,6 +78,9 @@ func (o Options) Args() []string {
 	if o.Watchdog != 0 {
 		add("watchdog", o.Watchdog.String())
 	}
+	if o.RefURL != "" {
+		add("ref-url", o.RefURL)
+	}
 	if o.Era != "" {
 		add("era", string(o.Era))
 	}
@@ -116,6 +120,7 @@ func ParseArgs(args []string, stdout io.Writer) (Options, error) {
 	fs.StringVar(&o.File, "file", "", "marker file or script file")
 	fs.StringVar(&o.When, "when", "", "before or during")
 	fs.DurationVar(&o.Watchdog, "watchdog", 0, "self-exit after this long (default 60s)")
+	fs.StringVar(&o.RefURL, "ref-url", "", "output-schema: the base URL its remote $ref points under (2026-07-28 era)")
 	era := fs.String("era", "", "the protocol era served: legacy (the default), modern (2026-07-28 only) or dual")
 	fs.BoolVar(&o.StrictInit, "strict-init", false, "legacy era: refuse every request before initialize, server/discover included, with -32600")
 	list := fs.Bool("list", false, "list the cases and exit")

@@ -57,10 +57,15 @@ type callToolParams struct {
 
 // CallTool calls tool name with args (nil sends no arguments). A JSON-RPC
 // error response is an error wrapping *jsonrpc.Error; a result with isError
-// is returned as a result.
+// is returned as a result. A structuredContent that the tool's listed
+// outputSchema cannot validate, or that breaks it, fails the call
+// (checkStructured).
 func (s *Session) CallTool(ctx context.Context, name string, args any) (*mcp.CallToolResult, error) {
 	var res mcp.CallToolResult
 	if err := s.Call(ctx, "tools/call", callToolParams{Name: name, Arguments: args}, &res); err != nil {
+		return nil, err
+	}
+	if err := s.checkStructured(name, &res); err != nil {
 		return nil, err
 	}
 	return &res, nil

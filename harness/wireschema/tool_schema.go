@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 )
@@ -13,6 +14,12 @@ import (
 // built in): such a schema is never fetched (JR-57, SEP-2106), and cannot
 // be judged.
 var ErrOutsideDocument = errors.New("refers to a document outside the schema, which mcpconform never fetches")
+
+// ErrUnsupportedDialect is why a tool's schema did not compile when its
+// $schema names a dialect the validator does not know (JR-56): it wraps
+// ErrOutsideDocument too, as that dialect's meta-schema is a document
+// outside the schema.
+var ErrUnsupportedDialect = errors.New("declares a $schema dialect the validator does not support (it supports 2020-12, the default, 2019-09, draft-07, draft-06 and draft-04)")
 
 // toolSchemaURL is where a tool's schema is placed for compiling; nothing
 // is ever loaded from it.
@@ -38,6 +45,9 @@ func CompileToolSchema(raw []byte) (*ToolSchema, error) {
 	}
 	s, err := c.Compile(toolSchemaURL)
 	var load *jsonschema.LoadURLError
+	if errors.As(err, &load) && load.URL == dialect(doc) {
+		return nil, fmt.Errorf("%w (%w): %s", ErrUnsupportedDialect, ErrOutsideDocument, load.URL)
+	}
 	if errors.As(err, &load) {
 		return nil, fmt.Errorf("%w: %s", ErrOutsideDocument, load.URL)
 	}
@@ -78,4 +88,12 @@ func reason(ve *jsonschema.ValidationError) string {
 		at = "the value"
 	}
 	return at + ": " + leaf.ErrorKind.LocalizedString(printer)
+}
+
+// dialect is the URL of the dialect doc's $schema names, without its empty
+// fragment; "" when it names none.
+func dialect(doc any) string {
+	obj, _ := doc.(map[string]any)
+	url, _ := obj["$schema"].(string)
+	return strings.TrimSuffix(url, "#")
 }

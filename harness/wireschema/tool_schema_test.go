@@ -14,6 +14,8 @@ func TestToolSchemaJudgesValues(t *testing.T) {
 		{"a wrong type", `{"type":"object","properties":{"t":{"type":"number"}}}`, `{"t":"warm"}`, "/t: "},
 		{"a missing property", `{"type":"object","required":["t"]}`, `{}`, "the value: missing property 't'"},
 		{"draft-07 as declared", `{"$schema":"http://json-schema.org/draft-07/schema#","type":"object","additionalProperties":false}`, `{"x":1}`, "additional"},
+		{"prefixItems of 2020-12: valid", `{"type":"array","prefixItems":[{"type":"string"}],"items":{"type":"integer"}}`, `["a",1,2]`, ""},
+		{"prefixItems of 2020-12: broken", `{"type":"array","prefixItems":[{"type":"string"}],"items":{"type":"integer"}}`, `[1,2]`, "/0: "},
 		{"$defs and $ref inside", `{"type":"object","$defs":{"n":{"type":"integer"}},"properties":{"n":{"$ref":"#/$defs/n"}}}`, `{"n":1.5}`, "/n: "},
 	} {
 		s, err := CompileToolSchema([]byte(tc.schema))
@@ -33,9 +35,18 @@ func TestToolSchemaRefusesWhatIsNoSchema(t *testing.T) {
 			t.Errorf("CompileToolSchema(%s) = %v, want an invalid schema", schema, err)
 		}
 	}
-	for _, schema := range []string{`{"$ref":"https://example.com/s.json"}`, `{"$schema":"https://example.com/dialect","type":"object"}`} {
-		if _, err := CompileToolSchema([]byte(schema)); !errors.Is(err, ErrOutsideDocument) {
-			t.Errorf("CompileToolSchema(%s) = %v, want ErrOutsideDocument", schema, err)
+	for _, tc := range []struct {
+		schema  string
+		dialect bool
+	}{
+		{`{"$ref":"https://example.com/s.json"}`, false},
+		{`{"type":"object","properties":{"p":{"$ref":"http://127.0.0.1:9/s.json"}}}`, false},
+		{`{"$schema":"https://example.com/dialect","type":"object"}`, true},
+		{`{"$schema":"https://example.com/dialect#","type":"object"}`, true},
+	} {
+		_, err := CompileToolSchema([]byte(tc.schema))
+		if !errors.Is(err, ErrOutsideDocument) || errors.Is(err, ErrUnsupportedDialect) != tc.dialect {
+			t.Errorf("CompileToolSchema(%s) = %v, want ErrOutsideDocument, ErrUnsupportedDialect %v", tc.schema, err, tc.dialect)
 		}
 	}
 }

@@ -30,6 +30,7 @@ type fake struct {
 	Era        fakeservers.Era
 	StrictInit bool
 	Delay      time.Duration // the case's delay (slow-start: of its initialize reply)
+	RefURL     string        // output-schema: the base URL of its remote $ref
 }
 
 // exchange is one adapter run against a fake: what the adapter reported,
@@ -56,7 +57,7 @@ type wire struct {
 // runOver runs the client's adapter over transport t against the fake f.
 func runOver(c *run.C, t check.Transport, f fake, inv target.Invocation) *exchange {
 	if t == check.Stdio {
-		r := c.RunStdioClient(stdiofake.Options{Case: f.Case, Era: f.Era, StrictInit: f.StrictInit, Delay: f.Delay}, inv)
+		r := c.RunStdioClient(stdiofake.Options{Case: f.Case, Era: f.Era, StrictInit: f.StrictInit, Delay: f.Delay, RefURL: f.RefURL}, inv)
 		x := &exchange{Run: r.Run, Sent: r.Record.Messages(), Reached: len(r.Record.Lines()) > 0}
 		for _, e := range r.Record.Events {
 			if e.Type == stdiofake.EventRecv {
@@ -65,7 +66,7 @@ func runOver(c *run.C, t check.Transport, f fake, inv target.Invocation) *exchan
 		}
 		return x
 	}
-	r := c.RunHTTPClient(httpfake.Options{Case: f.Case, Era: f.Era, StrictInit: f.StrictInit, Delay: f.Delay}, inv)
+	r := c.RunHTTPClient(httpfake.Options{Case: f.Case, Era: f.Era, StrictInit: f.StrictInit, Delay: f.Delay, RefURL: f.RefURL}, inv)
 	x := &exchange{Run: r.Run, Reached: len(r.Requests) > 0}
 	for _, q := range r.Requests {
 		x.Sent = append(x.Sent, q.Messages...)
