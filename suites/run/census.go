@@ -22,10 +22,12 @@ type Census struct {
 	// Taken: the census ran to its end; otherwise the checks wait for
 	// each tool themselves, as without it.
 	Taken bool `json:"taken"`
-	// Slow are the tools that gave no answer within the tool budget.
+	// Slow are the tools whose call's reply did not end within the tool
+	// budget.
 	Slow []string `json:"slow,omitempty"`
-	// Answered are the tools whose call was answered, so far while the
-	// census is being taken (CensusNow).
+	// Answered are the tools whose call's reply ended within the budget
+	// (answered, refused, or a stream ended to be resumed), so far while
+	// the census is being taken (TakenCensus).
 	Answered []string `json:"answered,omitempty"`
 	// Why the census was not taken, when it was not.
 	Why string `json:"why,omitempty"`

@@ -44,6 +44,10 @@ func (c *C) MayCall(t mcp.Tool) (bool, string) {
 // Calls records that the check calls the tool name: the reports list it.
 func (c *C) Calls(name string) { toolUse.Called(name) }
 
+// CensusCalls records that the run's tool census calls the tool name:
+// the reports list it, as a check's call.
+func CensusCalls(name string) { toolUse.Called(name) }
+
 // ToolUse is what the run's checks called and left alone: in the
 // coordinator of a parallel run, its workers' (AdoptToolUse).
 func ToolUse() toolpolicy.Use { return toolUse.Use() }

@@ -66,6 +66,7 @@ func takeCensus(ctx context.Context, cfg run.Options, answered func(tool string)
 		}
 		if ok, _ := policy.Allows(t); ok {
 			tools = append(tools, t)
+			run.CensusCalls(t.Name)
 		}
 	}
 	var mu sync.Mutex
@@ -101,16 +102,17 @@ func censusArguments(cfg run.Options, t mcp.Tool) map[string]any {
 }
 
 // answersWithin calls t on a POST of its own in h's session and reports
-// whether its response came within the tool budget; a call still
-// unanswered then is cancelled.
+// whether its reply ended within the tool budget: its response came, or
+// its reply was refused or ended without it (the checks judge what such a
+// tool does, a stream to resume among it). A call still unanswered at the
+// budget is cancelled.
 func answersWithin(ctx context.Context, h *httpConn, cfg run.Options, id jsonrpc.ID, t mcp.Tool, args map[string]any) bool {
 	budget, cancel := context.WithTimeout(ctx, cfg.ToolBudget)
 	defer cancel()
-	call := newHTTPConn(h.url, cfg.ToolBudget, nil)
+	call := newHTTPConn(h.url, 0, nil) // the budget bounds it
 	call.session, call.version = h.session, h.version
 	defer call.cancel() // not close: the session is h's
-	m, _ := exchange(budget, call, id, "tools/call", map[string]any{"name": t.Name, "arguments": args})
-	if m != nil {
+	if _, err := exchange(budget, call, id, "tools/call", map[string]any{"name": t.Name, "arguments": args}); budget.Err() == nil || err == nil {
 		return true
 	}
 	if raw, err := jsonrpc.EncodeCall(jsonrpc.ID{}, "notifications/cancelled", map[string]any{"requestId": id, "reason": "mcpconform: the tool census waits no longer than the tool budget"}); err == nil {

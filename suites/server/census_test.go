@@ -16,10 +16,11 @@ import (
 	"github.com/mcpconform/mcpconform/suites/run"
 )
 
-// censusServer is a streamable HTTP server of three read-only tools: fast
+// censusServer is a streamable HTTP server of four read-only tools: fast
 // answers at once, stalls never answers (its SSE stream stays open until
-// the client goes), and args needs an argument; it records the
-// cancellations it gets.
+// the client goes), closes ends its stream before its response (to be
+// resumed), and args needs an argument; it records the cancellations it
+// gets.
 type censusServer struct {
 	mu        sync.Mutex
 	cancelled []json.RawMessage
@@ -50,7 +51,12 @@ func (s *censusServer) ServeHTTP(w nethttp.ResponseWriter, r *nethttp.Request) {
 	case m.Method == "tools/list":
 		answer(`{"tools":[{"name":"fast","inputSchema":{"type":"object"},` + readOnly + `},` +
 			`{"name":"stalls","inputSchema":{"type":"object"},` + readOnly + `},` +
+			`{"name":"closes","inputSchema":{"type":"object"},` + readOnly + `},` +
 			`{"name":"args","inputSchema":{"type":"object","properties":{"n":{"type":"integer"}},"required":["n"]},` + readOnly + `}]}`)
+	case m.Method == "tools/call" && m.Params.Name == "closes":
+		w.Header().Set("Content-Type", "text/event-stream")
+		w.WriteHeader(nethttp.StatusOK)
+		_, _ = io.WriteString(w, "id: 2\nretry: 10\ndata: \n\n")
 	case m.Method == "tools/call" && m.Params.Name == "stalls":
 		w.Header().Set("Content-Type", "text/event-stream")
 		w.WriteHeader(nethttp.StatusOK)
@@ -93,8 +99,8 @@ func TestCensusFindsTheToolsUnansweredWithinTheBudget(t *testing.T) {
 	if !got.Taken || !slices.Equal(got.Slow, []string{"stalls"}) {
 		t.Fatalf("census %+v, want taken with stalls slow", got)
 	}
-	if slices.Sort(answered); !slices.Equal(answered, []string{"args", "fast"}) {
-		t.Errorf("answered %v, want args and fast", answered)
+	if slices.Sort(answered); !slices.Equal(answered, []string{"args", "closes", "fast"}) {
+		t.Errorf("answered %v, want args, closes (a stream to resume is no slow tool) and fast", answered)
 	}
 	// The calls run at once: one budget, not one per tool.
 	if took > 5*time.Second {
