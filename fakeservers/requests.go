@@ -20,6 +20,16 @@ import (
 // not set.
 const DefaultReplyPatience = 5 * time.Second
 
+// ReplyPatience is how long a case that asks the client waits for each
+// answer: delay, the fake's delay option, or DefaultReplyPatience when it
+// is not set.
+func ReplyPatience(delay time.Duration) time.Duration {
+	if delay == 0 {
+		return DefaultReplyPatience
+	}
+	return delay
+}
+
 // Keys of the client-requests case's requests: each request's key in its
 // input round, and "srv-"+key its id in the legacy era.
 const (

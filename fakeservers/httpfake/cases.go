@@ -177,6 +177,11 @@ var cases = map[string]fakeCase{
 		desc:  fakeservers.ModernCases["listen-ack-short"],
 		build: fixed(behaviour{capabilities: fakeservers.ListenCapabilities(), listen: acknowledge(true)}),
 	},
+	"batch": {
+		desc:       fakeservers.BatchCase,
+		legacyOnly: "a batch of requests to the client on the call's SSE stream",
+		build:      batch,
+	},
 	"version-unspoken": {
 		legacyOnly: "answers initialize with a version of its own",
 		desc:       fakeservers.UnspokenCase,

@@ -145,7 +145,7 @@ func TestStartErrors(t *testing.T) {
 		o    Options
 		want string
 	}{
-		{Options{Case: "no-such-case"}, "cases: cancel-then-echo, client-requests, control-hang"},
+		{Options{Case: "no-such-case"}, "cases: batch, cancel-then-echo, client-requests"},
 		{Options{Case: "expire-after"}, "ExpireAfter is required"},
 		{Options{Case: "sse-event"}, "SSEEventSize is required"},
 		{Options{Case: "sse-huge"}, "SSEEventSize is required"},
@@ -166,7 +166,7 @@ func TestStartErrors(t *testing.T) {
 }
 
 func TestCasesListed(t *testing.T) {
-	want := []string{"cancel-then-echo", "client-requests", "control-hang", "expire-after", "expire-again", "expire-inflight", "expire-old-pending", "fuzz",
+	want := []string{"batch", "cancel-then-echo", "client-requests", "control-hang", "expire-after", "expire-again", "expire-inflight", "expire-old-pending", "fuzz",
 		"get-405", "headers", "input-required", "input-undeclared", "listen", "listen-ack-short", "output-schema", "paged", "param-headers",
 		"recovery-hangs", "redirect", "result-type-unknown", "resume", "server-request", "slow-calls", "slow-start",
 		"sse-comments", "sse-crlf-split", "sse-early", "sse-event", "sse-huge", "stateless", "version-unspoken", "well-behaved"}

@@ -165,6 +165,10 @@ var cases = map[string]fakeCase{
 		desc:  fakeservers.PagedCase,
 		build: fixed(behaviour{paged: true}),
 	},
+	"batch": {
+		desc:  fakeservers.BatchCase,
+		build: batch,
+	},
 	"version-unspoken": {
 		desc:  fakeservers.UnspokenCase,
 		build: fixed(behaviour{initVersion: fakeservers.VersionUnspoken}),

@@ -15,12 +15,9 @@ import (
 // each request awaited up to --delay (default
 // fakeservers.DefaultReplyPatience).
 func clientRequests(o Options) (*behaviour, error) {
-	if o.Delay < 0 {
-		return nil, fmt.Errorf("--delay must not be negative, got %v", o.Delay)
-	}
-	patience := o.Delay
-	if patience == 0 {
-		patience = fakeservers.DefaultReplyPatience
+	patience, err := replyPatience(o)
+	if err != nil {
+		return nil, err
 	}
 	var a fakeservers.Asker
 	return &behaviour{
@@ -63,4 +60,13 @@ func (s *server) ask(m *jsonrpc.Message, replies *fakeservers.Replies, patience 
 	case <-s.ctx.Done():
 		return false
 	}
+}
+
+// replyPatience is how long a case waits for each answer of the client:
+// --delay, or fakeservers.DefaultReplyPatience when it is not set.
+func replyPatience(o Options) (time.Duration, error) {
+	if o.Delay < 0 {
+		return 0, fmt.Errorf("--delay must not be negative, got %v", o.Delay)
+	}
+	return fakeservers.ReplyPatience(o.Delay), nil
 }

@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/mcpconform/mcpconform/fakeservers"
 	"github.com/mcpconform/mcpconform/harness/jsonrpc"
 )
 
@@ -80,13 +81,12 @@ func (r *Record) Lines() []string {
 	return lines
 }
 
-// Messages returns the received lines that decode as JSON-RPC messages.
+// Messages returns the JSON-RPC messages of the received lines, a batch
+// line's one by one.
 func (r *Record) Messages() []*jsonrpc.Message {
 	var msgs []*jsonrpc.Message
 	for _, e := range r.Events {
-		if m := recvMessage(e); m != nil {
-			msgs = append(msgs, m)
-		}
+		msgs = append(msgs, recvMessages(e)...)
 	}
 	return msgs
 }
@@ -125,8 +125,10 @@ func (r *Record) First(eventType string) (Event, bool) {
 // notification) for method; its T is when it arrived.
 func (r *Record) FirstRecv(method string) (Event, bool) {
 	for _, e := range r.Events {
-		if m := recvMessage(e); m != nil && m.Method == method {
-			return e, true
+		for _, m := range recvMessages(e) {
+			if m.Method == method {
+				return e, true
+			}
 		}
 	}
 	return Event{}, false
@@ -179,14 +181,11 @@ func (r *Record) ClosedBy() string {
 	return ""
 }
 
-// recvMessage decodes a recv event's line; nil when it is not a message.
-func recvMessage(e Event) *jsonrpc.Message {
+// recvMessages decodes a recv event's line: a message, or a batch's; none
+// when it is neither.
+func recvMessages(e Event) []*jsonrpc.Message {
 	if e.Type != EventRecv {
 		return nil
 	}
-	m, err := jsonrpc.Decode([]byte(e.Line))
-	if err != nil {
-		return nil
-	}
-	return m
+	return fakeservers.DecodeFrame([]byte(e.Line))
 }

@@ -176,13 +176,21 @@ func readLine(r *bufio.Reader) ([]byte, error) {
 // recording) what comes next. On stdin EOF the fake waits for running calls
 // (not for a delayed initialize or a gathering batch) before it exits, so
 // every request read before EOF that the case answers is answered.
+// A batch line (2025-03-26) is handled message by message.
 func (s *server) handleLine(line []byte) {
 	s.rec.Recv(string(line))
-	m, err := jsonrpc.Decode(line)
-	if err != nil {
-		s.rec.Note("ignored a line that is not a JSON-RPC message: " + err.Error())
+	msgs := fakeservers.DecodeFrame(line)
+	if msgs == nil {
+		s.rec.Note("ignored a line that is not a JSON-RPC message or batch")
 		return
 	}
+	for _, m := range msgs {
+		s.handle(m)
+	}
+}
+
+// handle dispatches one message the client sent.
+func (s *server) handle(m *jsonrpc.Message) {
 	if s.b.received != nil {
 		s.b.received(s, m)
 	}

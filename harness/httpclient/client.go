@@ -103,7 +103,7 @@ func (c *Client) SendWithHeaders(m *jsonrpc.Message, headers map[string]string) 
 	if err != nil {
 		return failure.Wrap(failure.ErrProtocol, "send "+m.Kind().String(), err)
 	}
-	o := &outbound{msgs: []*jsonrpc.Message{m}, body: body, control: c.isControl(m), headers: headers}
+	o := &outbound{msgs: []*jsonrpc.Message{m}, body: c.batchMutated(m, body), control: c.isControl(m), headers: headers}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.closed {

@@ -53,6 +53,9 @@ func (c *Client) consume(body io.Reader, st *streamState, take func(*jsonrpc.Mes
 		if err != nil {
 			return fmt.Errorf("%w: %v", errBadEventData, err)
 		}
+		if c.cfg.Mutant == mutant.BatchDropped && bytes.HasPrefix(bytes.TrimSpace(ev.Data), []byte("[")) {
+			continue
+		}
 		st.delivered = true
 		for _, m := range msgs {
 			if take(m) {

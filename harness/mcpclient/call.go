@@ -95,6 +95,9 @@ func (s *Session) startWith(reuse int64, method string, params any, headers map[
 	}
 	id := jsonrpc.IntID(n)
 	p := &pendingCall{id: n, key: id.Key(), method: method, reply: make(chan *jsonrpc.Message, 1), failed: make(chan error, 1)}
+	if q := s.oldestPending(); q != nil && s.opts.Mutant == mutant.InFlightIDReused && s.era == EraModern && method == "tools/call" {
+		id = jsonrpc.IntID(q.id) // its pending key stays its own; route hands a second answer to the oldest call
+	}
 	s.pending[p.key] = p
 	s.mu.Unlock()
 

@@ -91,7 +91,7 @@ func (s *Session) route(m *jsonrpc.Message) {
 	}
 	s.mu.Lock()
 	p := s.match(m.ID)
-	if p == nil && s.opts.Mutant == mutant.LateAnswerMisrouted {
+	if p == nil && (s.opts.Mutant == mutant.LateAnswerMisrouted || s.opts.Mutant == mutant.InFlightIDReused) {
 		p = s.oldestPending()
 	}
 	if p != nil {
@@ -117,7 +117,8 @@ func (s *Session) match(id jsonrpc.ID) *pendingCall {
 }
 
 // oldestPending is the pending call sent first, nil for none (mutants
-// FIFOCorrelation and LateAnswerMisrouted). The caller holds s.mu.
+// FIFOCorrelation, LateAnswerMisrouted and InFlightIDReused). The caller
+// holds s.mu.
 func (s *Session) oldestPending() *pendingCall {
 	var oldest *pendingCall
 	for _, p := range s.pending {

@@ -122,8 +122,11 @@ func (c *Client) encode(m *jsonrpc.Message) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	if c.cfg.Mutant == mutant.StdinBlankLines {
+	switch {
+	case c.cfg.Mutant == mutant.StdinBlankLines:
 		return append(b, '\n', '\n'), nil
+	case c.cfg.Mutant == mutant.InitializeBatched && m.Method == "initialize":
+		b = append(append([]byte{'['}, b...), ']')
 	}
 	return append(b, '\n'), nil
 }

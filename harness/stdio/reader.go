@@ -117,6 +117,9 @@ func (h *lineHandler) handle(line []byte, newline bool) ([]*jsonrpc.Message, *fa
 			return nil, failure.Wrap(failure.ErrProtocol, opReadStdout,
 				fmt.Errorf("stdout batch line of %d bytes is not valid: %w", len(line), err))
 		}
+		if h.mutant == mutant.BatchDropped {
+			return nil, nil
+		}
 		return h.messages(ms), nil
 	case jsonrpc.ClassText:
 		return nil, h.text(line, newline)

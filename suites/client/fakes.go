@@ -77,13 +77,9 @@ func runOver(c *run.C, t check.Transport, f fake, inv target.Invocation) *exchan
 	return x
 }
 
-// decoded is the JSON-RPC message a line holds, or none.
-func decoded(line string) []*jsonrpc.Message {
-	if m, err := jsonrpc.Decode([]byte(line)); err == nil {
-		return []*jsonrpc.Message{m}
-	}
-	return nil
-}
+// decoded is the JSON-RPC message a line holds, a batch's messages, or
+// none.
+func decoded(line string) []*jsonrpc.Message { return fakeservers.DecodeFrame([]byte(line)) }
 
 // runCase runs the client's adapter over t against fake case name of the
 // era the check judges, and ends the check as the adapter's harness error
