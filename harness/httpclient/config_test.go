@@ -117,6 +117,7 @@ var httpClientMutants = []mutant.Name{
 	mutant.CustomOverridesReserved, mutant.HeadersCrossOrigin, mutant.NoDeleteOnClose, // TestCustomHeadersNeverReplaceTheTransports, TestRedirects, TestCloseEndsTheSessionWithOneDELETE
 	mutant.IgnoreRetryField, mutant.NoLastEventID, mutant.BatchPOSTs, // TestResumeAfterADrop, TestOneMessagePerPOST
 	mutant.ModernHeaderMismatch, mutant.ModernParamHeaderRaw, mutant.InvalidHeaderToolKept, // TestModernHeadersMirrorTheBody
+	mutant.ModernStreamResumed, mutant.HeaderNameCaseSensitive, mutant.ParamMismatchNotRelisted, // TestModernBrokenStreamIsNotResumed, TestHeaderNamesInAnyCase, TestParamHeaderMismatchRelists
 }
 
 // TestEveryHTTPClientMutantIsCovered: every client mutant that breaks an

@@ -26,7 +26,7 @@ var _ = clientCheck(check.Descriptor{
 	Title: "every 2026-07-28 POST carries MCP-Protocol-Version, Mcp-Method and Mcp-Name mirroring its body",
 	Requirement: "Every POST of a 2026-07-28 request carries MCP-Protocol-Version equal to its _meta protocolVersion, Mcp-Method equal to its " +
 		"method and, for tools/call and prompts/get, Mcp-Name equal to params.name (resources/read: params.uri).",
-	Rules:    []string{"HT-73", "HT-77"},
+	Rules:    []string{"HT-73", "HT-77", "HT-83"},
 	Eras:     check.ModernEra,
 	KilledBy: []mutant.Name{mutant.ModernHeaderMismatch},
 }, func(c *run.C) {
