@@ -103,16 +103,21 @@ func mirroredValue(raw json.RawMessage) string {
 	return ""
 }
 
+// callArguments are the arguments of tools/call m; nil when it has none.
+func callArguments(m *jsonrpc.Message) map[string]json.RawMessage {
+	var p struct {
+		Arguments map[string]json.RawMessage `json:"arguments"`
+	}
+	_ = json.Unmarshal(m.Params, &p) // no object: no arguments
+	return p.Arguments
+}
+
 // wantCallPOST is the POST of the client's tools/call of tool and the
 // arguments it sent; a client that did not call it leaves nothing to judge.
 func wantCallPOST(c *run.C, r *run.HTTPClientRun, tool string) (httpfake.Request, map[string]json.RawMessage) {
 	for _, q := range modernPOSTs(r) {
-		var p struct {
-			Name      string                     `json:"name"`
-			Arguments map[string]json.RawMessage `json:"arguments"`
-		}
-		if m := q.Messages[0]; m.Method == fakeservers.MethodToolsCall && json.Unmarshal(m.Params, &p) == nil && p.Name == tool {
-			return q, p.Arguments
+		if m := q.Messages[0]; m.Method == fakeservers.MethodToolsCall && toolName(m) == tool {
+			return q, callArguments(m)
 		}
 	}
 	for _, call := range r.Calls {

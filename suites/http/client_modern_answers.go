@@ -84,9 +84,13 @@ var _ = clientCheck(check.Descriptor{
 		c.Unimplemented(fmt.Sprintf("the client never called %s (calls: %s); it must call every listed tool", httpfake.ToolMoved, describeCalls(r.Calls)))
 	}
 	from, to := "Mcp-Param-"+httpfake.MovedFrom, "Mcp-Param-"+httpfake.MovedTo
+	if mirroredValue(callArguments(first.Messages[0])[httpfake.MovedParam]) == "" {
+		c.Unimplemented(fmt.Sprintf("the client called %s without its argument %s (an adapter that calls every tool with {} sends none), so no %s header "+
+			"could go stale; an adapter that fills in the arguments the inputSchema requires (as the reference adapter does) is judged", httpfake.ToolMoved, httpfake.MovedParam, from))
+	}
 	if first.Header.Get(from) == "" {
-		c.Unimplemented(fmt.Sprintf("the client's first call of %s carried no %s, which its tools/list annotated: it does not mirror x-mcp-header parameters "+
-			"(HT-79, judged by http.client.modern.param-headers), so the -32020 it got was not about a header it derived from the list", httpfake.ToolMoved, from))
+		c.Unimplemented(fmt.Sprintf("the client's first call of %s carried no %s for its argument %s, which its tools/list annotated: it does not mirror x-mcp-header parameters "+
+			"(HT-79, judged by http.client.modern.param-headers), so the -32020 it got was not about a header it derived from the list", httpfake.ToolMoved, from, httpfake.MovedParam))
 	}
 	relisted, retried := false, false
 	var after []string
