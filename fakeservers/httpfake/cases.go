@@ -2,6 +2,7 @@ package httpfake
 
 import (
 	"maps"
+	"net/http"
 	"slices"
 	"strconv"
 
@@ -55,14 +56,18 @@ type behaviour struct {
 	// the base answers its POST with 202.
 	reply func(m *jsonrpc.Message)
 
-	// schemas are the input schemas of the tools that have their own.
-	schemas map[string]map[string]any
+	// schemas are the input schemas of the tools that have their own;
+	// schemasNow, when set, gives them at each tools/list instead.
+	schemas    map[string]map[string]any
+	schemasNow func() map[string]map[string]any
 	// outputSchemas are the output schemas of the tools that declare one.
 	outputSchemas map[string]map[string]any
 	// capabilities are the server's, in server/discover; nil: tools.
 	capabilities map[string]any
 	// listen answers a subscriptions/listen of the modern era; nil: -32601.
 	listen func(x *exchange, m *jsonrpc.Message)
+	// recase rewrites the header names of every answer as it is written.
+	recase func(h http.Header)
 }
 
 // cases is the catalogue of HTTP fake servers, by case ID.

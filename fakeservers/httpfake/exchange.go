@@ -38,6 +38,9 @@ func (x *exchange) header(code int) {
 		return
 	}
 	x.status = code
+	if x.f.b.recase != nil {
+		x.f.b.recase(x.w.Header())
+	}
 	x.w.WriteHeader(code)
 	x.f.setStatus(x, code)
 }

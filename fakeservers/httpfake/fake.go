@@ -34,7 +34,7 @@ type Options struct {
 	SSEEventSize int           // raw size of the big SSE event (sse-event, sse-huge, sse-crlf-split)
 	Delay        time.Duration // how long slow replies take; 0 means DefaultDelay
 	Tools        int           // tools offered: cases with several, 0 means DefaultTools; cases with one (echo), t1…tN when set
-	RetryMS      int           // resume: the SSE retry field value; 0 means DefaultRetryMS
+	RetryMS      int           // resume, odd-answers: the SSE retry field value; 0 means DefaultRetryMS
 	Stateless    bool          // hand out no session id, whatever the case
 	Fuzz         *FuzzScript   // fuzz: the plan of each tool's calls
 	RefURL       string        // output-schema: the base URL its remote $ref points under

@@ -158,7 +158,11 @@ func (f *Fake) answer(x *exchange, m *jsonrpc.Message) *jsonrpc.Message {
 // offer is what the fake offers: the case's tools, their schemas and its
 // capabilities.
 func (f *Fake) offer() fakeservers.Offer {
-	return fakeservers.Offer{Tools: f.b.tools, Schemas: f.b.schemas, OutputSchemas: f.b.outputSchemas, Capabilities: f.b.capabilities, Paged: f.b.paged}
+	schemas := f.b.schemas
+	if f.b.schemasNow != nil {
+		schemas = f.b.schemasNow()
+	}
+	return fakeservers.Offer{Tools: f.b.tools, Schemas: schemas, OutputSchemas: f.b.outputSchemas, Capabilities: f.b.capabilities, Paged: f.b.paged}
 }
 
 // initialize answers with the proposed version when the fake speaks it

@@ -250,7 +250,7 @@ func TestCasesListed(t *testing.T) {
 		"damaged", "non-object", "stderr-flood", "stderr-secret-exit", "never-answers", "never-answers-ignore-eof",
 		"never-answers-stubborn", "close-ignore-eof", "close-stubborn", "grandchild", "grandchild-sleeper",
 		"slow-start", "early-exit", "id-swap", "reverse-order", "script", "cancel-then-echo",
-		"input-required", "input-undeclared", "listen", "listen-ack-short", "result-type-unknown", "paged", "version-unspoken", "batch"} {
+		"input-required", "input-undeclared", "listen", "listen-ack-short", "listen-foreign-ack", "result-type-unknown", "paged", "version-unspoken", "batch"} {
 		if !slices.Contains(ids, want) {
 			t.Errorf("case %s missing", want)
 		}

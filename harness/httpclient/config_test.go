@@ -117,7 +117,8 @@ var httpClientMutants = []mutant.Name{
 	mutant.CustomOverridesReserved, mutant.HeadersCrossOrigin, mutant.NoDeleteOnClose, // TestCustomHeadersNeverReplaceTheTransports, TestRedirects, TestCloseEndsTheSessionWithOneDELETE
 	mutant.IgnoreRetryField, mutant.NoLastEventID, mutant.BatchPOSTs, // TestResumeAfterADrop, TestOneMessagePerPOST
 	mutant.ModernHeaderMismatch, mutant.ModernParamHeaderRaw, mutant.InvalidHeaderToolKept, // TestModernHeadersMirrorTheBody
-	mutant.ReplyBatchMixed, // TestBatchMutantBodies
+	mutant.ReplyBatchMixed,                                                                      // TestBatchMutantBodies
+	mutant.ModernStreamResumed, mutant.HeaderNameCaseSensitive, mutant.ParamMismatchNotRelisted, // TestModernBrokenStreamIsNotResumed, TestHeaderNamesInAnyCase, TestParamHeaderMismatchRelists
 }
 
 // TestEveryHTTPClientMutantIsCovered: every client mutant that breaks an

@@ -78,6 +78,9 @@ func (c *Client) newRequest(ctx context.Context, method string, body []byte, ses
 // policy.
 func (c *Client) defaultHTTPClient() (*http.Client, *http.Transport) {
 	t := http.DefaultTransport.(*http.Transport).Clone()
+	if c.cfg.Mutant == mutant.HeaderNameCaseSensitive {
+		t.DialContext = caseSensitiveDial(t.DialContext)
+	}
 	return &http.Client{Transport: t, CheckRedirect: c.checkRedirect}, t
 }
 

@@ -4,7 +4,6 @@ import (
 	"context"
 	"io"
 	"net/http"
-	"net/http/httptest"
 	"sync"
 	"testing"
 
@@ -96,19 +95,10 @@ func (m *modernServer) last(method string) http.Header {
 func modernSession(t *testing.T, srv *modernServer, mu mutant.Name) *mcpclient.Session {
 	t.Helper()
 	srv.headers = map[string][]http.Header{}
-	ts := httptest.NewServer(srv)
-	t.Cleanup(ts.Close)
-	cfg := DefaultConfig(ts.URL)
-	cfg.Mutant = mu
-	c, err := Dial(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	sess, err := mcpclient.Connect(context.Background(), c, mcpclient.Options{CallTimeout: clientWait, Mutant: mu})
+	sess, err := connectModern(t, srv, mu)
 	if err != nil {
 		t.Fatalf("mutant %q: Connect: %v", mu, err)
 	}
-	t.Cleanup(func() { _ = sess.Close() })
 	if sess.Era() != mcpclient.EraModern {
 		t.Fatalf("era %q, want modern", sess.Era())
 	}

@@ -87,6 +87,7 @@ func (c *Client) exchange(x *exchange, release func()) result {
 		return failed
 	}
 	modern := c.setModernHeaders(req.Header, x.out)
+	x.modern = modern
 	resp, err := c.hc.Do(req)
 	if err != nil {
 		c.failLive(x, doFailure(x.ctx, op, err))

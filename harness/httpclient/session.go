@@ -45,6 +45,7 @@ type exchange struct {
 	ended    chan struct{}   // closed by finish
 	awaiting map[string]bool // ids of its requests not answered yet; its goroutine's only
 	gaveUp   bool            // a message could not be taken (failed, or the client closed); its goroutine's only
+	modern   bool            // a 2026-07-28 POST: a stream of it that breaks is not resumed (HT-47); its goroutine's only
 }
 
 // begin starts an exchange of o on the current session, bounded by ctx; an

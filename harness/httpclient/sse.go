@@ -98,7 +98,9 @@ func (c *Client) readStream(x *exchange, body io.ReadCloser, st *streamState, ta
 }
 
 // streamFailed reports, and says whether, a POST stream that ended before
-// its response cannot be resumed.
+// its response cannot be resumed: after an oversize event or one that is not
+// JSON-RPC, without an event id, or in the 2026-07-28 era, which has no
+// resumption (HT-47).
 func (c *Client) streamFailed(x *exchange, err error, st *streamState) bool {
 	op := x.out.op()
 	switch {
@@ -106,6 +108,9 @@ func (c *Client) streamFailed(x *exchange, err error, st *streamState) bool {
 		c.failLive(x, causedBy(failure.ErrProtocol, op, "the SSE stream is not resumed after an oversize event (RM-09)", err))
 	case errors.Is(err, errBadEventData):
 		c.failLive(x, failure.Wrap(failure.ErrProtocol, op, err))
+	case x.modern && c.cfg.Mutant != mutant.ModernStreamResumed:
+		c.failLive(x, failure.New(failure.ErrConnection, op,
+			"the response stream broke before the response; 2026-07-28 has no resumption, so the request is lost (HT-47): send it again as a new request"))
 	case len(st.lastID) == 0:
 		c.failLive(x, failure.New(failure.ErrConnection, op, "the SSE stream ended before the response, and no event carried an id to resume from (HT-45)"))
 	default:

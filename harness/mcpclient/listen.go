@@ -159,6 +159,12 @@ func (s *Session) notify(m *jsonrpc.Message) {
 	}
 	s.mu.Lock()
 	sub := s.subs[id.Key()]
+	if sub == nil && s.opts.Mutant == mutant.ListenNotDemultiplexed {
+		for _, open := range s.subs {
+			sub = open
+			break
+		}
+	}
 	s.mu.Unlock()
 	if sub == nil {
 		return

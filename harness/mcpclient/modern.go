@@ -50,7 +50,9 @@ func (s *Session) meta(version string) map[string]any {
 // the server answers with an InputRequiredResult, a retry with a new id
 // carrying the answers to its input requests and its requestState as it was
 // sent (MR-06). A result without resultType is complete; one of a type the
-// client does not know is an error (JR-16).
+// client does not know is an error (JR-16). A tools/call answered -32020
+// is retried once with the headers a fresh tools/list gives, when they
+// changed (HT-82).
 func (s *Session) modernCall(ctx context.Context, method string, params any) (json.RawMessage, error) {
 	base, err := paramsObject(params)
 	if err != nil {
@@ -59,6 +61,7 @@ func (s *Session) modernCall(ctx context.Context, method string, params any) (js
 	headers := s.paramHeaders(method, base)
 	extra := s.reusedInput(method)
 	var lastID int64
+	relisted := false
 	for round := 0; ; round++ {
 		body := s.withMeta(base, extra)
 		var reuse int64
@@ -66,6 +69,13 @@ func (s *Session) modernCall(ctx context.Context, method string, params any) (js
 			reuse = lastID
 		}
 		raw, id, err := s.roundTrip(ctx, method, body, headers, reuse)
+		if err != nil && !relisted {
+			var fresh map[string]string
+			if fresh, relisted = s.relistedHeaders(ctx, method, base, headers, err); relisted {
+				headers = fresh
+				continue
+			}
+		}
 		if err != nil {
 			return nil, err
 		}

@@ -274,6 +274,20 @@ func ack(t *testing.T, id jsonrpc.ID, filter map[string]any) *jsonrpc.Message {
 	return n
 }
 
+// listenAndClose opens a subscription for filter in the background and
+// closes it once open; the channel receives how Listen ended.
+func listenAndClose(s *Session, filter map[string]any) <-chan error {
+	res := make(chan error, 1)
+	go func() {
+		sub, err := s.Listen(context.Background(), filter)
+		if err == nil {
+			sub.Close()
+		}
+		res <- err
+	}()
+	return res
+}
+
 // TestListenChecksTheAcknowledgement: subscriptions/listen is open once the
 // acknowledgement honours what was asked (SB-02, SB-04); one that honours
 // less closes the stream (notifications/cancelled over stdio) and fails;
@@ -288,20 +302,35 @@ func TestListenChecksTheAcknowledgement(t *testing.T) {
 		synctest.Test(t, func(t *testing.T) {
 			f := newFakeTransport()
 			s := connectModern(t, f, Options{Mutant: tc.m})
-			res := make(chan error, 1)
-			go func() {
-				sub, err := s.Listen(context.Background(), asked)
-				if err == nil {
-					sub.Close()
-				}
-				res <- err
-			}()
+			res := listenAndClose(s, asked)
 			req := f.expect(t, MethodListen)
 			if tc.m == "" {
 				f.deliver(t, ack(t, req.ID, tc.honoured))
 			}
 			if err := <-res; (err == nil) != tc.ok {
 				t.Errorf("mutant %q, honoured %v: %v", tc.m, tc.honoured, err)
+			}
+			f.expect(t, "notifications/cancelled")
+		})
+	}
+}
+
+// TestListenIgnoresForeignSubscriptions: an acknowledgement naming a
+// subscription the client never opened is not its own subscription's
+// (ST-15), so the short one before its own changes nothing; mutant
+// ListenNotDemultiplexed takes it for its own and fails.
+func TestListenIgnoresForeignSubscriptions(t *testing.T) {
+	asked := map[string]any{"toolsListChanged": true}
+	for _, m := range []mutant.Name{"", mutant.ListenNotDemultiplexed} {
+		synctest.Test(t, func(t *testing.T) {
+			f := newFakeTransport()
+			s := connectModern(t, f, Options{Mutant: m})
+			res := listenAndClose(s, asked)
+			req := f.expect(t, MethodListen)
+			f.deliver(t, ack(t, jsonrpc.StringID("other"), map[string]any{}))
+			f.deliver(t, ack(t, req.ID, asked))
+			if err := <-res; (err == nil) != (m == "") {
+				t.Errorf("mutant %q: %v", m, err)
 			}
 			f.expect(t, "notifications/cancelled")
 		})

@@ -1,12 +1,16 @@
 package mcpclient
 
 import (
+	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"maps"
 	"math"
 	"strconv"
 	"strings"
 
+	"github.com/mcpconform/mcpconform/harness/jsonrpc"
 	"github.com/mcpconform/mcpconform/harness/mcp"
 	"github.com/mcpconform/mcpconform/harness/mutant"
 )
@@ -144,6 +148,25 @@ func (s *Session) paramHeaders(method string, base map[string]json.RawMessage) m
 		}
 	}
 	return out
+}
+
+// relistedHeaders meets err, the answer to a 2026-07-28 request sent with
+// the Mcp-Param-* headers sent (HT-82): a -32020 to a tools/call may mean
+// the server changed the tool's x-mcp-header annotations since the client
+// listed it, so the client fetches tools/list again and returns the headers
+// the tool's fresh schema gives. retry is false for any other error, when
+// the list fails, or when the headers stay the same (a retry would meet the
+// same refusal).
+func (s *Session) relistedHeaders(ctx context.Context, method string, base map[string]json.RawMessage, sent map[string]string, err error) (fresh map[string]string, retry bool) {
+	var e *jsonrpc.Error
+	if method != "tools/call" || !errors.As(err, &e) || e.Code != codeHeaderMismatch || s.opts.Mutant == mutant.ParamMismatchNotRelisted {
+		return nil, false
+	}
+	if _, lerr := s.ListTools(ctx); lerr != nil {
+		return nil, false
+	}
+	fresh = s.paramHeaders(method, base)
+	return fresh, !maps.Equal(fresh, sent)
 }
 
 // encodeParam is v as its header carries it (HT-78); mutant

@@ -121,6 +121,16 @@ type Call struct {
 // OK reports whether the call succeeded.
 func (c Call) OK() bool { return c.Outcome == OutcomeOK }
 
+// Call is the adapter's line for the call of tool, or nil.
+func (o Output) Call(tool string) *Call {
+	for i := range o.Calls {
+		if o.Calls[i].Tool == tool {
+			return &o.Calls[i]
+		}
+	}
+	return nil
+}
+
 // Output is what an adapter printed, parsed.
 type Output struct {
 	Config  map[string]json.RawMessage

@@ -57,7 +57,7 @@ var _ = clientCheck(check.Descriptor{
 }, func(c *run.C) {
 	eachTransport(c, func(t check.Transport) {
 		x := runCase(c, t, "result-type-unknown")
-		strange, echo := callOf(x.Output, fakeservers.ToolStrange), callOf(x.Output, fakeservers.ToolEcho)
+		strange, echo := x.Call(fakeservers.ToolStrange), x.Call(fakeservers.ToolEcho)
 		if strange == nil || echo == nil {
 			c.Unimplemented(fmt.Sprintf("over %s the adapter reported no tool line for %s or %s (calls: %s); it must call every listed tool",
 				t, fakeservers.ToolStrange, fakeservers.ToolEcho, run.DescribeCalls(x.Calls)))
@@ -88,16 +88,6 @@ func clientInfoProblem(m *jsonrpc.Message) error {
 	}
 	if json.Unmarshal(raw, &info) != nil || info.Name == nil || *info.Name == "" || info.Version == nil {
 		return fmt.Errorf("%s is %s, not an object with the name and version strings", mcp.MetaClientInfo, raw)
-	}
-	return nil
-}
-
-// callOf is the adapter's tool line for tool, or nil.
-func callOf(o target.Output, tool string) *target.Call {
-	for i := range o.Calls {
-		if o.Calls[i].Tool == tool {
-			return &o.Calls[i]
-		}
 	}
 	return nil
 }

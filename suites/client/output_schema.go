@@ -63,7 +63,7 @@ func judgeOutputSchema(c *run.C, t check.Transport) {
 			refs.url+fakeservers.RemoteRefPath, fakeservers.ToolSchemaRemoteRef), "over %s the client reached it: %s", t, strings.Join(fetched, "; "))
 	}
 	tools, _ := fakeservers.OutputSchemaOffer(modern, f.RefURL)
-	echo := callOf(x.Output, fakeservers.ToolEcho)
+	echo := x.Output.Call(fakeservers.ToolEcho)
 	if echo == nil || !echo.OK() {
 		c.Unimplemented(fmt.Sprintf("over %s the call of %s, which declares no outputSchema, did not succeed (calls: %s), so the failures of the others say nothing of validation; the adapter must call every listed tool",
 			t, fakeservers.ToolEcho, run.DescribeCalls(x.Calls)))
@@ -71,14 +71,14 @@ func judgeOutputSchema(c *run.C, t check.Transport) {
 	if version >= dialectSince {
 		var missing []string
 		for _, name := range tools {
-			if callOf(x.Output, name) == nil {
+			if x.Output.Call(name) == nil {
 				missing = append(missing, name)
 			}
 		}
 		c.RequireRule("JR-56", len(missing) == 0 && x.ExitCode == 0, fmt.Sprintf("the client goes on past %s, whose outputSchema names a dialect no validator knows (%s): a line for every tool, and a normal exit",
 			fakeservers.ToolSchemaDialect, fakeservers.UnknownDialect), "over %s no line for %s; the adapter exited %d", t, strings.Join(missing, ", "), x.ExitCode)
 	}
-	plain := callOf(x.Output, fakeservers.ToolSchemaCountInvalid)
+	plain := x.Output.Call(fakeservers.ToolSchemaCountInvalid)
 	if plain == nil {
 		c.Unimplemented(fmt.Sprintf("over %s the adapter reported no line for %s (calls: %s); it must call every listed tool", t, fakeservers.ToolSchemaCountInvalid, run.DescribeCalls(x.Calls)))
 	}
@@ -86,7 +86,7 @@ func judgeOutputSchema(c *run.C, t check.Transport) {
 		"over %s it succeeded: the client does not validate structuredContent, so how it validates (2020-12 by default, JR-55; an unknown dialect refused, JR-56; no network $ref, JR-57) was not judged either", t)
 	judgeDialects(c, t, x, version)
 	if modern {
-		remote := callOf(x.Output, fakeservers.ToolSchemaRemoteRef)
+		remote := x.Output.Call(fakeservers.ToolSchemaRemoteRef)
 		c.RequireRuleAt("JR-57", check.SHOULD, remote != nil && !remote.OK(), fmt.Sprintf("the call of %s, whose outputSchema's $ref to %s cannot be resolved without fetching it, fails validation",
 			fakeservers.ToolSchemaRemoteRef, refs.url+fakeservers.RemoteRefPath), "over %s it %s", t, outcomeOf(remote))
 	}
@@ -100,7 +100,7 @@ func judgeDialects(c *run.C, t check.Transport, x *exchange, version string) {
 		c.Note("over %s the client negotiated %s: JSON Schema 2020-12 is the default dialect from %s on, so JR-55 and JR-56 were not judged", t, version, dialectSince)
 		return
 	}
-	valid, broken, dialect := callOf(x.Output, fakeservers.ToolSchemaTupleValid), callOf(x.Output, fakeservers.ToolSchemaTupleInvalid), callOf(x.Output, fakeservers.ToolSchemaDialect)
+	valid, broken, dialect := x.Output.Call(fakeservers.ToolSchemaTupleValid), x.Output.Call(fakeservers.ToolSchemaTupleInvalid), x.Output.Call(fakeservers.ToolSchemaDialect)
 	c.RequireRule("JR-55", valid != nil && valid.OK(), fmt.Sprintf("the call of %s succeeds: its structuredContent {\"pair\":[\"a\",1,2]} conforms to its outputSchema, which has no $schema, under JSON Schema 2020-12 (prefixItems holds the first item to a string, items the rest to integers)",
 		fakeservers.ToolSchemaTupleValid), "over %s it %s: the client read the schema by another dialect", t, outcomeOf(valid))
 	c.RequireRule("JR-55", broken != nil && !broken.OK(), fmt.Sprintf("the call of %s fails: its structuredContent {\"pair\":[1,2]} breaks its outputSchema, which has no $schema, under JSON Schema 2020-12 (prefixItems holds the first item to a string)",

@@ -73,7 +73,7 @@ func wantListEnded(c *run.C, t check.Transport, x *exchange) {
 			"over %s the adapter's list phase failed: %s", t, x.List.Error)
 	}
 	for _, tool := range fakeservers.PagedTools() {
-		c.RequireRule("PA-04", callOf(x.Output, tool) != nil, "every tool of every page listed and called",
+		c.RequireRule("PA-04", x.Call(tool) != nil, "every tool of every page listed and called",
 			"over %s tool %q was not called (calls: %s)", t, tool, run.DescribeCalls(x.Calls))
 	}
 }

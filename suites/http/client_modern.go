@@ -26,7 +26,7 @@ var _ = clientCheck(check.Descriptor{
 	Title: "every 2026-07-28 POST carries MCP-Protocol-Version, Mcp-Method and Mcp-Name mirroring its body",
 	Requirement: "Every POST of a 2026-07-28 request carries MCP-Protocol-Version equal to its _meta protocolVersion, Mcp-Method equal to its " +
 		"method and, for tools/call and prompts/get, Mcp-Name equal to params.name (resources/read: params.uri).",
-	Rules:    []string{"HT-73", "HT-77"},
+	Rules:    []string{"HT-73", "HT-77", "HT-83"},
 	Eras:     check.ModernEra,
 	KilledBy: []mutant.Name{mutant.ModernHeaderMismatch},
 }, func(c *run.C) {
@@ -103,16 +103,21 @@ func mirroredValue(raw json.RawMessage) string {
 	return ""
 }
 
+// callArguments are the arguments of tools/call m; nil when it has none.
+func callArguments(m *jsonrpc.Message) map[string]json.RawMessage {
+	var p struct {
+		Arguments map[string]json.RawMessage `json:"arguments"`
+	}
+	_ = json.Unmarshal(m.Params, &p) // no object: no arguments
+	return p.Arguments
+}
+
 // wantCallPOST is the POST of the client's tools/call of tool and the
 // arguments it sent; a client that did not call it leaves nothing to judge.
 func wantCallPOST(c *run.C, r *run.HTTPClientRun, tool string) (httpfake.Request, map[string]json.RawMessage) {
 	for _, q := range modernPOSTs(r) {
-		var p struct {
-			Name      string                     `json:"name"`
-			Arguments map[string]json.RawMessage `json:"arguments"`
-		}
-		if m := q.Messages[0]; m.Method == fakeservers.MethodToolsCall && json.Unmarshal(m.Params, &p) == nil && p.Name == tool {
-			return q, p.Arguments
+		if m := q.Messages[0]; m.Method == fakeservers.MethodToolsCall && toolName(m) == tool {
+			return q, callArguments(m)
 		}
 	}
 	for _, call := range r.Calls {
