@@ -128,8 +128,9 @@ const ModernVersion = "2026-07-28"
 // 2026-07-28 followed by one without its messages); from 2025-06-18 a
 // form where it declares elicitation (with mode from 2025-11-25) and,
 // from 2025-11-25, a URL where it declares elicitation.url (with an
-// elicitationId in 2025-11-25 only); its roots where it declares roots.
-// None for what it does not declare (MR-04, LC-11).
+// elicitationId in 2025-11-25 only); its roots where it declares roots; then, in 2025-11-25, lateRequests. None for
+// what it does not declare (MR-04, LC-11) but the tool-enabled sample of
+// KeySampleTools.
 func ClientRequests(caps map[string]json.RawMessage, version string) []ClientRequest {
 	var out []ClientRequest
 	if version != ModernVersion {
@@ -163,7 +164,7 @@ func ClientRequests(caps map[string]json.RawMessage, version string) []ClientReq
 	if declared(caps, "roots", "") {
 		out = append(out, ClientRequest{Key: KeyRoots, Method: "roots/list"})
 	}
-	return out
+	return append(out, lateRequests(caps, version)...)
 }
 
 // Message is r as a legacy-era request to the client, with id ReplyID.
@@ -288,4 +289,4 @@ func (a *Asker) Requests() []ClientRequest {
 }
 
 // ClientRequestsCase describes the client-requests case of both fakes.
-const ClientRequestsCase = "offers ask; its tools/call sends the client a notification of a method MCP does not define and pings it, then cancels that answered ping and a request never sent, pings with the integer id 7 and sends a request of a method MCP does not define (legacy era), and asks it for a sample (legacy era: then one without messages), a form (one field of each primitive type, each with a default), a URL and its roots, each only when declared: legacy as requests to the client (ids srv-<key>, one at a time, each awaited up to the fake's delay), 2026-07-28 as one input round; then the result"
+const ClientRequestsCase = "offers ask; its tools/call sends the client a notification of a method MCP does not define and pings it, then cancels that answered ping and a request never sent, pings with the integer id 7 and sends a request of a method MCP does not define (legacy era), and asks it for a sample (legacy era: then one without messages), a form (one field of each primitive type, each with a default), a URL and its roots, each only when declared (2025-11-25: then a tool-enabled sample to a client without sampling.tools or two malformed ones to a client with it, a form without mode and, to a client with URL mode, a notifications/elicitation/complete for an id never used and a ping): legacy as requests to the client (ids srv-<key>, one at a time, each awaited up to the fake's delay), 2026-07-28 as one input round; then the result"

@@ -77,7 +77,7 @@ func (s *Session) handle(m *jsonrpc.Message) {
 		if s.opts.Mutant == mutant.UnknownNotificationAnswered {
 			_ = s.t.Send(jsonrpc.NewError(jsonrpc.ID{}, jsonrpc.CodeMethodNotFound, "Method not found: "+m.Method)) // a failed send: dispatch learns it from Done
 		}
-		if !s.staleCancel(m) {
+		if !s.staleCancel(m) && !s.completionFatal(m.Method) {
 			s.notify(m)
 		}
 	}
