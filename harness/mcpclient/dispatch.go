@@ -165,5 +165,7 @@ func (s *Session) answer(req *jsonrpc.Message) {
 	}
 	// A failed send means the transport ended or broke; dispatch learns
 	// that from Done.
+	late := s.progress(req, fixed && rpcErr == nil)
 	_ = s.t.Send(s.mutatedReply(req, reply))
+	late()
 }
