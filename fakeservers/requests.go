@@ -49,6 +49,10 @@ const (
 	KeySampleBad = "sample-bad"
 )
 
+// SampleProgressToken is the progress token of the legacy-era request of
+// KeySample, for the client's progress on it (PR-06).
+const SampleProgressToken = "srv-sample-progress"
+
 // PingIntID is the id of the ping of KeyPingInt.
 const PingIntID = 7
 
@@ -135,11 +139,13 @@ const ModernVersion = "2026-07-28"
 // 2026-07-28 era has no ping and its servers send no requests), followed
 // by StaleCancellations, a ping with an integer id and a request of a
 // method no version defines; a sample where it declares sampling (before
-// 2026-07-28 followed by one without its messages); from 2025-06-18 a
+// 2026-07-28 with the progress token SampleProgressToken, and followed by
+// one without its messages); from 2025-06-18 a
 // form where it declares elicitation (with mode from 2025-11-25) and,
 // from 2025-11-25, a URL where it declares elicitation.url (with an
-// elicitationId in 2025-11-25 only); its roots where it declares roots.
-// None for what it does not declare (MR-04, LC-11).
+// elicitationId in 2025-11-25 only); its roots where it declares roots; then, in 2025-11-25, lateRequests. None for
+// what it does not declare (MR-04, LC-11) but the tool-enabled sample of
+// KeySampleTools.
 func ClientRequests(caps map[string]json.RawMessage, version string) []ClientRequest {
 	var out []ClientRequest
 	if version != ModernVersion {
@@ -147,10 +153,14 @@ func ClientRequests(caps map[string]json.RawMessage, version string) []ClientReq
 			ClientRequest{Key: KeyPingInt, Method: "ping"}, ClientRequest{Key: KeyUnknownMethod, Method: MethodUnknownRequest})
 	}
 	if declared(caps, "sampling", "") {
-		out = append(out, ClientRequest{Key: KeySample, Method: "sampling/createMessage", Params: map[string]any{
+		sample := map[string]any{
 			"messages":  []any{map[string]any{"role": "user", "content": map[string]any{"type": "text", "text": "mcpconform fake: say hello"}}},
 			"maxTokens": 16,
-		}})
+		}
+		if version != ModernVersion {
+			sample["_meta"] = map[string]any{"progressToken": SampleProgressToken}
+		}
+		out = append(out, ClientRequest{Key: KeySample, Method: "sampling/createMessage", Params: sample})
 		if version != ModernVersion {
 			out = append(out, ClientRequest{Key: KeySampleBad, Method: "sampling/createMessage", Params: map[string]any{"maxTokens": 16}})
 		}
@@ -173,7 +183,7 @@ func ClientRequests(caps map[string]json.RawMessage, version string) []ClientReq
 	if declared(caps, "roots", "") {
 		out = append(out, ClientRequest{Key: KeyRoots, Method: "roots/list"})
 	}
-	return out
+	return append(out, lateRequests(caps, version)...)
 }
 
 // Message is r as a legacy-era request to the client, with id ReplyID.
@@ -298,4 +308,4 @@ func (a *Asker) Requests() []ClientRequest {
 }
 
 // ClientRequestsCase describes the client-requests case of both fakes.
-const ClientRequestsCase = "offers ask; its tools/call sends the client a notification of a method MCP does not define and pings it, then cancels that answered ping and a request never sent, pings with the integer id 7 and sends a request of a method MCP does not define (legacy era), and asks it for a sample (legacy era: then one without messages), a form (one field of each primitive type, each with a default), a URL and its roots, each only when declared: legacy as requests to the client (ids srv-<key>, one at a time, each awaited up to the fake's delay), 2026-07-28 as one input round; then the result"
+const ClientRequestsCase = "offers ask; its tools/call sends the client a notification of a method MCP does not define and pings it, then cancels that answered ping and a request never sent, pings with the integer id 7 and sends a request of a method MCP does not define (legacy era), and asks it for a sample (legacy era: with a progress token, then one without messages), a form (one field of each primitive type, each with a default), a URL and its roots, each only when declared (2025-11-25: then a tool-enabled sample to a client without sampling.tools or two malformed ones to a client with it, a form without mode and, to a client with URL mode, a notifications/elicitation/complete for an id never used and a ping): legacy as requests to the client (ids srv-<key>, one at a time, each awaited up to the fake's delay), 2026-07-28 as one input round; then the result"

@@ -47,14 +47,15 @@ func (o *outbound) op() string {
 	}
 }
 
-// isControl reports whether m is control traffic: notifications/cancelled
-// or a reply to a server request (RM-02).
+// isControl reports whether m is control traffic: notifications/cancelled,
+// a reply to a server request (RM-02), or progress on one, which goes in
+// the reply's queue so that it reaches the server before the reply (PR-08).
 func (c *Client) isControl(m *jsonrpc.Message) bool {
 	if c.cfg.Mutant == mutant.ControlWaitsBehindPOSTs {
 		return false
 	}
 	k := m.Kind()
-	return k == jsonrpc.KindResult || k == jsonrpc.KindError || m.Method == "notifications/cancelled"
+	return k == jsonrpc.KindResult || k == jsonrpc.KindError || m.Method == "notifications/cancelled" || m.Method == "notifications/progress"
 }
 
 // queue is an unbounded FIFO of outbounds, so Send never blocks.

@@ -27,6 +27,9 @@ func (s *Session) declared(caps map[string]any) map[string]any {
 	a := s.opts.Answers
 	if a.Sampling != "" {
 		caps["sampling"] = map[string]any{}
+		if a.SamplingTools {
+			caps["sampling"] = map[string]any{"tools": map[string]any{}}
+		}
 	}
 	if a.Elicitation != "" {
 		caps["elicitation"] = map[string]any{"form": map[string]any{}, "url": map[string]any{}}
@@ -39,12 +42,19 @@ func (s *Session) declared(caps map[string]any) map[string]any {
 
 // fixedAnswer answers a request of method with the answer the client was
 // given for it: its result, or the error to reply with (-32602 for a
-// sampling request without messages); ok is false when it was given none.
+// sampling request without messages, or one it refuses: samplingRefusal);
+// ok is false when it was given none.
 func (s *Session) fixedAnswer(method string, params json.RawMessage) (result any, rpcErr *jsonrpc.Error, ok bool) {
 	a := s.opts.Answers
+	refusal := ""
+	if method == "sampling/createMessage" && a.Sampling != "" {
+		refusal = s.samplingRefusal(params)
+	}
 	switch {
 	case method == "sampling/createMessage" && a.Sampling != "" && !hasMessages(params) && s.opts.Mutant != mutant.SamplingParamsUnchecked:
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "sampling/createMessage needs messages, an array"}, true
+	case refusal != "":
+		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: refusal}, true
 	case method == "sampling/createMessage" && a.Sampling == target.SamplingReject:
 		return nil, &jsonrpc.Error{Code: CodeUserRejected, Message: "the user rejected the sampling request"}, true
 	case method == "sampling/createMessage" && a.Sampling != "":
@@ -92,6 +102,9 @@ func (s *Session) elicitAnswer(action string, params json.RawMessage) (map[strin
 	}
 	if err := json.Unmarshal(params, &p); err != nil {
 		return nil, fmt.Errorf("the elicitation params do not decode: %w", err)
+	}
+	if p.Mode == "" && s.version >= "2025-11-25" && s.opts.Mutant == mutant.ElicitationModeRequired {
+		return nil, fmt.Errorf("elicitation/create has no mode (form or url)")
 	}
 	if p.Mode != "" && p.Mode != "form" && p.Mode != "url" {
 		return nil, fmt.Errorf("elicitation mode %q is none this client declared (form, url) (EL-02)", p.Mode)

@@ -77,7 +77,7 @@ func (s *Session) handle(m *jsonrpc.Message) {
 		if s.opts.Mutant == mutant.UnknownNotificationAnswered {
 			_ = s.t.Send(jsonrpc.NewError(jsonrpc.ID{}, jsonrpc.CodeMethodNotFound, "Method not found: "+m.Method)) // a failed send: dispatch learns it from Done
 		}
-		if !s.staleCancel(m) {
+		if !s.staleCancel(m) && !s.completionFatal(m.Method) {
 			s.notify(m)
 		}
 	}
@@ -166,5 +166,7 @@ func (s *Session) answer(req *jsonrpc.Message) {
 	}
 	// A failed send means the transport ended or broke; dispatch learns
 	// that from Done.
+	late := s.progress(req, fixed && rpcErr == nil)
 	_ = s.t.Send(s.mutatedReply(req, reply))
+	late()
 }

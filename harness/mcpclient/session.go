@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/mcpconform/mcpconform/harness/failure"
@@ -168,6 +169,7 @@ type Session struct {
 	toolsMu sync.Mutex
 	tools   map[string]mcp.Tool // the listed tools by name, for their Mcp-Param-* headers
 	stale   map[string]any      // mutant MRTRStateReused: the last retry's fields
+	tokens  atomic.Int64        // the progress tokens of its tool calls so far
 
 	mu      sync.Mutex
 	nextID  int64

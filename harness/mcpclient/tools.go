@@ -51,8 +51,9 @@ func (s *Session) endOfList(next *string) bool {
 }
 
 type callToolParams struct {
-	Name      string `json:"name"`
-	Arguments any    `json:"arguments,omitempty"`
+	Name      string        `json:"name"`
+	Arguments any           `json:"arguments,omitempty"`
+	Meta      *progressMeta `json:"_meta,omitempty"`
 }
 
 // CallTool calls tool name with args (nil sends no arguments). A JSON-RPC
@@ -62,7 +63,7 @@ type callToolParams struct {
 // (checkStructured).
 func (s *Session) CallTool(ctx context.Context, name string, args any) (*mcp.CallToolResult, error) {
 	var res mcp.CallToolResult
-	if err := s.Call(ctx, "tools/call", callToolParams{Name: name, Arguments: args}, &res); err != nil {
+	if err := s.Call(ctx, "tools/call", callToolParams{Name: name, Arguments: args, Meta: s.progressMeta()}, &res); err != nil {
 		return nil, err
 	}
 	if err := s.checkStructured(name, &res); err != nil {

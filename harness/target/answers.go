@@ -26,6 +26,11 @@ const (
 	// EnvRoots is the JSON array of the roots the client shares
 	// ([{"uri":"file:///…","name":"…"}]), its answer to roots/list.
 	EnvRoots = "MCPCONFORM_ROOTS"
+	// EnvSamplingTools, "1" beside EnvSampling, asks the client to declare
+	// sampling.tools too (tool-enabled sampling, 2025-11-25 on) and to
+	// answer tool-enabled requests with the same result; unset, it
+	// declares sampling without tools.
+	EnvSamplingTools = "MCPCONFORM_SAMPLING_TOOLS"
 )
 
 // SamplingReject is the value of EnvSampling for a user who refuses.
@@ -43,6 +48,9 @@ const (
 type Answers struct {
 	// Sampling is the result JSON, or SamplingReject; empty: not asked.
 	Sampling string
+	// SamplingTools asks the client to declare sampling.tools beside
+	// Sampling.
+	SamplingTools bool
 	// Elicitation is ElicitAccept, ElicitDecline or ElicitCancel; empty: not asked.
 	Elicitation string
 	// Roots are the roots to share; nil: not asked.
@@ -67,6 +75,14 @@ func ReadAnswers(getenv func(string) string) (Answers, error) {
 			return a, fmt.Errorf("%s must be the JSON object of a sampling result or %q, got %q", EnvSampling, SamplingReject, a.Sampling)
 		}
 	}
+	switch tools := getenv(EnvSamplingTools); {
+	case tools == "1" && a.Sampling == "":
+		return a, fmt.Errorf("%s=1 needs %s, the answer to give", EnvSamplingTools, EnvSampling)
+	case tools == "1":
+		a.SamplingTools = true
+	case tools != "":
+		return a, fmt.Errorf("%s must be 1 or unset, got %q", EnvSamplingTools, tools)
+	}
 	switch a.Elicitation {
 	case "", ElicitAccept, ElicitDecline, ElicitCancel:
 	default:
@@ -90,6 +106,9 @@ func (a Answers) environ() []string {
 	var env []string
 	if a.Sampling != "" {
 		env = append(env, EnvSampling+"="+a.Sampling)
+	}
+	if a.SamplingTools {
+		env = append(env, EnvSamplingTools+"=1")
 	}
 	if a.Elicitation != "" {
 		env = append(env, EnvElicitation+"="+a.Elicitation)

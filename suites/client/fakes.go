@@ -44,11 +44,16 @@ type exchange struct {
 	// Wire is what carried Sent: each line (stdio) or POST body (HTTP)
 	// the client sent, in order.
 	Wire []wire
+	// Answered is when the fake's response to each of the client's
+	// requests, by id key, went out: its line (stdio), the end of the
+	// POST that carried the request (HTTP).
+	Answered map[string]time.Time
 }
 
 // wire is one line or POST body the client sent the fake.
 type wire struct {
 	At       time.Time          // when the fake received it
+	End      time.Time          // when the fake finished answering it (HTTP); At over stdio
 	UTF8     bool               // it is UTF-8 (JR-02)
 	Messages []*jsonrpc.Message // what it decodes to: one message, a batch's, or none
 	Raw      string             // the line or body as sent
@@ -58,20 +63,33 @@ type wire struct {
 func runOver(c *run.C, t check.Transport, f fake, inv target.Invocation) *exchange {
 	if t == check.Stdio {
 		r := c.RunStdioClient(stdiofake.Options{Case: f.Case, Era: f.Era, StrictInit: f.StrictInit, Delay: f.Delay, RefURL: f.RefURL}, inv)
-		x := &exchange{Run: r.Run, Sent: r.Record.Messages(), Reached: len(r.Record.Lines()) > 0}
+		x := &exchange{Run: r.Run, Sent: r.Record.Messages(), Reached: len(r.Record.Lines()) > 0, Answered: map[string]time.Time{}}
 		for _, e := range r.Record.Events {
-			if e.Type == stdiofake.EventRecv {
-				x.Wire = append(x.Wire, wire{At: time.Unix(0, e.T), UTF8: e.Detail != stdiofake.DetailNotUTF8, Messages: decoded(e.Line), Raw: e.Line})
+			at := time.Unix(0, e.T)
+			switch e.Type {
+			case stdiofake.EventRecv:
+				x.Wire = append(x.Wire, wire{At: at, End: at, UTF8: e.Detail != stdiofake.DetailNotUTF8, Messages: decoded(e.Line), Raw: e.Line})
+			case stdiofake.EventSend:
+				for _, m := range decoded(e.Line) {
+					if k := m.Kind(); k == jsonrpc.KindResult || k == jsonrpc.KindError {
+						x.Answered[m.ID.Key()] = at
+					}
+				}
 			}
 		}
 		return x
 	}
 	r := c.RunHTTPClient(httpfake.Options{Case: f.Case, Era: f.Era, StrictInit: f.StrictInit, Delay: f.Delay, RefURL: f.RefURL}, inv)
-	x := &exchange{Run: r.Run, Reached: len(r.Requests) > 0}
+	x := &exchange{Run: r.Run, Reached: len(r.Requests) > 0, Answered: map[string]time.Time{}}
 	for _, q := range r.Requests {
 		x.Sent = append(x.Sent, q.Messages...)
 		if q.Method == http.MethodPost {
-			x.Wire = append(x.Wire, wire{At: q.Start, UTF8: utf8.ValidString(q.Body), Messages: q.Messages, Raw: q.Body})
+			x.Wire = append(x.Wire, wire{At: q.Start, End: q.End, UTF8: utf8.ValidString(q.Body), Messages: q.Messages, Raw: q.Body})
+		}
+		for _, m := range q.Messages {
+			if m.Kind() == jsonrpc.KindRequest {
+				x.Answered[m.ID.Key()] = q.End
+			}
 		}
 	}
 	return x

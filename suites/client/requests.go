@@ -132,25 +132,30 @@ var _ = clientCheck(check.Descriptor{
 })
 
 var _ = clientCheck(check.Descriptor{
-	ID:    "client.elicitation.accept",
-	Title: "an accepted form carries content of the form's schema with its defaults; an accepted URL carries no content",
+	ID: "client.elicitation.accept",
+	Title: "an accepted form carries content of the form's schema with its defaults, also a form without mode; an accepted URL carries no content; " +
+		"a completion for an elicitation never asked is ignored",
 	Requirement: "A client that declared elicitation answers a form the user accepts with action accept and content matching the requested schema, " +
-		"the defaults pre-filled; a URL the user consents to with action accept and no content.",
-	Rules:    []string{"EL-06", "EL-17", "EL-07"},
+		"the defaults pre-filled, and from 2025-11-25 treats a request without mode as a form (EL-04); a URL the user consents to with action accept and no content; " +
+		"in 2025-11-25 it ignores a notifications/elicitation/complete for an elicitation id it never got and goes on (EL-13).",
+	Rules:    []string{"EL-06", "EL-17", "EL-07", "EL-04", "EL-13"},
 	Eras:     check.BothEras,
-	KilledBy: []mutant.Name{mutant.ElicitationNoDefaults},
+	KilledBy: []mutant.Name{mutant.ElicitationNoDefaults, mutant.ElicitationModeRequired, mutant.ElicitationCompleteUnknownFatal},
 }, func(c *run.C) {
 	eachTransport(c, func(t check.Transport) {
 		r := askClient(c, t, target.Answers{Elicitation: target.ElicitAccept})
 		m := r.wantAction(c, t, fakeservers.KeyForm, target.ElicitAccept)
-		var res struct {
-			Action  string         `json:"action"`
-			Content map[string]any `json:"content"`
+		problem := acceptedFormProblem(m, r.version)
+		c.Require(problem == "", "an elicitation result with action accept and content matching the form's schema, each default pre-filled (EL-06, EL-17)", "over %s: %s", t, problem)
+		if r.asked[fakeservers.KeyFormModeless] {
+			m, ok := r.answers[fakeservers.KeyFormModeless]
+			problem := "no answer"
+			if ok {
+				problem = acceptedFormProblem(m, r.version)
+			}
+			c.RequireRuleAt("EL-04", check.MUST, problem == "", fmt.Sprintf("the form %s without mode answered as the form with mode was, accepted with its content", fakeservers.ReplyID(fakeservers.KeyFormModeless)),
+				"over %s (version %s): %s", t, r.version, problem)
 		}
-		c.Require(json.Unmarshal(m.Result, &res) == nil && res.Action == target.ElicitAccept,
-			"an elicitation result with action accept", "over %s: %s", t, describeAnswer(m))
-		problem := formProblem(res.Content, r.version)
-		c.Require(problem == "", "content matching the form's schema, each default pre-filled (EL-06, EL-17)", "over %s: %s in %s", t, problem, m.Result)
 		if !r.asked[fakeservers.KeyURL] {
 			return
 		}
@@ -161,8 +166,30 @@ var _ = clientCheck(check.Descriptor{
 		}
 		c.Require(json.Unmarshal(m.Result, &url) == nil && url.Action == target.ElicitAccept && url.Content == nil,
 			"a URL-mode consent: action accept without content (EL-07)", "over %s: %s", t, describeAnswer(m))
+		if r.asked[fakeservers.KeyPingComplete] {
+			_, ok := r.answers[fakeservers.KeyPingComplete]
+			c.RequireRule("EL-13", ok, fmt.Sprintf("notifications/elicitation/complete for the elicitation id %q, never asked, ignored: the ping %s after it answered",
+				fakeservers.UnknownElicitationID, fakeservers.ReplyID(fakeservers.KeyPingComplete)), "over %s the client answered nothing after it; its tool calls: %s", t, run.DescribeCalls(r.Calls))
+		}
 	})
 })
+
+// acceptedFormProblem says how m fails to accept the form of
+// fakeservers.FormSchema in version: an error, another action, or content
+// that does not match (formProblem); "" when it accepts it.
+func acceptedFormProblem(m *jsonrpc.Message, version string) string {
+	var res struct {
+		Action  string         `json:"action"`
+		Content map[string]any `json:"content"`
+	}
+	if m.Error != nil || json.Unmarshal(m.Result, &res) != nil || res.Action != target.ElicitAccept {
+		return describeAnswer(m) + ", not a result with action accept"
+	}
+	if problem := formProblem(res.Content, version); problem != "" {
+		return fmt.Sprintf("%s in %s", problem, m.Result)
+	}
+	return ""
+}
 
 var _ = clientCheck(check.Descriptor{
 	ID:          "client.elicitation.decline-cancel",
