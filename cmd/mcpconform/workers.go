@@ -20,6 +20,10 @@ const (
 	// client checks also time the client's processes and the fakes.
 	serverPerCore = 4
 	clientPerCore = 2
+	// urlPerCore are the checks at once per core against a server at a
+	// URL alone: one process serves them all, the checks start none, and
+	// each spends most of its time in a quiet window.
+	urlPerCore = 6
 	// runMemory bounds the summed resident memory of a run's own
 	// processes (the coordinator and its workers, not the targets),
 	// whatever --parallel asks and whatever the targets send.
@@ -51,6 +55,8 @@ func settleWorkers(o *runOptions, p *prepared, roles []check.Role) string {
 			p.clientCap = clientPerCore * cores
 		case slices.Contains(roles, check.Client):
 			perCore = clientPerCore
+		case o.url != "":
+			perCore = urlPerCore
 		}
 		n = min(perCore*cores, p.waiting+cores)
 	}

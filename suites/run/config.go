@@ -123,7 +123,7 @@ const (
 	DefaultPropertySamples = 8
 	DefaultFuzzCases       = 20
 	DefaultQuietWindow     = DefaultPrompt / 4
-	DefaultToolBudget      = time.Second
+	DefaultToolBudget      = 500 * time.Millisecond
 )
 
 // ReferenceConfig are the reference adapter's settings when it is the
