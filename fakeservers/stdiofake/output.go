@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"sync"
+	"time"
 
 	"github.com/mcpconform/mcpconform/fakeservers"
 	"github.com/mcpconform/mcpconform/harness/jsonrpc"
@@ -44,14 +45,16 @@ type lineWriter struct {
 }
 
 // line writes text and a newline in a single write call, then records it
-// (on stdout).
+// (on stdout) at the time the write began: the client may read it and
+// answer before the record is made, and its answer must not seem earlier.
 func (w *lineWriter) line(text string) {
 	if w.err != nil {
 		return
 	}
 	w.buf = append(append(w.buf[:0], text...), '\n')
+	at := time.Now()
 	if _, w.err = w.st.w.Write(w.buf); w.err == nil && w.st.sendings {
-		w.st.rec.Send(text)
+		w.st.rec.Record(Event{Type: EventSend, Line: text, T: at.UnixNano()})
 	}
 }
 

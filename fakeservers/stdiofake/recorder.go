@@ -66,9 +66,6 @@ func (r *Recorder) Recv(line string) {
 // DetailNotUTF8 is the Detail of a received line that is not UTF-8.
 const DetailNotUTF8 = "not UTF-8"
 
-// Send records a line written to stdout.
-func (r *Recorder) Send(line string) { r.Record(Event{Type: EventSend, Line: line}) }
-
 // Note records anything else worth knowing.
 func (r *Recorder) Note(detail string) { r.Record(Event{Type: EventNote, Detail: detail}) }
 
