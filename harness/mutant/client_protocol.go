@@ -1,0 +1,16 @@
+package mutant
+
+// Mutants of how the reference client meets the base protocol: a JSON
+// object the server sends that is no valid request (JR-21), over its stdio
+// and HTTP transports.
+const (
+	InvalidRequestUnanswered Name = "invalid-request-unanswered"
+	InvalidRequestFatal      Name = "invalid-request-fatal"
+)
+
+var clientProtocol = []Mutant{
+	{InvalidRequestUnanswered, "client", "ignores a JSON object the server sends that is no valid request (jsonrpc \"1.0\", no method, an id that is an object) instead of answering it with -32600 (JR-21)"},
+	{InvalidRequestFatal, "client", "ends the session (stdio) or fails the exchange (HTTP) on a JSON object the server sends that is no valid request, instead of answering it with -32600 and going on (JR-21)"},
+}
+
+func init() { register(clientProtocol...) }
