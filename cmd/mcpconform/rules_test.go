@@ -101,7 +101,7 @@ func TestListTableShowsRuleURLs(t *testing.T) {
 // rules of the counted areas (no reason for the role) that a check of the
 // role cites. It holds what is true now; raise it as checks are added
 // (issue 20's target is 90 for each role).
-var coverageFloor = map[string]float64{"client": 92, "server": 98}
+var coverageFloor = map[string]float64{"client": 94, "server": 98}
 
 // TestRulesCoverage keeps the coverage table from drifting: a rule that
 // cannot be judged from the wire says why, no check cites a rule as judged

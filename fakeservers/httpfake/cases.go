@@ -187,6 +187,11 @@ var cases = map[string]fakeCase{
 		legacyOnly: "a batch of requests to the client on the call's SSE stream",
 		build:      batch,
 	},
+	"invalid-request": {
+		desc:       fakeservers.InvalidCase,
+		legacyOnly: "JSON objects that are no valid request on the call's SSE stream",
+		build:      invalidRequest,
+	},
 	"version-unspoken": {
 		legacyOnly: "answers initialize with a version of its own",
 		desc:       fakeservers.UnspokenCase,

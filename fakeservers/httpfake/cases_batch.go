@@ -26,16 +26,7 @@ func batch(o Options) (*behaviour, error) {
 			if !s.batch(x.f.eventID(), fakeservers.BatchToClient()) {
 				return
 			}
-			deadline := time.Now().Add(patience)
-			for _, ch := range arrived {
-				switch x.wait(ch, max(time.Until(deadline), time.Nanosecond)) {
-				case waitGone:
-					return
-				case waitTimeout:
-					deadline = time.Now() // the rest are not awaited either
-				}
-			}
-			if s.message(x.f.eventID(), c.OK()) {
+			if x.awaitAll(arrived, patience) && s.message(x.f.eventID(), c.OK()) {
 				x.answered = true
 			}
 		},
@@ -49,4 +40,19 @@ func batch(o Options) (*behaviour, error) {
 //	(blank line)
 func (s *sseWriter) batch(id string, msgs []*jsonrpc.Message) bool {
 	return s.line("id: "+id) && s.line("data: "+string(fakeservers.EncodeBatch(msgs))) && s.end()
+}
+
+// awaitAll waits until each of arrived is closed, all within patience,
+// and then no longer. It reports false when the fake is ending.
+func (x *exchange) awaitAll(arrived []<-chan struct{}, patience time.Duration) bool {
+	deadline := time.Now().Add(patience)
+	for _, ch := range arrived {
+		switch x.wait(ch, max(time.Until(deadline), time.Nanosecond)) {
+		case waitGone:
+			return false
+		case waitTimeout:
+			return true // the rest are not awaited either
+		}
+	}
+	return true
 }

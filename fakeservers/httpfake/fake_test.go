@@ -167,7 +167,7 @@ func TestStartErrors(t *testing.T) {
 
 func TestCasesListed(t *testing.T) {
 	want := []string{"batch", "cancel-then-echo", "client-requests", "control-hang", "expire-after", "expire-again", "expire-inflight", "expire-old-pending", "fuzz",
-		"get-405", "headers", "input-required", "input-undeclared", "listen", "listen-ack-short", "odd-answers", "output-schema", "paged", "param-headers", "param-headers-moved",
+		"get-405", "headers", "input-required", "input-undeclared", "invalid-request", "listen", "listen-ack-short", "odd-answers", "output-schema", "paged", "param-headers", "param-headers-moved",
 		"recovery-hangs", "redirect", "result-type-unknown", "resume", "server-request", "slow-calls", "slow-start",
 		"sse-comments", "sse-crlf-split", "sse-early", "sse-event", "sse-huge", "stateless", "version-unspoken", "well-behaved"}
 	if got := CaseIDs(); !slices.Equal(got, want) {

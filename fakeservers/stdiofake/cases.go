@@ -169,6 +169,10 @@ var cases = map[string]fakeCase{
 		desc:  fakeservers.BatchCase,
 		build: batch,
 	},
+	"invalid-request": {
+		desc:  fakeservers.InvalidCase,
+		build: invalidRequest,
+	},
 	"version-unspoken": {
 		desc:  fakeservers.UnspokenCase,
 		build: fixed(behaviour{initVersion: fakeservers.VersionUnspoken}),

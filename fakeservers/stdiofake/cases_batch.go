@@ -2,10 +2,8 @@ package stdiofake
 
 import (
 	"fmt"
-	"time"
 
 	"github.com/mcpconform/mcpconform/fakeservers"
-	"github.com/mcpconform/mcpconform/harness/jsonrpc"
 )
 
 // batch is the batch case (fakeservers.BatchCase): initialize answered
@@ -20,31 +18,18 @@ func batch(o Options) (*behaviour, error) {
 	var replies fakeservers.Replies
 	return &behaviour{
 		initVersion: fakeservers.BatchVersion,
-		received: func(_ *server, m *jsonrpc.Message) {
-			if k := m.Kind(); k == jsonrpc.KindResult || k == jsonrpc.KindError {
-				replies.Arrived(m)
-			}
-		},
+		received:    responsesTo(&replies),
 		call: func(s *server, c fakeservers.ToolCall) {
 			var arrived []<-chan struct{}
 			for _, id := range fakeservers.BatchPingIDs {
 				arrived = append(arrived, replies.Expect(id))
 			}
 			s.stdout.group(func(w *lineWriter) { w.line(string(fakeservers.EncodeBatch(fakeservers.BatchToClient()))) })
-			t := time.NewTimer(patience)
-			defer t.Stop()
-		awaiting:
-			for i, ch := range arrived {
-				select {
-				case <-ch:
-				case <-t.C:
-					s.rec.Note(fmt.Sprintf("no response to the ping %s of the batch within %s", fakeservers.BatchPingIDs[i], patience))
-					break awaiting
-				case <-s.ctx.Done():
-					return
-				}
+			if s.awaitAnswers(arrived, patience, func(i int) string {
+				return fmt.Sprintf("no response to the ping %s of the batch within %s", fakeservers.BatchPingIDs[i], patience)
+			}) {
+				s.respond(c.OK())
 			}
-			s.respond(c.OK())
 		},
 	}, nil
 }

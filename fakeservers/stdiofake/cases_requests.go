@@ -70,3 +70,32 @@ func replyPatience(o Options) (time.Duration, error) {
 	}
 	return fakeservers.ReplyPatience(o.Delay), nil
 }
+
+// awaitAnswers waits until each of arrived is closed, all within patience;
+// the first that is not, it notes in the record (missing(i)) and awaits no
+// more. It reports false when the fake is ending.
+func (s *server) awaitAnswers(arrived []<-chan struct{}, patience time.Duration, missing func(i int) string) bool {
+	t := time.NewTimer(patience)
+	defer t.Stop()
+	for i, ch := range arrived {
+		select {
+		case <-ch:
+		case <-t.C:
+			s.rec.Note(missing(i))
+			return true
+		case <-s.ctx.Done():
+			return false
+		}
+	}
+	return true
+}
+
+// responsesTo is a received hook that hands every response the client
+// sends to replies.
+func responsesTo(replies *fakeservers.Replies) func(*server, *jsonrpc.Message) {
+	return func(_ *server, m *jsonrpc.Message) {
+		if k := m.Kind(); k == jsonrpc.KindResult || k == jsonrpc.KindError {
+			replies.Arrived(m)
+		}
+	}
+}

@@ -55,6 +55,7 @@ type Client struct {
 	streamReady     chan struct{} // closed once the GET stream was answered, or will not be opened
 	streamReadyOnce sync.Once
 	reinits         atomic.Int64 // numbers the recoveries' initialize requests
+	answersInvalid  atomic.Bool  // AnswerInvalidRequests was called
 }
 
 // Dial validates cfg and returns a client for its endpoint. Nothing is sent

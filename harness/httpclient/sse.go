@@ -32,7 +32,8 @@ var errBadEventData = errors.New("SSE event data is not a JSON-RPC message")
 // until take says stop (nil is returned then), the stream ends, or it
 // fails: an oversize event (sse.ErrEventTooLarge, RM-09) or data that is not
 // JSON-RPC (errBadEventData). Comments, and events of a type other than
-// "message" or without data, carry no message.
+// "message" or without data, carry no message; one object that is no valid
+// request is answered and skipped (skipInvalid, JR-21).
 func (c *Client) consume(body io.Reader, st *streamState, take func(*jsonrpc.Message) (stop bool)) error {
 	rd := sse.NewMutantReader(body, c.cfg.MaxSSEEventSize, c.cfg.Mutant)
 	for {
@@ -50,6 +51,9 @@ func (c *Client) consume(body io.Reader, st *streamState, take func(*jsonrpc.Mes
 			continue
 		}
 		msgs, err := decodeMessages(ev.Data)
+		if err != nil && c.skipInvalid(ev.Data, err) {
+			continue
+		}
 		if err != nil {
 			return fmt.Errorf("%w: %v", errBadEventData, err)
 		}

@@ -84,7 +84,7 @@ func (s *Session) modernCall(ctx context.Context, method string, params any) (js
 		switch {
 		case err != nil:
 			return nil, failure.Wrap(failure.ErrProtocol, method, err)
-		case kind == resultComplete:
+		case kind == resultComplete && s.opts.Mutant != mutant.ModernCompleteRefused:
 			return raw, nil
 		case kind != resultInputRequired && s.opts.Mutant == mutant.ResultTypeUnknownAccepted:
 			return raw, nil

@@ -336,3 +336,20 @@ func TestListenIgnoresForeignSubscriptions(t *testing.T) {
 		})
 	}
 }
+
+// TestCompleteResult: a result whose resultType is "complete" ends the
+// call (JR-15); mutant ModernCompleteRefused fails it, breaking every
+// 2026-07-28 conversation (LC-40).
+func TestCompleteResult(t *testing.T) {
+	for _, m := range []mutant.Name{"", mutant.ModernCompleteRefused} {
+		synctest.Test(t, func(t *testing.T) {
+			f := newFakeTransport()
+			s := connectModern(t, f, Options{Mutant: m})
+			res := call(s, "t", nil)
+			f.reply(t, f.expect(t, "tools/call"), map[string]any{"resultType": "complete", "content": []any{}})
+			if err := <-res; (err != nil) != (m != "") {
+				t.Errorf("mutant %q: a complete result: %v", m, err)
+			}
+		})
+	}
+}

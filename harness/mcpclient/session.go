@@ -282,6 +282,7 @@ func (s *Session) handshake(ctx context.Context) error {
 			res.ProtocolVersion, strings.Join(s.opts.ProtocolVersions, ", ")))
 	}
 	s.era, s.version, s.initResult, s.serverCaps = EraLegacy, res.ProtocolVersion, m.Result, res.Capabilities
+	s.answerInvalidRequests()
 	if ctx.Err() != nil {
 		return s.startupAbandoned(ctx, "notifications/initialized", 0)
 	}

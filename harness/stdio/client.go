@@ -47,6 +47,7 @@ type Client struct {
 	done chan struct{}  // closed when err is set
 
 	cancelRequested atomic.Bool
+	answersInvalid  atomic.Bool // AnswerInvalidRequests was called
 	cancelOnce      sync.Once
 	graceOver       chan struct{} // closed when a requested cancel grace is over
 	stdinOnce       sync.Once

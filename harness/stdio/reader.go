@@ -34,7 +34,7 @@ func (c *Client) readStdout() {
 		stopDelivering()
 	}()
 	lr := newLineReader(c.stdout, c.cfg.MaxLineBytes)
-	h := &lineHandler{budget: newTextBudget(c.cfg, c.report), mutant: c.cfg.Mutant}
+	h := &lineHandler{budget: newTextBudget(c.cfg, c.report), mutant: c.cfg.Mutant, answer: c.answerInvalid}
 	for {
 		if c.cfg.Mutant == mutant.NoDrainAfterEnd && c.ended() {
 			return
@@ -84,20 +84,45 @@ func (c *Client) deliver(m *jsonrpc.Message) bool {
 	}
 }
 
+// AnswerInvalidRequests has the client answer every JSON object the server
+// writes from now on that is no valid request with -32600 (JR-21); before,
+// it ignores them. The session calls it once its legacy handshake is done
+// (mcpclient.InvalidRequestAnswerer): a 2026-07-28 client sends no
+// responses (JR-17).
+func (c *Client) AnswerInvalidRequests() { c.answersInvalid.Store(true) }
+
+// answerInvalid sends the server the answer to a JSON object it wrote that
+// is no valid request, once AnswerInvalidRequests was called. It sends from
+// a goroutine of its own, so the reader never waits on a server that does
+// not read its stdin; a send after the session ended fails, and there is
+// nothing more to do then.
+func (c *Client) answerInvalid(reply *jsonrpc.Message) {
+	if c.answersInvalid.Load() {
+		go func() { _ = c.Send(reply) }()
+	}
+}
+
 // lineHandler turns stdout lines into messages under rules NG-01 … NG-03
-// and NG-12. It is used by the reader goroutine only.
+// and NG-12, and has a JSON object that is no valid request answered
+// (JR-21). It is used by the reader goroutine only.
 type lineHandler struct {
 	budget     *textBudget
 	mutant     mutant.Name
-	sawMessage bool // a message arrived (mutant TextFatalBeforeInit)
-	dropNext   bool // a text line was skipped (mutant DropAfterText)
-	stalled    bool // a damaged line was seen (mutant DamagedFailsLate)
+	answer     func(*jsonrpc.Message) // sends the answer to an invalid request; nil: none is sent
+	sawMessage bool                   // a message arrived (mutant TextFatalBeforeInit)
+	dropNext   bool                   // a text line was skipped (mutant DropAfterText)
+	stalled    bool                   // a damaged line was seen (mutant DamagedFailsLate)
 }
 
 // handle classifies one line (given without its newline) and returns the
-// messages it holds, nothing for skipped text, or the protocol failure that
-// ends the session. Failure details give the class and the length of the
-// line, never its content.
+// messages it holds, nothing for skipped text or an invalid request, or the
+// protocol failure that ends the session. A JSON object that is no valid
+// message is answered with -32600 and the session goes on (JR-21: NG-02
+// ends it for lines that do not parse and JSON that is no object, not for
+// an object with a bad member), unless it is a broken response, which is
+// never answered and may be the one a call waits for: that ends the
+// session. Failure details give the class and the length of the line,
+// never its content.
 func (h *lineHandler) handle(line []byte, newline bool) ([]*jsonrpc.Message, *failure.Error) {
 	if h.stalled {
 		return nil, nil
@@ -107,8 +132,7 @@ func (h *lineHandler) handle(line []byte, newline bool) ([]*jsonrpc.Message, *fa
 	case jsonrpc.ClassMessage:
 		m, err := jsonrpc.Decode(line)
 		if err != nil {
-			return nil, failure.Wrap(failure.ErrProtocol, opReadStdout,
-				fmt.Errorf("stdout line of %d bytes is not a valid JSON-RPC message: %w", len(line), err))
+			return nil, h.invalid(line, err)
 		}
 		return h.messages([]*jsonrpc.Message{m}), nil
 	case jsonrpc.ClassBatch:
@@ -134,6 +158,20 @@ func (h *lineHandler) handle(line []byte, newline bool) ([]*jsonrpc.Message, *fa
 	}
 	return nil, failure.New(failure.ErrProtocol, opReadStdout, fmt.Sprintf(
 		"stdout line of %d bytes is %s: valid JSON but neither a message object nor a batch (NG-02)", len(line), class))
+}
+
+// invalid has object line, which err says is no valid message, answered
+// with -32600 when it is no response (JR-21), or returns the failure that
+// ends the session.
+func (h *lineHandler) invalid(line []byte, err error) *failure.Error {
+	if reply, ok := jsonrpc.InvalidRequestReply(line, err); ok && h.mutant != mutant.InvalidRequestFatal {
+		if h.answer != nil && h.mutant != mutant.InvalidRequestUnanswered {
+			h.answer(reply)
+		}
+		return nil
+	}
+	return failure.Wrap(failure.ErrProtocol, opReadStdout,
+		fmt.Errorf("stdout line of %d bytes is not a valid JSON-RPC message: %w", len(line), err))
 }
 
 // messages records that messages arrived and returns them.
