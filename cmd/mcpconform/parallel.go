@@ -107,7 +107,7 @@ func runShard(shard shardConf, o *runOptions, p *prepared, roles []check.Role, s
 	}
 	run.SetClaimer(cl)
 	passed := runSpecs(o, p)
-	out := shardOutput{Eras: probedEras(), Info: probedInfo(), Tools: run.ToolUse(), Suite: lastReport, Passed: passed}
+	out := shardOutput{Eras: probedEras(), Info: probedInfo(), Tools: run.ToolUse(), Suite: suiteOnly(lastReport), Passed: passed}
 	for _, r := range run.Recorded() {
 		out.Results = append(out.Results, shardResult{ID: r.ID, Outcome: r.Outcome, Message: r.Message, DurationMS: r.DurationMS,
 			Transcript: r.Transcript, Seed: r.Seed, SeedOnly: r.SeedOnly, Transports: r.Transports})
@@ -387,6 +387,21 @@ func workerFailure(w *worker, err error) string {
 	return strings.TrimPrefix(strings.TrimSpace(msg), "mcpconform: ")
 }
 
+// suiteOnly is r with only the spec reports mergeSuites keeps, the failed
+// suite-level nodes: a worker's report holds one for every check of the
+// catalogue, most run by another worker, and its coordinator would read
+// them all only to drop them.
+func suiteOnly(r types.Report) types.Report {
+	kept := r.SpecReports[:0:0]
+	for _, sr := range r.SpecReports {
+		if sr.LeafNodeType.Is(types.NodeTypesForSuiteLevelNodes) && sr.State.Is(types.SpecStateFailureStates) {
+			kept = append(kept, sr)
+		}
+	}
+	r.SpecReports = kept
+	return r
+}
+
 // mergeSuites is what the JUnit report takes from Ginkgo's reports (its
 // cases come from the index): the first worker's start and run time, and
 // the suite-level nodes that failed in any worker (a worker a signal
@@ -394,7 +409,7 @@ func workerFailure(w *worker, err error) string {
 func mergeSuites(suites []types.Report) types.Report {
 	var merged types.Report
 	for _, s := range suites {
-		if len(s.SpecReports) > 0 {
+		if !s.StartTime.IsZero() {
 			merged = s
 			break
 		}
@@ -403,11 +418,7 @@ func mergeSuites(suites []types.Report) types.Report {
 	merged.SuiteSucceeded = true
 	for _, s := range suites {
 		merged.SuiteSucceeded = merged.SuiteSucceeded && s.SuiteSucceeded
-		for _, sr := range s.SpecReports {
-			if sr.LeafNodeType.Is(types.NodeTypesForSuiteLevelNodes) && sr.State.Is(types.SpecStateFailureStates) {
-				merged.SpecReports = append(merged.SpecReports, sr)
-			}
-		}
+		merged.SpecReports = append(merged.SpecReports, suiteOnly(s).SpecReports...)
 	}
 	return merged
 }
