@@ -21,8 +21,9 @@ const (
 	serverPerCore = 4
 	clientPerCore = 2
 	// urlPerCore are the checks at once per core against a server at a
-	// URL alone: one process serves them all, the checks start none, and
-	// each spends most of its time in a quiet window.
+	// URL alone (no stdio server beside it): one process serves them all,
+	// the checks start none, and each spends most of its time in a quiet
+	// window.
 	urlPerCore = 6
 	// runMemory bounds the summed resident memory of a run's own
 	// processes (the coordinator and its workers, not the targets),
@@ -55,7 +56,7 @@ func settleWorkers(o *runOptions, p *prepared, roles []check.Role) string {
 			p.clientCap = clientPerCore * cores
 		case slices.Contains(roles, check.Client):
 			perCore = clientPerCore
-		case o.url != "":
+		case o.url != "" && len(o.target) == 0:
 			perCore = urlPerCore
 		}
 		n = min(perCore*cores, p.waiting+cores)

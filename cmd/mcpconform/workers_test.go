@@ -16,22 +16,28 @@ func TestSettleWorkers(t *testing.T) {
 	for _, tc := range []struct {
 		name     string
 		url      string
+		stdio    bool
 		parallel int
 		waiting  int
 		roles    []check.Role
 		want     int
 		lowered  bool
 	}{
-		{"asked", "", 3, 40, []check.Role{check.Server}, 3, false},
-		{"over the memory bound", "", 64, 40, []check.Role{check.Server}, maxWorkers(), true},
-		{"server by default", "", 0, 100, []check.Role{check.Server}, min(serverPerCore*cores, maxWorkers()), false},
-		{"server at a URL by default", "http://127.0.0.1:1/mcp", 0, 100, []check.Role{check.Server}, min(urlPerCore*cores, maxWorkers()), false},
-		{"client by default", "", 0, 100, []check.Role{check.Client}, min(clientPerCore*cores, maxWorkers()), false},
-		{"both roles by default", "", 0, 100, []check.Role{check.Client, check.Server}, min(serverPerCore*cores, maxWorkers()), false},
-		{"few checks wait", "", 0, 1, []check.Role{check.Server}, min(1+cores, maxWorkers()), false},
+		{"asked", "", false, 3, 40, []check.Role{check.Server}, 3, false},
+		{"over the memory bound", "", false, 64, 40, []check.Role{check.Server}, maxWorkers(), true},
+		{"server by default", "", false, 0, 100, []check.Role{check.Server}, min(serverPerCore*cores, maxWorkers()), false},
+		{"server at a URL by default", "http://127.0.0.1:1/mcp", false, 0, 100, []check.Role{check.Server}, min(urlPerCore*cores, maxWorkers()), false},
+		{"server at a URL and over stdio by default", "http://127.0.0.1:1/mcp", true, 0, 100, []check.Role{check.Server}, min(serverPerCore*cores, maxWorkers()), false},
+		{"client by default", "", false, 0, 100, []check.Role{check.Client}, min(clientPerCore*cores, maxWorkers()), false},
+		{"both roles by default", "", false, 0, 100, []check.Role{check.Client, check.Server}, min(serverPerCore*cores, maxWorkers()), false},
+		{"few checks wait", "", false, 0, 1, []check.Role{check.Server}, min(1+cores, maxWorkers()), false},
 	} {
 		p := &prepared{waiting: tc.waiting}
-		note := settleWorkers(&runOptions{parallel: tc.parallel, url: tc.url}, p, tc.roles)
+		o := &runOptions{parallel: tc.parallel, url: tc.url}
+		if tc.stdio {
+			o.target = []string{"server"}
+		}
+		note := settleWorkers(o, p, tc.roles)
 		if p.workers != tc.want || (note != "") != tc.lowered {
 			t.Errorf("%s: %d workers (note %q), want %d (lowered %v)", tc.name, p.workers, note, tc.want, tc.lowered)
 		}
