@@ -15,15 +15,38 @@ import (
 // SSE event size, resumption and retry: RM-09, HT-29b, HT-45.
 
 func sseRun(c *run.C, fakeCase string, size int) *run.HTTPClientRun {
-	return c.RunHTTPClient(httpfake.Options{Case: fakeCase, SSEEventSize: size}, target.Invocation{})
+	return c.RunHTTPClient(httpfake.Options{Case: fakeCase, SSEEventSize: size}, sseInvocation(c, size))
+}
+
+// ssePerMiB is the time an SSE-size run gives the client's call for every
+// MiB of the event, beyond the patience: a client without a limit reads
+// the whole event before it answers, and on a loaded machine a client
+// read 16 MiB in more than 5 s. A client that enforces its limit fails the
+// call as soon as it is passed, so the longer timeout costs it nothing.
+const ssePerMiB = time.Second
+
+// sseCallTimeout is the call timeout of an SSE-size run of an event of
+// size bytes: the patience and ssePerMiB for every MiB.
+func sseCallTimeout(c *run.C, size int) time.Duration {
+	return c.Options().Patience + time.Duration(size)*ssePerMiB/(1<<20)
+}
+
+// sseInvocation gives the adapter of an SSE-size run sseCallTimeout, and a
+// deadline that leaves it a patience more to exit.
+func sseInvocation(c *run.C, size int) target.Invocation {
+	opt := c.Options()
+	inv := target.Invocation{CallTimeout: sseCallTimeout(c, size)}
+	if d := inv.CallTimeout + opt.Patience; d > opt.CheckDeadline {
+		inv.Deadline = d
+	}
+	return inv
 }
 
 // wantSSEBoundary judges the call of an SSE-size run at the declared
 // max_sse_event_size (Boundary): accepted, or rejected. A call that failed
-// only at its timeout (the patience, which the client is given as its
-// call timeout) shows no rejection: a client without a limit still
-// reading the event on a loaded machine fails the same way, so the check
-// is not judged rather than passed.
+// only at its timeout (sseCallTimeout) shows no rejection: a client
+// without a limit still reading the event fails the same way, so the
+// check is not judged rather than passed.
 func wantSSEBoundary(c *run.C, r *run.HTTPClientRun, size int, accept bool) {
 	wantReached(c, r)
 	ok, observed := run.CallsOK(r.Output, 1)
@@ -33,11 +56,11 @@ func wantSSEBoundary(c *run.C, r *run.HTTPClientRun, size int, accept bool) {
 		if len(r.Calls) > 0 && r.Calls[0].OK() {
 			observed = fmt.Sprintf("tool %q succeeded: the client accepted it", r.Calls[0].Tool)
 		}
-		opt := c.Options()
-		if ok && time.Duration(r.Calls[0].ElapsedMS)*time.Millisecond >= opt.Patience-opt.Prompt {
-			c.Errorf("tool %q failed after %d ms, at its call timeout (--patience %s) rather than on the event of %d bytes, and a client with no limit "+
+		timeout := sseCallTimeout(c, size)
+		if ok && time.Duration(r.Calls[0].ElapsedMS)*time.Millisecond >= timeout-c.Options().Prompt {
+			c.Errorf("tool %q failed after %d ms, at its call timeout (%s: --patience and %s a MiB of the event) rather than on the event of %d bytes, and a client with no limit "+
 				"still reading the event fails the same way: not judged; rerun on a less loaded machine or with a longer --patience",
-				r.Calls[0].Tool, r.Calls[0].ElapsedMS, opt.Patience, size)
+				r.Calls[0].Tool, r.Calls[0].ElapsedMS, timeout, ssePerMiB, size)
 		}
 	}
 	c.Boundary(declared(c).Declared[target.LimitMaxSSEEventSize], target.LimitMaxSSEEventSize, ok, expected, "event of %d bytes: %s", size, observed)
@@ -92,7 +115,7 @@ var _ = clientCheck(check.Descriptor{
 	KilledBy:    []mutant.Name{mutant.NoSSELimit, mutant.NoSSECap},
 }, func(c *run.C) {
 	size := declared(c).MaxSSEEventSize * 3 / 2
-	r := c.RunHTTPClient(httpfake.Options{Case: "sse-huge", SSEEventSize: size}, target.Invocation{})
+	r := c.RunHTTPClient(httpfake.Options{Case: "sse-huge", SSEEventSize: size}, sseInvocation(c, size))
 	wantSSEBoundary(c, r, size, false)
 })
 
