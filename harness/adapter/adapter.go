@@ -139,9 +139,21 @@ func Main(args []string) int {
 		fmt.Fprintln(os.Stderr, "adapter:", err)
 		return 2
 	}
-	out := &printer{w: os.Stdout}
+	out := &printer{w: os.Stdout, redact: func(s string) string { return s }}
+	if inv.Transport == "http" && inv.AuthToken == "" {
+		// Without a static token the client authorizes itself on a 401
+		// (OAuth 2.1); every secret it meets is masked in its output.
+		az, err := newAuthorizer(inv.ServerURL, s.Mutant, os.Stderr)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "adapter:", err)
+			return 2
+		}
+		h.Authorizer, out.redact = az, az.Redact
+	}
 	opts := mcpclient.Options{StartupTimeout: cfg.StartupTimeout, CallTimeout: inv.CallTimeout, Era: mcpclient.Era(inv.Era), Answers: inv.Answers, Mutant: s.Mutant,
-		Warn: func(format string, args ...any) { fmt.Fprintf(os.Stderr, "adapter: "+format+"\n", args...) }}
+		Warn: func(format string, args ...any) {
+			fmt.Fprintln(os.Stderr, out.redact("adapter: "+fmt.Sprintf(format, args...)))
+		}}
 	switch inv.Transport {
 	case "stdio":
 		out.line(target.Line{Config: declare(cfg, nil, s.Mutant)})
@@ -307,8 +319,9 @@ func boolInt(b bool) int64 {
 
 // printer writes contract lines whole, one at a time.
 type printer struct {
-	mu sync.Mutex
-	w  io.Writer
+	mu     sync.Mutex
+	w      io.Writer
+	redact func(string) string // masks the secrets of the OAuth flow
 }
 
 func (p *printer) line(l target.Line) {
@@ -318,5 +331,5 @@ func (p *printer) line(l target.Line) {
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	_, _ = p.w.Write(append(b, '\n'))
+	_, _ = io.WriteString(p.w, p.redact(string(b))+"\n")
 }

@@ -3,11 +3,14 @@ package adapter
 import (
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"strconv"
 	"time"
 
 	"github.com/mcpconform/mcpconform/harness/httpclient"
+	"github.com/mcpconform/mcpconform/harness/mutant"
+	"github.com/mcpconform/mcpconform/harness/oauth"
 	"github.com/mcpconform/mcpconform/harness/stdio"
 	"github.com/mcpconform/mcpconform/harness/target"
 )
@@ -96,4 +99,27 @@ func applyLimits(c *stdio.Config, h *httpclient.Config, limits map[string]any) e
 		}
 	}
 	return nil
+}
+
+// newAuthorizer is the OAuth 2.1 authorizer of the reference client for the
+// MCP endpoint serverURL: it takes pre-registered credentials from
+// MCPCONFORM_OAUTH_CLIENT (a JSON object with client_id and client_secret)
+// and the URL of a client ID metadata document from
+// MCPCONFORM_OAUTH_CLIENT_METADATA_URL, both optional, and reports its
+// steps, redacted, on log.
+func newAuthorizer(serverURL string, m mutant.Name, log io.Writer) (*oauth.Authorizer, error) {
+	cfg := oauth.Config{ServerURL: serverURL, Mutant: m, ClientMetadataURL: os.Getenv(oauth.EnvClientMetadataURL),
+		Log: func(line string) { fmt.Fprintln(log, "adapter:", line) }}
+	if raw := os.Getenv(oauth.EnvClient); raw != "" {
+		var c struct {
+			ID     string `json:"client_id"`
+			Secret string `json:"client_secret"`
+		}
+		if err := json.Unmarshal([]byte(raw), &c); err != nil || c.ID == "" {
+			// The value holds a secret: it is not quoted.
+			return nil, fmt.Errorf("%s must be a JSON object with a client_id (and client_secret for a confidential client); it does not parse as one", oauth.EnvClient)
+		}
+		cfg.ClientID, cfg.ClientSecret = c.ID, c.Secret
+	}
+	return oauth.New(cfg)
 }

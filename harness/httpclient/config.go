@@ -48,6 +48,12 @@ type Config struct {
 	// AuthHeader is a bare token, sent as "Authorization: Bearer <token>" on
 	// every POST, GET and DELETE (RM-11). Empty sends none.
 	AuthHeader string
+	// Authorizer, when set, authorizes the requests of the client's own
+	// HTTP client: it wraps its transport, adds the access token as
+	// Authorization: Bearer and obtains one on a 401 (OAuth 2.1, package
+	// oauth). It excludes AuthHeader, and a given HTTPClient is used as it
+	// is, without it.
+	Authorizer Authorizer
 	// CustomHeaders go on every request. Headers the transport owns are
 	// refused by Validate (RM-12), and none of them follows a redirect to
 	// another origin.
@@ -70,6 +76,12 @@ type Config struct {
 	HTTPClient *http.Client
 	// Mutant selects a mutant of the reference client; empty is the reference.
 	Mutant mutant.Name
+}
+
+// Authorizer authorizes a client's requests by wrapping its transport
+// (oauth.Authorizer is one).
+type Authorizer interface {
+	Wrap(http.RoundTripper) http.RoundTripper
 }
 
 // The seed defaults (SEMANTICS.md, RM rules).
@@ -118,7 +130,7 @@ func (c Config) reserved(header string) bool {
 	case "Accept", "Content-Type", canonicalSession, canonicalVersion, canonicalLastEventID:
 		return true
 	case "Authorization":
-		return c.AuthHeader != ""
+		return c.AuthHeader != "" || c.Authorizer != nil
 	}
 	return false
 }
@@ -159,6 +171,9 @@ func (c Config) Validate() error {
 	} else if strings.HasPrefix(strings.ToLower(c.AuthHeader), "bearer ") {
 		bad("AuthHeader starts with \"Bearer \"; give the bare token, the client adds the scheme (RM-11)")
 	}
+	if c.AuthHeader != "" && c.Authorizer != nil {
+		bad("AuthHeader and Authorizer are both set; a static token and OAuth exclude each other, drop one")
+	}
 	errs = append(errs, c.validateHeaders()...)
 	return errors.Join(errs...)
 }
@@ -188,7 +203,7 @@ func (c Config) validateHeaders() []error {
 		seen[canon] = name
 		switch {
 		case c.reserved(canon) && canon == "Authorization":
-			bad("conflicts with AuthHeader, which sets Authorization; drop one of them")
+			bad("conflicts with AuthHeader or Authorizer, which set Authorization; drop one of them")
 		case c.reserved(canon):
 			bad("is a header the transport owns (RM-12); drop it, the client sets %s itself", canon)
 		case managedHeaders[canon]:

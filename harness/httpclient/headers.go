@@ -81,7 +81,11 @@ func (c *Client) defaultHTTPClient() (*http.Client, *http.Transport) {
 	if c.cfg.Mutant == mutant.HeaderNameCaseSensitive {
 		t.DialContext = caseSensitiveDial(t.DialContext)
 	}
-	return &http.Client{Transport: t, CheckRedirect: c.checkRedirect}, t
+	var rt http.RoundTripper = t
+	if c.cfg.Authorizer != nil {
+		rt = c.cfg.Authorizer.Wrap(t)
+	}
+	return &http.Client{Transport: rt, CheckRedirect: c.checkRedirect}, t
 }
 
 // checkRedirect keeps every header on a redirect within the endpoint's

@@ -35,6 +35,21 @@ json-schema-2020-12-preservation)
 	fi
 	;;
 esac
+case ${MCP_CONFORMANCE_SCENARIO:-} in
+auth/*)
+	# The reference client authorizes itself on a 401 (OAuth 2.1), the
+	# authorization step headless against the suite's mock authorization
+	# server. What a client would be given out of band reaches it here: the
+	# URL of its client ID metadata document (the one the suite's
+	# auth/basic-cimd expects), and pre-registered credentials where the
+	# scenario's context has them (auth/pre-registration); the adapter reads
+	# client_id and client_secret from the context and ignores the rest.
+	export MCPCONFORM_OAUTH_CLIENT_METADATA_URL=https://conformance-test.local/client-metadata.json
+	if [[ ${MCP_CONFORMANCE_CONTEXT:-} == *'"client_id"'* ]]; then
+		export MCPCONFORM_OAUTH_CLIENT=$MCP_CONFORMANCE_CONTEXT
+	fi
+	;;
+esac
 export MCPCONFORM_CASE="official:${MCP_CONFORMANCE_SCENARIO:-unknown}" \
 	MCPCONFORM_TRANSPORT=http \
 	MCPCONFORM_SERVER_URL=$2 \
