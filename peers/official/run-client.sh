@@ -2,9 +2,11 @@
 # Runs the official MCP conformance suite (@modelcontextprotocol/conformance)
 # in client mode against mcpconform's reference client: every client scenario
 # of a released protocol version that the suite lists (`conformance list
-# --client`), auth/* (OAuth, outside the adapter contract) and [extension]
-# ones aside, one `conformance client --scenario S` run each, with the client
-# being client-shim.sh around `mcpconform adapter`.
+# --client`), the auth/* ones included (the reference client authorizes
+# itself with OAuth 2.1, headless, against the suite's mock authorization
+# servers) and the [extension] ones aside, one `conformance client --scenario
+# S` run each, with the client being client-shim.sh around `mcpconform
+# adapter`.
 #
 # Usage: bash peers/official/run-client.sh [OUT_DIR]    (default ./reports/official-client)
 #
@@ -49,12 +51,12 @@ source "$here/install.sh"
 case $tmp in *" "*) die "the scratch directory $tmp contains a space; the suite splits --command on spaces (set TMPDIR)" ;; esac
 
 # The scenarios, as the suite lists them: "  - NAME [VERSION,…]". A released
-# version is a date; auth/* and [extension] scenarios are left out.
+# version is a date; [extension] scenarios are left out.
 "$node" "$cli" list --client >"$out/scenarios.txt" 2>&1 ||
 	die "conformance list --client failed: $(tail -n 3 "$out/scenarios.txt")"
 mapfile -t scenarios < <(sed -n 's/^  - \([^ ]*\) \[\([^]]*\)\]$/\1 \2/p' "$out/scenarios.txt" |
-	grep -E '^[^ ]+ .*[0-9]{4}-[0-9]{2}-[0-9]{2}' | grep -v '^auth/' | cut -d' ' -f1)
-((${#scenarios[@]})) || die "conformance list --client named no non-auth scenario of a released version; see $out/scenarios.txt"
+	grep -E '^[^ ]+ .*[0-9]{4}-[0-9]{2}-[0-9]{2}' | cut -d' ' -f1)
+((${#scenarios[@]})) || die "conformance list --client named no scenario of a released version; see $out/scenarios.txt"
 echo "run-client.sh: ${#scenarios[@]} scenarios: ${scenarios[*]}"
 
 rm -rf "$out/results"
@@ -66,6 +68,7 @@ for s in "${scenarios[@]}"; do
 	# passes, or fails only in listed checks; 1 for an unlisted failure or
 	# warning, or a listed check that passes.
 	verdict=0
+	mkdir -p "$(dirname "$out/$s.log")" # auth/NAME.log goes into auth/
 	timeout --kill-after=10 "$suite_timeout" "$node" "$cli" client \
 		--command "bash $here/client-shim.sh $tmp/mcpconform" --scenario "$s" \
 		--expected-failures "$here/expected-failures.yaml" -o "$out/results" >"$out/$s.log" 2>&1 || verdict=$?
