@@ -98,6 +98,7 @@ type AS struct {
 	tokens  map[string]*Grant // access tokens
 	refresh map[string]*Grant // refresh tokens
 	records []Request
+	minted  []string      // every secret handed out (Minted)
 	dropped int           // records not kept past maxEntries
 	updated chan struct{} // closed and replaced at every new record
 }
@@ -212,6 +213,25 @@ func (a *AS) Changed() <-chan struct{} {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	return a.updated
+}
+
+// Minted returns every secret the fake has handed out so far (access and
+// refresh tokens, authorization codes, client secrets), for tests that
+// look for them in what the harness wrote. Past 16384 it keeps no more.
+func (a *AS) Minted() []string {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return slices.Clone(a.minted)
+}
+
+// maxMinted bounds Minted's list.
+const maxMinted = 4 * maxEntries
+
+// remember adds secret to Minted's list; call it with a.mu held.
+func (a *AS) remember(secret string) {
+	if len(a.minted) < maxMinted {
+		a.minted = append(a.minted, secret)
+	}
 }
 
 // record appends rq to the record and wakes the waiters.

@@ -89,6 +89,7 @@ func (a *AS) authorize(w http.ResponseWriter, r *http.Request) {
 			answer.Set("error", "temporarily_unavailable")
 			break
 		}
+		a.remember(k)
 		a.codes[k] = &code{
 			clientID:    c.ID,
 			redirectURI: q.Get("redirect_uri"),
@@ -327,6 +328,9 @@ func (a *AS) register(w http.ResponseWriter, r *http.Request) string {
 	full := len(a.clients) >= maxEntries
 	if !full {
 		a.clients[c.ID] = c
+		if c.Secret != "" {
+			a.remember(c.Secret)
+		}
 	}
 	a.mu.Unlock()
 	if full {

@@ -68,8 +68,10 @@ func (a *AS) mint(g Grant, ttl time.Duration, refresh bool) (access, refreshToke
 	}
 	access = newSecret()
 	a.tokens[access] = &g
+	a.remember(access)
 	if refresh && len(a.refresh) < maxEntries {
 		refreshToken = newSecret()
+		a.remember(refreshToken)
 		r := g
 		a.refresh[refreshToken] = &r
 	}

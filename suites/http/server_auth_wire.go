@@ -257,8 +257,8 @@ func (f *authFrame) validToken() string {
 	return tok
 }
 
-// initialize POSTs initialize with h (and query appended to the URL) and
-// ends any session it opens (with h) when the check ends.
+// initialize POSTs initialize with h (and query as the URL's query) and
+// ends any session it opens (with both) when the check ends.
 func (f *authFrame) initialize(h headers, query string) *reply {
 	id := f.p.id()
 	req := f.p.request(f.p.message(id, "initialize", initializeParams()), h)
@@ -267,14 +267,16 @@ func (f *authFrame) initialize(h headers, query string) *reply {
 	}
 	r := f.p.do(req, id, 0)
 	if sid := r.Header.Get(mcp.HeaderSessionID); sid != "" && r.Status/100 == 2 {
-		f.p.c.Cleanup(func() { f.endSession(sid, h) })
+		f.p.c.Cleanup(func() { f.endSession(sid, h, query) })
 	}
 	return r
 }
 
-// endSession ends a session opened with a token, with DELETE.
-func (f *authFrame) endSession(sid string, h headers) {
+// endSession ends a session opened with a token (in h or query), with
+// DELETE.
+func (f *authFrame) endSession(sid string, h headers, query string) {
 	req := f.p.request(nil, h)
+	req.URL.RawQuery = query
 	req.Method, req.Body, req.ContentLength = nethttp.MethodDelete, nethttp.NoBody, 0
 	req.Header.Set(mcp.HeaderSessionID, sid)
 	if resp, err := f.p.client.Do(req); err == nil {
