@@ -444,8 +444,9 @@ type job struct {
 	// server transport leaves the stdio server the reference).
 	httpOnly bool
 	// auth serves the server as a protected resource (serve --auth) and
-	// gives the run its token command: the reference of the auth checks
-	// and the mutants of the protected resource.
+	// gives the run its token command and a fixtures file saying
+	// protected: true: the reference of the auth checks and the mutants
+	// of the protected resource.
 	auth bool
 	// parallel is the run's --parallel: a run of many checks (a
 	// reference, a variant under spec) spreads them over workers.
@@ -530,7 +531,12 @@ func (j job) args(out string, seed int64) (args []string, stop func(), err error
 			if err != nil {
 				return nil, nil, err
 			}
-			return append(args, "--url", url, "--auth-token-command", serve.TokenCommand(as.URL())), func() { _ = stopServer() }, nil
+			fixtures := filepath.Join(filepath.Dir(out), "protected.yaml")
+			if err := os.WriteFile(fixtures, []byte("protected: true\n"), 0o600); err != nil {
+				_ = stopServer()
+				return nil, nil, err
+			}
+			return append(args, "--url", url, "--auth-token-command", serve.TokenCommand(as.URL()), "--fixtures", fixtures), func() { _ = stopServer() }, nil
 		}
 		if j.name == "" {
 			return args, stop, nil

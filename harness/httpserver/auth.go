@@ -81,6 +81,9 @@ func (h *protected) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	case malformed != "":
 		h.challenge(w, http.StatusBadRequest, "invalid_request", malformed, "")
 		return
+	case token == "" && h.p.Mutant == mutant.AuthNoTokenAccepted:
+		h.next.ServeHTTP(w, r)
+		return
 	case token == "":
 		h.challenge(w, http.StatusUnauthorized, "", "", h.p.Scope)
 		return

@@ -15,6 +15,7 @@ const (
 	AuthPRMWrongResource      Name = "auth-prm-wrong-resource"
 	AuthPRMNoServers          Name = "auth-prm-no-authorization-servers"
 	AuthInsufficientScopeBare Name = "auth-insufficient-scope-bare"
+	AuthNoTokenAccepted       Name = "auth-no-token-accepted"
 )
 
 func init() {
@@ -28,6 +29,7 @@ func init() {
 		Mutant{AuthMalformedAccepted, "server", "takes the first word of a malformed Authorization header as the token and accepts it (AU-09)"},
 		Mutant{AuthPRMWrongResource, "server", "publishes Protected Resource Metadata whose resource is another server (AU-03)"},
 		Mutant{AuthPRMNoServers, "server", "publishes Protected Resource Metadata with an empty authorization_servers (AU-03)"},
+		Mutant{AuthNoTokenAccepted, "server", "serves a request without a token as if it were authorized, instead of answering 401 (AU-02, AU-09)"},
 		Mutant{AuthInsufficientScopeBare, "server", "answers an insufficient scope 403 without error=\"insufficient_scope\" and scope in WWW-Authenticate (AU-07)"},
 	)
 }
@@ -37,7 +39,7 @@ func init() {
 func OfServerAuth(n Name) bool {
 	switch n {
 	case AuthAcceptsAnyAudience, AuthNoResourceMetadata, AuthTokenInQueryAccepted, AuthExpiredAccepted, AuthNoWWWAuthenticate,
-		AuthInsufficientScope401, AuthMalformedAccepted, AuthPRMWrongResource, AuthPRMNoServers, AuthInsufficientScopeBare:
+		AuthInsufficientScope401, AuthMalformedAccepted, AuthPRMWrongResource, AuthPRMNoServers, AuthInsufficientScopeBare, AuthNoTokenAccepted:
 		return true
 	}
 	return false

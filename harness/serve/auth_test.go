@@ -128,6 +128,10 @@ var authRuleOf = map[mutant.Name]authObservation{
 		status, _ := authPost(t, url, "Bearer "+as.Issue(url, allScopes, time.Hour)+" extra", initializeBody)
 		return status < 400, fmt.Sprint(status)
 	},
+	mutant.AuthNoTokenAccepted: func(t *testing.T, url string, as *authfake.AS) (bool, string) {
+		status, _ := authPost(t, url, "", initializeBody)
+		return status != 401, fmt.Sprint(status)
+	},
 	mutant.AuthNoWWWAuthenticate: func(t *testing.T, url string, as *authfake.AS) (bool, string) {
 		status, challenge := authPost(t, url, "", initializeBody)
 		return status == 401 && challenge == "", fmt.Sprint(status, " ", challenge)

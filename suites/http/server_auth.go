@@ -20,6 +20,16 @@ import (
 // --auth-token-command (run.C.Token), masked in everything they record.
 
 var _ = serverCheck(check.Descriptor{
+	ID:          "http.server.auth.unauthenticated-401",
+	Title:       "a request without a token gets 401 Unauthorized",
+	Requirement: "A server that requires authorization answers a request that shows none with 401 Unauthorized; it is judged when the server answers 401, or the fixtures file says protected: true.",
+	Rules:       []string{"AU-02", "AU-09"},
+	KilledBy:    []mutant.Name{mutant.AuthNoTokenAccepted},
+}, func(c *run.C) {
+	protectedServer(c)
+})
+
+var _ = serverCheck(check.Descriptor{
 	ID:          "http.server.auth.metadata-advertised",
 	Title:       "a 401 names the Protected Resource Metadata, or a well-known URI serves it",
 	Requirement: "A protected server advertises its Protected Resource Metadata: resource_metadata in the WWW-Authenticate of its 401, or the document at the path-suffixed or root well-known URI.",
