@@ -37,7 +37,7 @@ var _ = serverCheck(check.Descriptor{
 	KilledBy:    []mutant.Name{mutant.AuthNoResourceMetadata},
 }, func(c *run.C) {
 	f := protectedServer(c)
-	if f.challenge.params["resource_metadata"] != "" {
+	if f.challenge.Params["resource_metadata"] != "" {
 		return
 	}
 	_, _, tried := f.metadata()
@@ -74,8 +74,8 @@ var _ = serverCheck(check.Descriptor{
 	KilledBy:    []mutant.Name{mutant.AuthNoWWWAuthenticate},
 }, func(c *run.C) {
 	f := protectedServer(c)
-	c.Require(f.challenge.present && f.challenge.params["scope"] != "", `WWW-Authenticate: Bearer …, scope="…"`,
-		"%s (WWW-Authenticate %q)", f.challenge.describe(), f.header)
+	c.Require(f.challenge.Present && f.challenge.Params["scope"] != "", `WWW-Authenticate: Bearer …, scope="…"`,
+		"%s (WWW-Authenticate %q)", f.challenge.Describe(), f.header)
 })
 
 var _ = serverCheck(check.Descriptor{
@@ -137,9 +137,9 @@ var _ = serverCheck(check.Descriptor{
 		c.NotApplicable("the server accepted initialize with a token without scopes: no request of the check needed a scope the token lacked")
 	}
 	c.Require(r.Status == nethttp.StatusForbidden, "403 for a valid token without the scope the request needs", "%s", r.describe())
-	ch := parseBearerChallenge(r.Header.Values(mcp.HeaderWWWAuthenticate))
-	c.RequireRuleAt("AU-07", check.SHOULD, ch.params["error"] == "insufficient_scope" && ch.params["scope"] != "",
-		`WWW-Authenticate: Bearer error="insufficient_scope", scope="…"`, "%s", ch.describe())
+	ch := run.ParseBearerChallenge(r.Header.Values(mcp.HeaderWWWAuthenticate))
+	c.RequireRuleAt("AU-07", check.SHOULD, ch.Params["error"] == "insufficient_scope" && ch.Params["scope"] != "",
+		`WWW-Authenticate: Bearer error="insufficient_scope", scope="…"`, "%s", ch.Describe())
 })
 
 var _ = serverCheck(check.Descriptor{
