@@ -131,16 +131,28 @@ var _ = serverCheck(check.Descriptor{
 }, func(c *run.C) {
 	f := protectedServer(c)
 	f.validToken()
+	if r, what := f.stepUp(); r != nil {
+		judgeInsufficientScope(c, r, what)
+		return
+	}
 	tok := c.Token(target.TokenRequest{Resource: f.p.url, Scope: ""}, "token for this server without scopes")
 	r := f.initialize(headers{mcp.HeaderAuthorization: "Bearer " + tok}, "")
 	if r.Status/100 == 2 {
-		c.NotApplicable("the server accepted initialize with a token without scopes: no request of the check needed a scope the token lacked")
+		c.NotApplicable("the server accepted initialize with a token without scopes, and no tools/call it allowed with the scope of its challenge needed more: " +
+			"no request of the check needed a scope the token lacked")
 	}
-	c.Require(r.Status == nethttp.StatusForbidden, "403 for a valid token without the scope the request needs", "%s", r.describe())
+	judgeInsufficientScope(c, r, "initialize with a token without scopes")
+})
+
+// judgeInsufficientScope judges the refusal r of a request (what) whose
+// valid token lacked a scope: 403 (AU-09), with error="insufficient_scope"
+// and scope in its challenge (AU-07, SHOULD).
+func judgeInsufficientScope(c *run.C, r *reply, what string) {
+	c.Require(r.Status == nethttp.StatusForbidden, "403 for "+what+", a valid token without the scope the request needs", "%s", r.describe())
 	ch := run.ParseBearerChallenge(r.Header.Values(mcp.HeaderWWWAuthenticate))
 	c.RequireRuleAt("AU-07", check.SHOULD, ch.Params["error"] == "insufficient_scope" && ch.Params["scope"] != "",
 		`WWW-Authenticate: Bearer error="insufficient_scope", scope="…"`, "%s", ch.Describe())
-})
+}
 
 var _ = serverCheck(check.Descriptor{
 	ID:          "http.server.auth.no-query-token",

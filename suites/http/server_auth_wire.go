@@ -1,8 +1,10 @@
 package http
 
 import (
+	"encoding/json"
 	"fmt"
 	nethttp "net/http"
+	"slices"
 	"strings"
 
 	"github.com/mcpconform/mcpconform/harness/jsonrpc"
@@ -136,4 +138,55 @@ func refused(r *reply) bool {
 		}
 	}
 	return true
+}
+
+// stepUp tries the step-up case of AU-07: with a token of only the scope
+// the 401's challenge names, it opens a session and calls a tool the run
+// may call (one without required arguments, not slow). It returns the
+// reply to that tools/call when the server refused it with 401 or 403,
+// and what was asked; nil when the challenge names no scope, no tool may
+// be called, or the call went through.
+func (f *authFrame) stepUp() (*reply, string) {
+	c, p := f.p.c, f.p
+	scope := f.challenge.Params["scope"]
+	if scope == "" {
+		return nil, ""
+	}
+	tok := c.Token(target.TokenRequest{Resource: p.url, Scope: scope}, "token with the scope of the challenge ("+scope+")")
+	auth := headers{mcp.HeaderAuthorization: "Bearer " + tok}
+	init := f.initialize(auth, "")
+	if init.Status/100 != 2 {
+		return nil, ""
+	}
+	h := headers{mcp.HeaderAuthorization: "Bearer " + tok, mcp.HeaderProtocolVersion: latestLegacy}
+	if sid := init.Header.Get(mcp.HeaderSessionID); sid != "" {
+		h[mcp.HeaderSessionID] = sid
+	}
+	p.post(p.message(jsonrpc.ID{}, "notifications/initialized", nil), h, jsonrpc.ID{}, 0)
+	id := p.id()
+	list := p.post(p.message(id, "tools/list", nil), h, id, 0).response(id)
+	if list == nil || list.Error != nil {
+		return nil, ""
+	}
+	var result struct {
+		Tools []run.ListedTool `json:"tools"`
+	}
+	_ = json.Unmarshal(list.Result, &result)
+	slow := run.SlowTools(c.Options().Fixtures)
+	for _, t := range result.Tools {
+		if len(t.InputSchema.Required) > 0 || slices.Contains(slow, t.Name) {
+			continue
+		}
+		if ok, _ := c.MayCall(t.Tool); !ok {
+			continue
+		}
+		c.Calls(t.Name)
+		id := p.id()
+		r := p.post(p.message(id, "tools/call", map[string]any{"name": t.Name, "arguments": map[string]any{}}), h, id, 0)
+		if r.Status == nethttp.StatusUnauthorized || r.Status == nethttp.StatusForbidden {
+			return r, fmt.Sprintf("tools/call of %s with a token of scope %q (the challenge's)", t.Name, scope)
+		}
+		return nil, ""
+	}
+	return nil, ""
 }
