@@ -96,7 +96,7 @@ func (h *protected) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	case info.Expired && h.p.Mutant != mutant.AuthExpiredAccepted:
 		h.challenge(w, http.StatusUnauthorized, "invalid_token", "the token expired", h.p.Scope)
 		return
-	case !sameResource(info.Audience, h.resource) && h.p.Mutant != mutant.AuthAcceptsAnyAudience:
+	case !mcp.SameResource(info.Audience, h.resource) && h.p.Mutant != mutant.AuthAcceptsAnyAudience:
 		h.challenge(w, http.StatusUnauthorized, "invalid_token", "the token was issued for another resource", h.p.Scope)
 		return
 	}
@@ -176,19 +176,6 @@ func hasScopes(granted, need []string) bool {
 		}
 	}
 	return true
-}
-
-// sameResource compares resource identifiers as RFC 8707 and RFC 3986
-// compare URIs: scheme and host without regard to case, a trailing slash
-// of the path aside.
-func sameResource(a, b string) bool {
-	ua, errA := url.Parse(a)
-	ub, errB := url.Parse(b)
-	if errA != nil || errB != nil || a == "" {
-		return false
-	}
-	return strings.EqualFold(ua.Scheme, ub.Scheme) && strings.EqualFold(ua.Host, ub.Host) &&
-		strings.TrimSuffix(ua.Path, "/") == strings.TrimSuffix(ub.Path, "/") && ua.RawQuery == ub.RawQuery
 }
 
 // challenge answers status with a Bearer challenge (RFC 6750 §3): the

@@ -57,7 +57,7 @@ var _ = serverCheck(check.Descriptor{
 	c.Require(doc != nil, "Protected Resource Metadata at "+strings.Join(f.metadataURLs(), " or "), "%s", strings.Join(tried, "; "))
 	c.Require(len(doc.AuthorizationServers) > 0, "authorization_servers lists at least one authorization server",
 		"the document at %s lists %d", where, len(doc.AuthorizationServers))
-	c.Require(sameResource(doc.Resource, f.p.url) || sameResource(doc.Resource, originOf(f.p.url)),
+	c.Require(mcp.SameResource(doc.Resource, f.p.url) || mcp.SameResource(doc.Resource, originOf(f.p.url)),
 		fmt.Sprintf("resource is %s or %s", f.p.url, originOf(f.p.url)), "the document at %s names resource %q", where, doc.Resource)
 	for _, as := range doc.AuthorizationServers {
 		c.RequireHardened(secureOrLoopback(as), "every authorization server is an https URL, or http on a loopback host",
@@ -167,15 +167,6 @@ var _ = serverCheck(check.Descriptor{
 	r := f.initialize(nil, url.Values{mcp.QueryAccessToken: {tok}}.Encode())
 	c.Require(refused(r), "a 4xx refusal of a request whose token is in ?access_token=", "%s", r.describe())
 })
-
-// sameResource compares resource identifiers as URIs compare: scheme and
-// host without regard to case, a trailing slash aside.
-func sameResource(a, b string) bool {
-	ua, errA := url.Parse(a)
-	ub, errB := url.Parse(b)
-	return a != "" && errA == nil && errB == nil && strings.EqualFold(ua.Scheme, ub.Scheme) && strings.EqualFold(ua.Host, ub.Host) &&
-		strings.TrimSuffix(ua.Path, "/") == strings.TrimSuffix(ub.Path, "/") && ua.RawQuery == ub.RawQuery
-}
 
 // originOf is the scheme and host of u.
 func originOf(u string) string {
