@@ -56,6 +56,7 @@ type runOptions struct {
 	url                         string     // server: the endpoint under test
 	secrets                     secretList // --secret: the values every output masks
 	fixtures                    string     // server: the fixtures file
+	authTokenCommand            string     // server: --auth-token-command, the shell command that prints bearer tokens
 	target                      []string   // client: the adapter command after --
 }
 
@@ -115,6 +116,7 @@ func parseRunFlags(name string, args []string, stdout io.Writer) (*runOptions, e
 	}
 	if name == "server" {
 		fs.StringVar(&o.url, "url", "", "the streamable HTTP endpoint of the server under test (default: the built-in reference)")
+		fs.StringVar(&o.authTokenCommand, "auth-token-command", "", authTokenCommandUsage)
 		fs.StringVar(&o.fixtures, "fixtures", "", "YAML `FILE` mapping behaviours (progress, logging, sampling, elicitation, roots, slow, failing) to tools")
 		fs.DurationVar(&o.probeTimeout, "probe-timeout", run.DefaultProbeTimeout, "how long the server has to answer server/discover, then initialize, before any check (a server that answers neither stops the run); also the least time each check gives the server it starts to start")
 	}
@@ -357,7 +359,7 @@ func runConfig(o *runOptions, p *prepared, t targets) run.Options {
 		Fixtures: p.fixtures.roles, Unsafe: p.fixtures.unsafe, CallTools: o.callTools.over(p.fixtures), Seed: o.seed, Strict: o.strict, Profile: p.profile, Selection: p.filter,
 		Baseline: p.baseline, SnapshotDir: o.snapshots, UpdateSnapshots: o.updateSnapshots, CheckDeadline: o.timeout, Patience: o.patience,
 		ProbeTimeout: o.probeTimeout, QuietWindow: o.quietWindow, ToolBudget: o.toolBudget, Census: o.url != "", Fuzz: o.fuzz, FuzzCases: o.fuzzCases,
-		Secrets: p.secrets, ServerCheckDeadline: o.checkTimeout}
+		Secrets: p.secrets, ServerCheckDeadline: o.checkTimeout, AuthTokenCommand: o.authTokenCommand, Protected: p.fixtures.protected}
 }
 
 // prepareRun checks the flags' files and paths and settles the seed, the

@@ -22,11 +22,14 @@ var fixtureRoles = []string{"elicitation", "elicitation-url", "failing", "input-
 // fixturesFile is what a fixtures file says: the tool (and arguments)
 // that shows each role, the tools never to call (`unsafe: [NAME, …]`) and
 // which tools checks may call (`call_tools: all|read-only|none`, "" when
-// it does not say).
+// it does not say), and whether the server is a protected resource
+// (`protected: true`: the auth checks fail where it lets a request
+// without a token through, instead of being N/A).
 type fixturesFile struct {
 	roles     map[string]run.Fixture
 	unsafe    []string
 	callTools toolpolicy.Mode
+	protected bool
 }
 
 // loadFixturesFile reads a fixtures file; an empty path means no file.
@@ -59,9 +62,16 @@ func loadFixturesFile(path string) (fixturesFile, error) {
 			return ff, fmt.Errorf("--fixtures %s: %v", path, err)
 		}
 	}
-	if unsafe || callTools {
+	n, protected := nodes["protected"]
+	if protected {
+		if err := n.Decode(&ff.protected); err != nil {
+			return ff, fmt.Errorf("--fixtures %s: protected: %v; write protected: true or false", path, err)
+		}
+	}
+	if unsafe || callTools || protected {
 		delete(nodes, "unsafe")
 		delete(nodes, "call_tools")
+		delete(nodes, "protected")
 		b, _ = yaml.Marshal(nodes)
 	}
 	ff.roles, err = decodeFixtures(path, b)

@@ -69,6 +69,7 @@ every tool); the summary lists the tools called and those left alone.
 			"server [flags] [--url U] [-- CMD…]",
 			"                         certify a server over streamable HTTP and/or stdio (default: the reference, both)",
 			"serve [--mutant M]       the reference server over streamable HTTP (prints its URL)",
+			"auth-token --as URL      a token of the authorization server of serve --auth",
 			"selftest [flags]         run the reference and every mutant; report the kill matrix",
 			"fuzz [flags] [--url U | -- CMD…]",
 			"                         fuzz a server (default: the reference, both transports)",

@@ -27,10 +27,10 @@ func TestEveryCommandHasHelp(t *testing.T) {
 		t.Fatalf("mcpconform -h: exit %d", code)
 	}
 	commands := []string{""}
-	for _, m := range regexp.MustCompile(`(?m)^  mcpconform ([a-z]+)`).FindAllStringSubmatch(top, -1) {
+	for _, m := range regexp.MustCompile(`(?m)^  mcpconform ([a-z][a-z-]*)`).FindAllStringSubmatch(top, -1) {
 		commands = append(commands, m[1])
 	}
-	for _, want := range []string{"client", "server", "selftest", "list", "rules", "fuzz", "replay", "badge", "serve", "version", "adapter", "fakeserver"} {
+	for _, want := range []string{"client", "server", "selftest", "list", "rules", "fuzz", "replay", "badge", "serve", "version", "adapter", "fakeserver", "auth-token"} {
 		if !slices.Contains(commands, want) {
 			t.Errorf("mcpconform -h does not list %s", want)
 		}

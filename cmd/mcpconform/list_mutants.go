@@ -35,6 +35,10 @@ type mutantEntry struct {
 	// the 2026-07-28 era alone (serve --era modern): what it breaks shows
 	// beside a reference of that era alone. Empty for the others.
 	Era string `json:"era,omitempty"`
+	// Auth is true for a mutant of the server as a protected resource:
+	// it is served with serve --auth --mutant NAME, and its checks need
+	// the token command serve --auth prints.
+	Auth bool `json:"auth,omitempty"`
 	// KilledBy are the checks that kill it (for a variant: under --profile
 	// hardened), as each check's killed_by names it.
 	KilledBy []string `json:"killed_by"`
@@ -58,6 +62,7 @@ func mutantEntries() []mutantEntry {
 				e.Transport = "any"
 			}
 			e.Era = eraOf(m.Name)
+			e.Auth = mutant.OfServerAuth(m.Name)
 		}
 		out = append(out, e)
 	}

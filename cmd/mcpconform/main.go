@@ -67,6 +67,8 @@ func dispatch(args []string, stdout, stderr io.Writer) int {
 		return certifyServer(args[1:], stdout, stderr)
 	case "serve":
 		return serve.Main(args[1:])
+	case serve.AuthTokenCommand: // a token of serve --auth's authorization server
+		return serve.AuthTokenMain(args[1:])
 	case serve.PlantedOrphanCommand: // the child of a planted bug of the reference server
 		return serve.PlantedOrphan(args[1:])
 	case "selftest":

@@ -408,6 +408,8 @@ func TestFixturesFileErrors(t *testing.T) {
 		{"progress: {arguments: {}}\n", `names no tool`},
 		{"progress: {tool: x, colour: red}\n", "colour"},
 		{"call_tools: sometimes\n", `call_tools: "sometimes": use all, read-only (the default) or none`},
+		{"protected: true\nprogress: {tool: ticker, arguments: {steps: 3}}\n", ""},
+		{"protected: maybe\n", "protected: true or false"},
 	} {
 		path := filepath.Join(dir, "f.yaml")
 		if err := os.WriteFile(path, []byte(tc.body), 0o644); err != nil {
@@ -420,6 +422,8 @@ func TestFixturesFileErrors(t *testing.T) {
 			t.Errorf("%q: %v, %+v", tc.body, err, f)
 		case strings.HasPrefix(tc.body, "call_tools: none") && (ff.callTools != toolpolicy.None || !slices.Equal(ff.unsafe, []string{"rm"})):
 			t.Errorf("%q: call_tools %q, unsafe %v", tc.body, ff.callTools, ff.unsafe)
+		case strings.HasPrefix(tc.body, "protected: true") && !ff.protected:
+			t.Errorf("%q: not protected", tc.body)
 		case tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)):
 			t.Errorf("%q: error %v, want one saying %q", tc.body, err, tc.want)
 		}

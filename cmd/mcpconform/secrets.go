@@ -11,6 +11,11 @@ import (
 // secretFlagUsage is the help of --secret, the same on every command.
 const secretFlagUsage = "a `VALUE` shown as *** wherever it would appear, URL-encoded or in base64 too: console, reports, transcripts, snapshots (repeatable; each use is one value, commas included; secret-named environment variables are masked without it)"
 
+// authTokenCommandUsage is the help of --auth-token-command.
+const authTokenCommandUsage = "a shell command line (`CMD`, run with sh -c) that prints a bearer token for the server on its first stdout line, for the http.server.auth.* checks: " +
+	"it is run with MCPCONFORM_AUTH_RESOURCE (the token's audience), MCPCONFORM_AUTH_SCOPE (space-separated scopes, may be empty) and MCPCONFORM_AUTH_EXPIRED (1: a token that has expired); " +
+	"a status other than 0 or no output means it cannot give that token. Every token is masked in every output. Against mcpconform serve --auth, its auth_token_command"
+
 // secretList is the repeatable --secret flag. Each use is one value taken
 // whole: a secret may hold a comma.
 type secretList []string

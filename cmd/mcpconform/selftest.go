@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"path"
 	"path/filepath"
 	"slices"
 	"sort"
@@ -88,6 +89,7 @@ func selftest(args []string, stdout, stderr io.Writer) int {
 	seed := fs.Int64("seed", 1, "seed of the property checks")
 	verbose := fs.Bool("v", false, "print each run's command")
 	withFuzz := fs.Bool("fuzz", true, "also run the fuzzer's kill matrix: each planted bug found, the reference holding")
+	only := fs.String("mutants", "", "run only the mutants and variants whose name matches `GLOB` (auth-*), and the references on the checks that name them")
 	repeat := fs.Int("repeat", 0, "instead of the kill matrix, certify the reference server and a slow-starting variant of it N times under CPU load, failing when a check's outcome differs between runs or any is FAIL, WARN or ERROR")
 	if err := selftestHelp.Parse(fs, args, stdout); err != nil {
 		return exitFor(err, stderr)
@@ -105,11 +107,19 @@ func selftest(args []string, stdout, stderr io.Writer) int {
 	defer os.RemoveAll(dir)
 
 	jobs := selftestJobs(*matrix)
+	if *only != "" {
+		if jobs, err = narrowJobs(jobs, *only); err != nil {
+			return exitFor(err, stderr)
+		}
+	}
 	results, err := runJobs(dir, jobs, *parallel, *seed, *verbose, stdout, stderr)
 	if err != nil {
 		return exitFor(err, stderr)
 	}
 	km := tally(jobs, results)
+	if *only != "" {
+		km = km.narrowed(jobs)
+	}
 	// After the check runs, not beside them: the fuzzer loads the CPU, and
 	// some client checks time what the client does.
 	km.Fuzz = []fuzzKill{}
@@ -137,10 +147,11 @@ func selftest(args []string, stdout, stderr io.Writer) int {
 // the mutants run under the hardened profile, so hardened checks kill
 // their mutants.
 func selftestJobs(matrix bool) []job {
-	jobs := []job{{role: check.Client, profile: check.HardenedProfile}, {role: check.Server, profile: check.HardenedProfile}}
+	jobs := []job{{role: check.Client, profile: check.HardenedProfile}, {role: check.Server, profile: check.HardenedProfile},
+		{role: check.Server, profile: check.HardenedProfile, auth: true, only: authChecks()}}
 	for _, role := range []check.Role{check.Client, check.Server} {
 		for _, m := range mutant.ForRole(string(role)) {
-			j := job{role: role, name: m.Name, profile: check.HardenedProfile, targets: check.KilledBy(m.Name)}
+			j := job{role: role, name: m.Name, profile: check.HardenedProfile, targets: check.KilledBy(m.Name), auth: mutant.OfServerAuth(m.Name)}
 			j.only, j.skip = j.targets, len(j.targets) == 0
 			if matrix {
 				j.only, j.skip = nil, false
@@ -168,6 +179,42 @@ func selftestJobs(matrix bool) []job {
 	return jobs
 }
 
+// narrowJobs keeps the mutant and variant jobs whose name matches glob,
+// and the reference jobs of their roles narrowed to the checks that name
+// them (selftest --mutants).
+func narrowJobs(jobs []job, glob string) ([]job, error) {
+	if _, err := path.Match(glob, ""); err != nil {
+		return nil, fmt.Errorf("selftest: --mutants %q: %v; give a glob such as auth-*", glob, err)
+	}
+	targets := map[check.Role][]string{}
+	var kept []job
+	for _, j := range jobs {
+		if ok, _ := path.Match(glob, string(j.name)); ok && j.name != "" {
+			kept = append(kept, j)
+			targets[j.role] = append(targets[j.role], j.targets...)
+		}
+	}
+	if len(kept) == 0 {
+		return nil, fmt.Errorf("selftest: --mutants %q matches no mutant or variant; mcpconform list mutants names them", glob)
+	}
+	for _, j := range jobs {
+		if j.name != "" || len(targets[j.role]) == 0 {
+			continue
+		}
+		var only []string
+		for _, id := range targets[j.role] {
+			if !slices.Contains(only, id) && (len(j.only) == 0 || slices.Contains(j.only, id)) {
+				only = append(only, id)
+			}
+		}
+		if len(only) > 0 {
+			j.only, j.parallel = only, min(len(only), smallJobParallel)
+			kept = append(kept, j)
+		}
+	}
+	return kept, nil
+}
+
 // bigJobParallel is the --parallel of a self-test run of many checks, and
 // smallJobParallel the most of a run of a few.
 const (
@@ -189,6 +236,22 @@ const selftestServerDeadline = 5 * time.Second
 // prompt (run.MinPatience), so a check still tells a call failed at once
 // from one failed at its timeout.
 const selftestPatience = 2 * run.DefaultPrompt
+
+// authChecks returns the IDs of the checks of the server as a protected
+// resource (http.server.auth.*), which the open reference server leaves
+// N/A and the protected one must pass.
+func authChecks() []string {
+	var ids []string
+	for _, d := range check.All() {
+		if strings.HasPrefix(d.ID, authCheckPrefix) {
+			ids = append(ids, d.ID)
+		}
+	}
+	return ids
+}
+
+// authCheckPrefix starts the IDs of the auth checks of the server.
+const authCheckPrefix = "http.server.auth."
 
 // checksOf returns the IDs of the checks of role on transport ("any": all
 // of the role's).
@@ -238,7 +301,8 @@ func tally(jobs []job, results []map[string]check.Outcome) killMatrix {
 	km := killMatrix{Unkilled: []string{}, ReferenceFailures: []string{}, Variants: []variantResult{}}
 	killedBy := map[string][]string{}
 	variants := map[mutant.Name]*variantResult{}
-	var notApplicable []string // to the reference: proven by a variant, or a failure
+	var notApplicable []string // to the reference: proven by a variant or another reference, or a failure
+	referencePassed := map[string]bool{}
 	for i, j := range jobs {
 		res := results[i]
 		switch {
@@ -246,6 +310,7 @@ func tally(jobs []job, results []map[string]check.Outcome) killMatrix {
 			for id, o := range res {
 				switch o {
 				case check.Pass, check.Info:
+					referencePassed[id] = true
 				case check.NotApplicable:
 					notApplicable = append(notApplicable, id)
 				default:
@@ -287,6 +352,9 @@ func tally(jobs []job, results []map[string]check.Outcome) killMatrix {
 		}
 	}
 	for _, id := range notApplicable {
+		if referencePassed[id] {
+			continue // N/A to the open reference server, passed by the protected one
+		}
 		if !slices.ContainsFunc(km.Variants, func(v variantResult) bool { return v.Spec.Outcomes[id] == check.Pass }) {
 			km.ReferenceFailures = append(km.ReferenceFailures, id+" (N/A, and no permitted variant passes it)")
 		}
@@ -301,6 +369,21 @@ func tally(jobs []job, results []map[string]check.Outcome) killMatrix {
 		km.Checks = append(km.Checks, checkKills{ID: d.ID, KilledBy: ks})
 	}
 	sort.Strings(km.ReferenceFailures)
+	return km
+}
+
+// narrowed drops from a kill matrix of selftest --mutants the checks
+// that no kept mutant or variant names: they were not run, so they are
+// neither killed nor unkilled.
+func (km killMatrix) narrowed(jobs []job) killMatrix {
+	named := map[string]bool{}
+	for _, j := range jobs {
+		for _, id := range j.targets {
+			named[id] = true
+		}
+	}
+	km.Unkilled = slices.DeleteFunc(km.Unkilled, func(id string) bool { return !named[id] })
+	km.Checks = slices.DeleteFunc(km.Checks, func(c checkKills) bool { return !named[c.ID] })
 	return km
 }
 
@@ -360,6 +443,11 @@ type job struct {
 	// httpOnly serves the server over HTTP alone (a variant of the HTTP
 	// server transport leaves the stdio server the reference).
 	httpOnly bool
+	// auth serves the server as a protected resource (serve --auth) and
+	// gives the run its token command and a fixtures file saying
+	// protected: true: the reference of the auth checks and the mutants
+	// of the protected resource.
+	auth bool
 	// parallel is the run's --parallel: a run of many checks (a
 	// reference, a variant under spec) spreads them over workers.
 	parallel int
@@ -378,6 +466,8 @@ func (j job) size() int {
 
 func (j job) label() string {
 	switch {
+	case j.name == "" && j.auth:
+		return "reference " + string(j.role) + " (auth)"
 	case j.name == "":
 		return "reference " + string(j.role)
 	case j.variant:
@@ -418,6 +508,9 @@ func (j job) fileName() string {
 	if name == "" {
 		name = "reference-" + string(j.role)
 	}
+	if j.auth && j.name == "" {
+		name += "-auth"
+	}
 	return name + "-" + string(j.profile)
 }
 
@@ -433,6 +526,18 @@ func (j job) args(out string, seed int64) (args []string, stop func(), err error
 	switch j.role {
 	case check.Server:
 		args = append(args, "--timeout", selftestServerDeadline.String())
+		if j.auth {
+			url, as, stopServer, err := serve.StartAuth(run.ReferenceServer(j.name))
+			if err != nil {
+				return nil, nil, err
+			}
+			fixtures := filepath.Join(filepath.Dir(out), "protected.yaml")
+			if err := os.WriteFile(fixtures, []byte("protected: true\n"), 0o600); err != nil {
+				_ = stopServer()
+				return nil, nil, err
+			}
+			return append(args, "--url", url, "--auth-token-command", serve.TokenCommand(as.URL()), "--fixtures", fixtures), func() { _ = stopServer() }, nil
+		}
 		if j.name == "" {
 			return args, stop, nil
 		}

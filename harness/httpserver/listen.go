@@ -36,6 +36,24 @@ func ListenLoopback(h http.Handler) (url string, shutdown func() error, err erro
 // in flight, SSE streams included, closes h when it is an io.Closer (such as
 // *Server), and waits for the connections to end.
 func Listen(addr string, h http.Handler) (url string, shutdown func() error, err error) {
+	return listen(addr, h, func(_ string, mux *http.ServeMux) { mux.Handle(mcp.EndpointPath, h) })
+}
+
+// ListenProtected is Listen with the endpoint a protected resource behind
+// p: it also serves the Protected Resource Metadata at the path-suffixed
+// and the root well-known URIs (AU-03, AU-05).
+func ListenProtected(addr string, h http.Handler, p Protection) (url string, shutdown func() error, err error) {
+	return listen(addr, h, func(endpoint string, mux *http.ServeMux) {
+		ph := protect(h, endpoint, p)
+		mux.Handle(mcp.EndpointPath, ph)
+		mux.HandleFunc(mcp.WellKnownPRM+mcp.EndpointPath, ph.serveMetadata)
+		mux.HandleFunc(mcp.WellKnownPRM, ph.serveMetadata)
+	})
+}
+
+// listen listens on addr and serves what route puts on the mux, given the
+// endpoint's URL; h is closed at shutdown when it is an io.Closer.
+func listen(addr string, h http.Handler, route func(endpoint string, mux *http.ServeMux)) (url string, shutdown func() error, err error) {
 	host, _, err := net.SplitHostPort(addr)
 	if err != nil {
 		return "", nil, fmt.Errorf("listen address %q: %w; give host:port, such as 127.0.0.1:0", addr, err)
@@ -47,9 +65,10 @@ func Listen(addr string, h http.Handler) (url string, shutdown func() error, err
 	if err != nil {
 		return "", nil, fmt.Errorf("listen on %s: %w", addr, err)
 	}
+	url = "http://" + ln.Addr().String() + mcp.EndpointPath
 	ctx, cancel := context.WithCancel(context.Background())
 	mux := http.NewServeMux()
-	mux.Handle(mcp.EndpointPath, h)
+	route(url, mux)
 	srv := &http.Server{
 		Handler:           mux,
 		ReadHeaderTimeout: listenReadHeaderTimeout,
@@ -74,5 +93,5 @@ func Listen(addr string, h http.Handler) (url string, shutdown func() error, err
 		}
 		return errors.Join(errs...)
 	})
-	return "http://" + ln.Addr().String() + mcp.EndpointPath, shutdown, nil
+	return url, shutdown, nil
 }

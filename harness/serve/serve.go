@@ -16,6 +16,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/mcpconform/mcpconform/fakeservers/authfake"
 	"github.com/mcpconform/mcpconform/harness/httpserver"
 	"github.com/mcpconform/mcpconform/harness/jsonrpc"
 	"github.com/mcpconform/mcpconform/harness/mcpserver"
@@ -50,6 +51,11 @@ type Options struct {
 	// Mutant selects a mutant of the server (its transport, the MCP server,
 	// or the command); empty is the reference.
 	Mutant mutant.Name
+	// Auth serves the endpoint as a protected resource (AU rules): a
+	// loopback authorization server (fakeservers/authfake) runs beside
+	// it, and every request needs a bearer token it issued for this
+	// server; see StartAuth.
+	Auth bool
 	// StartupDelay is how long `serve` waits before it serves (reads stdin,
 	// listens): a server that starts slowly, as one started by npx does,
 	// for the self-test's rerun-stability runs (selftest --repeat).
@@ -85,13 +91,26 @@ func ModernOnly(m mutant.Name) bool {
 // transport in this process. It returns the endpoint URL and a stop function
 // that ends every session and stream and waits for the server to finish.
 // Mutants of the stdio transport and of the command change nothing here.
+//
+// With o.Auth the endpoint is protected (StartAuth); the authorization
+// server stops with it.
 func Start(o Options) (url string, stop func() error, err error) {
-	if o.Addr == "" {
-		o.Addr = DefaultAddr
+	if o.Auth {
+		url, _, stop, err = StartAuth(o)
+		return url, stop, err
 	}
-	server, err := o.mcpServer()
+	t, err := o.transport()
 	if err != nil {
 		return "", nil, err
+	}
+	return httpserver.Listen(o.addr(), t)
+}
+
+// transport is the reference MCP server behind the HTTP server transport.
+func (o Options) transport() (*httpserver.Server, error) {
+	server, err := o.mcpServer()
+	if err != nil {
+		return nil, err
 	}
 	cfg := httpserver.DefaultConfig(handler(server))
 	cfg.JSONResponse = o.JSONResponse
@@ -99,7 +118,15 @@ func Start(o Options) (url string, stop func() error, err error) {
 	cfg.LegacyOnly = o.era() == mcpserver.EraLegacy
 	cfg.ModernOnly = o.era() == mcpserver.EraModern
 	cfg.Mutant = o.Mutant
-	return httpserver.Listen(o.Addr, httpserver.New(cfg))
+	return httpserver.New(cfg), nil
+}
+
+// addr is the address to listen on.
+func (o Options) addr() string {
+	if o.Addr == "" {
+		return DefaultAddr
+	}
+	return o.Addr
 }
 
 // handler puts the MCP server behind the HTTP transport, which hands it its
@@ -141,11 +168,20 @@ JSON-RPC goes to stdout; errors go to stderr.
 2025-11-25 and 2026-07-28 requests (server/discover, _meta) alike; legacy
 serves the handshake only, modern 2026-07-28 requests only.
 
+--auth serves the endpoint as an OAuth protected resource: a loopback
+authorization server starts beside it, the Protected Resource Metadata is
+served at the well-known URIs, and every request needs a bearer token of
+that server issued for this server's URL (scope mcp:read; a tools/call also
+mcp:tools). The first line then also names the authorization server and
+auth_token_command, a command that prints its tokens: give it to
+mcpconform server --auth-token-command.
+
 --tasks serves the 2026-07-28 tasks extension (io.modelcontextprotocol/tasks)
 and the tools of the official conformance suite's tasks scenarios.`,
 	Examples: []string{
 		"mcpconform serve                       # prints {\"url\":\"http://127.0.0.1:PORT/mcp\"}",
 		"mcpconform server -- mcpconform serve --transport stdio --era legacy",
+		"mcpconform serve --auth                # also prints authorization_server and auth_token_command",
 		"mcpconform serve --mutant " + string(mutant.MissingSessionAccepted) + "   # a planted bug, for mcpconform server --url",
 	},
 }
@@ -176,14 +212,29 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 
 // runHTTP serves over HTTP until ctx ends or stdin reaches its end.
 func runHTTP(ctx context.Context, o Options, stdin io.Reader, stdout, stderr io.Writer) int {
-	url, stopServer, err := Start(o)
+	var ready struct {
+		URL string `json:"url"`
+		// With --auth: the loopback authorization server, and the
+		// command that prints its tokens for --auth-token-command.
+		AuthorizationServer string `json:"authorization_server,omitempty"`
+		AuthTokenCommand    string `json:"auth_token_command,omitempty"`
+	}
+	var stopServer func() error
+	var err error
+	if o.Auth {
+		var as *authfake.AS
+		ready.URL, as, stopServer, err = StartAuth(o)
+		if err == nil {
+			ready.AuthorizationServer, ready.AuthTokenCommand = as.URL(), TokenCommand(as.URL())
+		}
+	} else {
+		ready.URL, stopServer, err = Start(o)
+	}
 	if err != nil {
 		fmt.Fprintln(stderr, "serve:", err)
 		return 2
 	}
-	line, _ := json.Marshal(struct {
-		URL string `json:"url"`
-	}{url})
+	line, _ := json.Marshal(ready)
 	fmt.Fprintf(stdout, "%s\n", line)
 	eof := make(chan struct{})
 	go func() {
@@ -249,6 +300,7 @@ func parseFlags(args []string, stdout io.Writer) (Options, string, error) {
 	fs.DurationVar(&o.SlowBound, "slow-bound", mcpserver.DefaultSlowBound, "the longest the slow tool waits to be cancelled")
 	fs.BoolVar(&o.Tasks, "tasks", false, "serve the 2026-07-28 tasks extension (io.modelcontextprotocol/tasks) and its tools")
 	fs.DurationVar(&o.RequestStateTTL, "request-state-ttl", mcpserver.DefaultRequestStateTTL, "how long the requestState of a 2026-07-28 InputRequiredResult is accepted")
+	fs.BoolVar(&o.Auth, "auth", false, "http: serve as an OAuth protected resource beside a loopback authorization server (prints auth_token_command)")
 	fs.DurationVar(&o.StartupDelay, "startup-delay", 0, "wait this long before serving, as a slow-starting server does (for tests of start-up budgets)")
 	if err := help.Parse(fs, args, stdout); err != nil {
 		return o, "", err
@@ -273,12 +325,15 @@ func parseFlags(args []string, stdout io.Writer) (Options, string, error) {
 		return o, "", err
 	}
 	o.Mutant = name
+	if mutant.OfServerAuth(name) && !o.Auth {
+		return o, "", fmt.Errorf("mutant %q mutates the protected resource of --auth; add --auth", name)
+	}
 	switch *transport {
 	case "http":
 	case "stdio":
 		var httpOnly []string
 		fs.Visit(func(f *flag.Flag) {
-			if f.Name == "addr" || f.Name == "json-response" || f.Name == "stateless" {
+			if f.Name == "addr" || f.Name == "json-response" || f.Name == "stateless" || f.Name == "auth" {
 				httpOnly = append(httpOnly, "--"+f.Name)
 			}
 		})

@@ -48,12 +48,18 @@ type probe struct {
 	answered atomic.Bool
 }
 
-func newProbe(c *run.C) *probe {
+// newProbe is a probe whose requests carry the run's token when the
+// server is protected and the run has a token command
+// (run.RunTokenTransport).
+func newProbe(c *run.C) *probe { return newProbeVia(c, run.RunTokenTransport(nil)) }
+
+// newProbeVia is a probe whose requests go through next.
+func newProbeVia(c *run.C, next nethttp.RoundTripper) *probe {
 	url := c.Options().ServerURL
 	if url == "" {
 		c.Skip(run.NoServerURL)
 	}
-	rt := &transcript.HTTPRecorder{Log: c.Log()}
+	rt := &transcript.HTTPRecorder{Next: next, Log: c.Log()}
 	p := &probe{c: c, url: url, rt: rt, client: &nethttp.Client{Transport: rt, Timeout: c.Options().CheckDeadline}}
 	c.Cleanup(p.endSessions)
 	return p

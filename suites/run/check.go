@@ -314,7 +314,7 @@ func execute(d check.Descriptor, body func(c *C)) {
 	defer cancel()
 	owner, endScope := reaper.Scope(d.ID)
 	defer endScope()
-	c := &C{D: d, Ctx: ctx, cfg: cfg, dir: dir, secrets: cfg.Secrets}
+	c := &C{D: d, Ctx: ctx, cfg: cfg, dir: dir, secrets: cfg.Secrets.With(runSecrets(cfg)...)}
 	start := time.Now()
 	v, finished := runBounded(c, cancel, owner, func(c *C) {
 		c.requireServerEra()
@@ -328,7 +328,7 @@ func execute(d check.Descriptor, body func(c *C)) {
 		// The abandoned body still owns c (and runs its cleanups when it
 		// returns): the result is built from an empty one, with nothing
 		// the body may still be writing.
-		c = &C{D: d, Ctx: ctx, cfg: cfg, dir: dir, secrets: cfg.Secrets}
+		c = &C{D: d, Ctx: ctx, cfg: cfg, dir: dir, secrets: cfg.Secrets.With(runSecrets(cfg)...)}
 	}
 	// Whatever the check started and its cleanups left goes now (a check
 	// that started no process has nothing of its own to reap).

@@ -93,6 +93,16 @@ type Options struct {
 	// in the run at all. FuzzCases is how many cases each one runs.
 	Fuzz      bool
 	FuzzCases int
+	// AuthTokenCommand is the shell command line that prints a bearer
+	// token for the server under test (--auth-token-command; the contract
+	// is target.RunTokenCommand's); empty: the auth checks that need a
+	// token are UNIMPLEMENTED.
+	AuthTokenCommand string
+	// Protected says the server under test is a protected resource (the
+	// fixtures file's protected: true): an auth check then fails where
+	// the server lets a request without a token through, instead of being
+	// N/A for an open server.
+	Protected bool
 	// Secrets are masked in every message, transcript and snapshot a check
 	// records (--secret, the credentials of --url), beside the secrets of
 	// the check itself (C.Secret).

@@ -14,6 +14,7 @@ import (
 	"github.com/mcpconform/mcpconform/harness/sse"
 	"github.com/mcpconform/mcpconform/harness/stdiotarget"
 	"github.com/mcpconform/mcpconform/harness/transcript"
+	"github.com/mcpconform/mcpconform/suites/run"
 )
 
 // conn is one connection to the server under test: raw messages out, the
@@ -96,9 +97,9 @@ type httpConn struct {
 // newHTTPConn returns a conn to url whose exchanges log records (nil: none).
 func newHTTPConn(url string, timeout time.Duration, log *transcript.Log) *httpConn {
 	ctx, cancel := context.WithCancel(context.Background())
-	client := &nethttp.Client{Timeout: timeout}
+	client := &nethttp.Client{Timeout: timeout, Transport: run.RunTokenTransport(nil)}
 	if log != nil {
-		client.Transport = &transcript.HTTPRecorder{Log: log}
+		client.Transport = &transcript.HTTPRecorder{Next: client.Transport, Log: log}
 	}
 	return &httpConn{url: url, client: client, ctx: ctx, cancel: cancel, in: make(chan *jsonrpc.Message, 1024)}
 }
