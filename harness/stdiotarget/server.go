@@ -88,10 +88,9 @@ func Start(argv []string, opts Options) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := cmd.Start(); err != nil {
+	if err := reaper.StartTracked(cmd); err != nil {
 		return nil, fmt.Errorf("server command %q: %w; check the path after --", argv[0], err)
 	}
-	reaper.Track(cmd.Process.Pid)
 	s := &Server{cmd: cmd, stdin: stdin, pgid: cmd.Process.Pid, owner: owner, started: time.Now(), log: opts.Log,
 		messages: make(chan *jsonrpc.Message, 1024), exited: make(chan struct{})}
 	var drained sync.WaitGroup
