@@ -447,20 +447,9 @@ func discover(cfg Options) (tools []Tool, skipped []string, err error) {
 	}
 	defer c.close(cfg.grace())
 	r := newRun(c, cfg.Target.Transport(), cfg.ExecOptions)
-	call := func(id int64, method string, params any) (*jsonrpcResult, error) {
-		raw := message(id, method, params)
-		r.frames = append(r.frames, Frame{Body: raw})
-		key := fmt.Sprint(id)
-		r.acct[key] = &account{min: 1, max: 1, what: method}
-		if _, err := c.send(Frame{Body: raw}); err != nil {
-			return nil, fmt.Errorf("%s: %v%s", method, err, r.why())
-		}
-		return r.result(key, method)
+	if err := r.initialize(); err != nil {
+		return nil, nil, err
 	}
-	if _, err := call(1, "initialize", map[string]any{"protocolVersion": versions[0], "capabilities": map[string]any{}, "clientInfo": map[string]any{"name": "mcpconform-fuzz", "version": "1"}}); err != nil {
-		return nil, nil, fmt.Errorf("the server did not answer initialize: %v; is it an MCP server? (mcpconform server pre-flights it with a clearer message)", err)
-	}
-	_, _ = c.send(Frame{Body: message(nil, "notifications/initialized", nil)})
 	only := set(cfg.Only)
 	slow := set(cfg.Slow)
 	var cursor any
@@ -469,7 +458,7 @@ func discover(cfg Options) (tools []Tool, skipped []string, err error) {
 		if cursor != nil {
 			p = map[string]any{"cursor": cursor}
 		}
-		res, err := call(page, "tools/list", p)
+		res, err := r.call(page, "tools/list", p)
 		if err != nil || res.err != nil {
 			break // a server without tools is fuzzed without calls
 		}
@@ -497,6 +486,30 @@ func discover(cfg Options) (tools []Tool, skipped []string, err error) {
 		}
 	}
 	return tools, skipped, nil
+}
+
+// call sends the request id, method, params on r's connection and waits
+// for its answer.
+func (r *run) call(id int64, method string, params any) (*jsonrpcResult, error) {
+	raw := message(id, method, params)
+	r.frames = append(r.frames, Frame{Body: raw})
+	key := fmt.Sprint(id)
+	r.acct[key] = &account{min: 1, max: 1, what: method}
+	if _, err := r.c.send(Frame{Body: raw}); err != nil {
+		return nil, fmt.Errorf("%s: %v%s", method, err, r.why())
+	}
+	return r.result(key, method)
+}
+
+// initialize opens the session as a client does (initialize with id 1,
+// then notifications/initialized): over HTTP nothing else is served
+// without the session it issues.
+func (r *run) initialize() error {
+	if _, err := r.call(1, "initialize", map[string]any{"protocolVersion": versions[0], "capabilities": map[string]any{}, "clientInfo": map[string]any{"name": "mcpconform-fuzz", "version": "1"}}); err != nil {
+		return fmt.Errorf("the server did not answer initialize: %v; is it an MCP server? (mcpconform server pre-flights it with a clearer message)", err)
+	}
+	_, err := r.c.send(Frame{Body: message(nil, "notifications/initialized", nil)})
+	return err
 }
 
 type jsonrpcResult struct {
