@@ -318,8 +318,11 @@ func (r *run) expectMessage(m *jsonrpc.Message, required bool) (wait []string) {
 	switch {
 	case r.acct[key] != nil:
 		// A reused id (JR-05 binds the fuzzer, which breaks it on purpose):
-		// the server may answer it again or not.
+		// the server may answer it again or not. A reused id on an
+		// initialize still carries the version its answer negotiates,
+		// which decides whether a later batch binds (JR-35).
 		r.acct[key].max++
+		r.acct[key].initialize = r.acct[key].initialize || m.Method == "initialize"
 		return nil
 	case strings.HasPrefix(m.Method, "notifications/"):
 		// A notification's method with an id: a request by shape, which a
