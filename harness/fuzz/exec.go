@@ -29,6 +29,9 @@ type ExecOptions struct {
 	MaxRSS int64
 	// Log, when set, records the wire of Execute (never stderr's bytes).
 	Log *transcript.Log
+	// SpecOnly judges the specification's invariants only (--profile
+	// spec): the hardened ones (max-rss, no-leftovers) are not judged.
+	SpecOnly bool
 }
 
 // DefaultTimeout is how long the executor waits for an answer.
@@ -116,7 +119,7 @@ func Execute(t Target, frames []Frame, opt ExecOptions) (Outcome, error) {
 // closeConn tears the connection down; a process of the server's tree
 // that outlives the teardown breaks NoLeftovers, after the last frame.
 func (r *run) closeConn() {
-	if left := r.c.close(r.opt.grace()); left != "" && r.out.Violation == nil {
+	if left := r.c.close(r.opt.grace()); left != "" && r.out.Violation == nil && !r.opt.SpecOnly {
 		r.step = len(r.frames)
 		r.fail(NoLeftovers, "leftover", left)
 	}
@@ -432,7 +435,7 @@ func (r *run) settle() bool {
 	if r.broken() {
 		return true
 	}
-	if r.opt.MaxRSS > 0 {
+	if r.opt.MaxRSS > 0 && !r.opt.SpecOnly {
 		if rss, ok := r.c.rss(false); ok {
 			r.out.Peak = max(r.out.Peak, rss)
 			if rss > r.opt.MaxRSS {

@@ -39,6 +39,13 @@ type Options struct {
 	// are called only with their cancel.
 	Policy     toolpolicy.Policy
 	Only, Slow []string
+	// MaxFindings ends the run once that many new groups of findings are
+	// found (a group known by Known does not count); zero is no bound.
+	MaxFindings int
+	// Known maps the signatures of known findings to why they are
+	// expected: such a group is reported with its reason, and neither
+	// ends the run nor counts as new.
+	Known map[string]string
 	// MaxSteps bounds a sequence's length; zero is DefaultMaxSteps.
 	MaxSteps int
 	// ShrinkBudget bounds the time spent shrinking a finding with gopter;
@@ -68,7 +75,7 @@ func (c Options) shrinkBudget() time.Duration {
 type Stats struct {
 	Iterations int64 // sequences run
 	Executions int64 // frames and probes sent
-	Findings   int64
+	Findings   int64 // groups of findings
 	Elapsed    time.Duration
 	Remaining  time.Duration // -1 when the run is bounded by count only
 }
@@ -81,8 +88,18 @@ func (s Stats) PerSecond() float64 {
 	return float64(s.Executions) / s.Elapsed.Seconds()
 }
 
-// Finding is an invariant broken, shrunk to a minimal case.
+// Finding is a group of findings: an invariant broken, shrunk to a
+// minimal case, with the signature of that case and how many sequences
+// showed it. The case, violation and iteration are the group's first.
 type Finding struct {
+	// Signature names the group (see Signature); Shape is the case's
+	// shape it hashes.
+	Signature, Shape string
+	// Count is how many sequences broke the invariant with this shape.
+	Count int
+	// Known is the reason an expected-failures file gives for the
+	// signature; "" for a new finding.
+	Known     string
 	Case      *Case
 	Violation *Violation
 	// Iteration is the sequence that first broke it; Original its length
@@ -106,7 +123,9 @@ type Report struct {
 	Interrupted bool
 }
 
-// Run fuzzes the target until the bound, the first finding, or ctx ends.
+// Run fuzzes the target until its bound (Duration, Iterations), MaxFindings
+// new groups of findings, or ctx ends. A finding does not end the run: its
+// sequence is shrunk and grouped by its signature, and the search goes on.
 func Run(ctx context.Context, cfg Options) (*Report, error) {
 	tools, skipped, err := discover(cfg)
 	if err != nil {
@@ -191,7 +210,7 @@ type fuzzer struct {
 	deadline time.Time
 
 	next, iterations, executions atomic.Int64
-	found                        atomic.Bool
+	newGroups                    atomic.Int64 // groups not in Known
 
 	mu       sync.Mutex
 	err      error // a harness error ends the run
@@ -216,7 +235,8 @@ func (f *fuzzer) over() bool {
 	f.mu.Lock()
 	failed := f.err != nil
 	f.mu.Unlock()
-	return failed || f.found.Load() || f.ctx.Err() != nil || (!f.deadline.IsZero() && time.Now().After(f.deadline))
+	enough := f.cfg.MaxFindings > 0 && f.newGroups.Load() >= int64(f.cfg.MaxFindings)
+	return failed || enough || f.ctx.Err() != nil || (!f.deadline.IsZero() && time.Now().After(f.deadline))
 }
 
 func (f *fuzzer) work() {
@@ -252,11 +272,8 @@ func (f *fuzzer) iterate(i int64) {
 	// A break found at the teardown (NoLeftovers) comes after gopter's
 	// property held, which then shrank nothing: the frame pass below
 	// shrinks it alone. Any other break failed the property.
-	if h.want == nil {
+	if h.want == nil || h.attributed {
 		return
-	}
-	if f.found.Swap(true) {
-		return // another worker found one first
 	}
 	// The frame pass gets what is left of the budget, and at least a
 	// quarter of it.
@@ -271,23 +288,87 @@ func (f *fuzzer) iterate(i int64) {
 	if !h.transportSpecific() {
 		c.Transport = "any"
 	}
+	sig := Signature(h.want.Invariant, h.best)
 	c.Comment = []string{
 		fmt.Sprintf("Found by mcpconform fuzz --seed %d (sequence %d of %d steps), shrunk to %d frames in %d runs.", f.cfg.Seed, i, h.original, len(h.best), h.shrinks),
 		fmt.Sprintf("Breaks %s: %s.", h.want.Invariant, h.want.Invariant.Text()),
+		"Signature: " + sig,
 		"Seen: " + h.bestViolation.Detail,
 		"Steps: " + cmp.Or(strings.Join(h.bestSteps, ", "), "none (the server's start, a probe ping and its end)"),
 	}
+	f.add(Finding{Signature: sig, Shape: Shape(h.best), Count: 1, Case: c, Violation: h.bestViolation, Iteration: i, Original: h.original, Shrinks: h.shrinks, Steps: h.bestSteps})
+}
+
+// add files a shrunk finding under its signature: a new group, or one more
+// sequence of a group already found (by another worker meanwhile).
+func (f *fuzzer) add(fd Finding) {
 	f.mu.Lock()
-	f.findings = append(f.findings, Finding{Case: c, Violation: h.bestViolation, Iteration: i, Original: h.original, Shrinks: h.shrinks, Steps: h.bestSteps})
-	f.mu.Unlock()
+	defer f.mu.Unlock()
+	for i := range f.findings {
+		if g := &f.findings[i]; g.Signature == fd.Signature {
+			g.Count++
+			if fd.Iteration < g.Iteration {
+				fd.Count, fd.Known = g.Count, g.Known
+				*g = fd
+			}
+			return
+		}
+	}
+	fd.Known = f.cfg.Known[fd.Signature]
+	if fd.Known == "" {
+		f.newGroups.Add(1)
+	}
+	f.findings = append(f.findings, fd)
+}
+
+// attribute counts a failing sequence to a group found before, without
+// shrinking it again, when the sequence holds that group's minimal case
+// (its frames' shapes in order, not necessarily adjacent) and broke the
+// same invariant the same way; it reports whether it did.
+func (f *fuzzer) attribute(v *Violation, frames []Frame) bool {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	var shapes []string
+	for i := range f.findings {
+		g := &f.findings[i]
+		if g.Violation.Invariant != v.Invariant || g.Violation.Kind != v.Kind {
+			continue
+		}
+		if shapes == nil {
+			shapes = make([]string, len(frames))
+			for j, fr := range frames {
+				shapes[j] = frameShape(fr)
+			}
+		}
+		if holds(shapes, g.Case.Frames) {
+			g.Count++
+			return true
+		}
+	}
+	return false
+}
+
+// holds reports whether the frames of a case appear, by shape and in
+// order, among shapes.
+func holds(shapes []string, frames []Frame) bool {
+	j := 0
+	for _, s := range shapes {
+		if j < len(frames) && s == frameShape(frames[j]) {
+			j++
+		}
+	}
+	return j == len(frames)
 }
 
 // hunt is one iteration's property: it runs sequences and remembers the
 // invariant the first failing one broke, so that shrinking keeps to it,
 // and the smallest failing sequence.
 type hunt struct {
-	f             *fuzzer
-	want          *Violation
+	f    *fuzzer
+	want *Violation
+	// attributed says the first failing sequence was counted to a group
+	// found before: there is nothing to shrink.
+	attributed    bool
 	best          []Frame
 	bestSteps     []string
 	bestViolation *Violation
@@ -325,7 +406,7 @@ func (h *hunt) aborted() bool {
 	if h.f.ctx.Err() != nil {
 		return true
 	}
-	return h.want != nil && time.Since(h.shrinkStart) > h.f.cfg.shrinkBudget()
+	return h.attributed || h.want != nil && time.Since(h.shrinkStart) > h.f.cfg.shrinkBudget()
 }
 
 func (h *hunt) runStep(s commands.SystemUnderTest, st *step) commands.Result {
@@ -399,6 +480,9 @@ func (h *hunt) finish(u *sut) {
 	frames := u.r.frames[:min(v.Step+1, len(u.r.frames))]
 	if h.want == nil {
 		h.want, h.original, h.shrinkStart = v, len(frames), time.Now()
+		if h.attributed = h.f.attribute(v, frames); h.attributed {
+			return
+		}
 	}
 	if h.best == nil || len(frames) <= len(h.best) {
 		h.best, h.bestSteps, h.bestViolation = append([]Frame(nil), frames...), append([]string(nil), u.steps...), v

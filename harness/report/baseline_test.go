@@ -103,7 +103,7 @@ func TestBaselineErrors(t *testing.T) {
 		name, content string
 		want          []string
 	}{
-		{"unknown top-level key", "clients:\n  - id: a\n    reason: r\n", []string{"line 1", "clients", "client and server"}},
+		{"unknown top-level key", "clients:\n  - id: a\n    reason: r\n", []string{"line 1", "clients", "client, server and fuzz"}},
 		{"unknown entry key", "server:\n  - id: a\n    reason: r\n    owner: me\n", []string{"line 4", "owner", "id and reason"}},
 		{"missing id", "server:\n  - id: a\n    reason: r\n  - reason: r\n", []string{"server entry 2 (line 4)", "no id", "mcpconform list"}},
 		{"empty reason", "client:\n  - id: a\n    reason: \"  \"\n", []string{"client entry 1 (line 2)", "(a) has no reason", "say why"}},
