@@ -171,11 +171,11 @@ func numberClass(n string) string {
 }
 
 // numberValue reads a JSON number exactly; false for one whose exponent
-// would make it larger than worth computing.
+// is past float64's (no parser reads such a number as written).
 func numberValue(n string) (*big.Rat, bool) {
 	if i := strings.IndexAny(n, "eE"); i >= 0 {
 		var exp int
-		if _, err := fmt.Sscan(n[i+1:], &exp); err != nil || exp > 400 || exp < -400 {
+		if _, err := fmt.Sscan(n[i+1:], &exp); err != nil || exp > 308 || exp < -324 {
 			return nil, false
 		}
 	}
