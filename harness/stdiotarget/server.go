@@ -49,8 +49,8 @@ type Server struct {
 	// badIDs, beside each entry of nonMessages, holds the id a response
 	// that is invalid for its id alone carried (of a forbidden type, at
 	// most 64 bytes); "" for any other line.
-	badIDs []string
-	batchLines  int      // stdout lines that held a JSON-RPC batch array
+	badIDs      []string
+	batchLines  int // stdout lines that held a JSON-RPC batch array
 	stderrBytes int64
 	exitState   *os.ProcessState
 	exitedAfter time.Duration
