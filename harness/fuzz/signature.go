@@ -28,7 +28,8 @@ func Signature(inv Invariant, frames []Frame) string {
 // other joined by " > ": a JSON frame as its skeleton (method names, the
 // protocol version and a tool's or prompt's name kept; every other string
 // "s", a long one "S"; numbers by class: "int", "bigint" past what every
-// parser reads exactly, "frac"), an unreadable one by its class and what
+// parser reads exactly, "frac"; a valid id, string or integer, "id"), an
+// unreadable one by its class and what
 // makes it so (invalid UTF-8, a byte-order mark, a raw newline), an HTTP
 // frame with its method and the headers it overrides.
 func Shape(frames []Frame) string {
@@ -92,6 +93,18 @@ func skeleton(b *strings.Builder, v any, key string, depth int) {
 	if depth > maxShapeDepth {
 		b.WriteString("…")
 		return
+	}
+	if key == "id" || key == "requestId" {
+		// A valid id, string or integer, is one shape: a defect that
+		// shows with either is one group. An id of a forbidden type
+		// keeps its class.
+		if n, ok := v.(json.Number); ok && numberClass(string(n)) == "int" {
+			v = ""
+		}
+		if _, ok := v.(string); ok {
+			b.WriteString("id")
+			return
+		}
 	}
 	switch x := v.(type) {
 	case map[string]any:

@@ -3,6 +3,10 @@ package fuzz
 import (
 	"context"
 	"testing"
+	"time"
+
+	"github.com/mcpconform/mcpconform/harness/fuzz/fuzzfake"
+	"github.com/mcpconform/mcpconform/harness/selfexec"
 )
 
 // TestSignatureGroupsByShape: findings whose minimal cases differ only in
@@ -19,6 +23,7 @@ func TestSignatureGroupsByShape(t *testing.T) {
 		{{ping("1.0")}, {ping("3")}},
 		{{ping("1e3")}, {ping("1000")}},
 		{{ping(`"s1"`)}, {ping(`"another"`)}},
+		{{ping("1")}, {ping(`"1"`)}},
 		{{call("1", "echo", "a")}, {call("2", "echo", "something else")}},
 		{{Frame{Body: []byte(`{"jsonrpc":"2.0","id":1,"me`)}}, {Frame{Body: []byte(`{"jsonrpc":"2.0","id":17,"method":"tools/ca`)}}},
 		{{ping("1"), ping("2")}, {ping("5"), ping("9")}},
@@ -30,8 +35,8 @@ func TestSignatureGroupsByShape(t *testing.T) {
 		}
 	}
 	different := [][2][]Frame{
-		{{ping("1")}, {ping(`"1"`)}},
 		{{ping("1")}, {ping("1.5")}},
+		{{ping("1")}, {ping("null")}},
 		{{ping("1")}, {ping("123456789012345678901234567890")}},
 		{{ping("1")}, {Frame{Body: []byte(`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`)}}},
 		{{call("1", "echo", "a")}, {call("1", "add", "a")}},
@@ -96,5 +101,46 @@ func TestGroupingCountsAndKnown(t *testing.T) {
 	f.add(finding(AnswersPing, 9, list))
 	if !f.over() {
 		t.Error("two new groups with --max-findings 2 did not end the run")
+	}
+}
+
+// TestFuzzKeepsGoingAndGroups: against a server with two defects of
+// different shapes the run does not stop at the first finding: it reports
+// both groups, each once with its count; with both signatures known, they
+// are reported as known and none is new.
+func TestFuzzKeepsGoingAndGroups(t *testing.T) {
+	target := Target{Command: selfexec.Command(fuzzfake.Command)}
+	cfg := Options{Target: target, Seed: 1, Duration: 60 * time.Second, MaxFindings: 4, ShrinkBudget: 10 * time.Second,
+		ExecOptions: ExecOptions{Timeout: 5 * time.Second}}
+	rep, err := Run(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := map[Invariant]bool{}
+	known := map[string]string{}
+	for _, f := range rep.Findings {
+		seen[f.Violation.Invariant] = true
+		known[f.Signature] = "known"
+		t.Logf("%s %d× %s: %s", f.Signature, f.Count, f.Shape, f.Violation.Detail)
+	}
+	if !seen[OneResponse] || !seen[Alive] {
+		t.Fatalf("%d groups in %d sequences, want one-response and alive among them", len(rep.Findings), rep.Stats.Iterations)
+	}
+	cfg.Duration, cfg.Iterations, cfg.MaxFindings, cfg.Known = 0, 40, 0, known
+	rep, err = Run(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	knownSeen := 0
+	for _, f := range rep.Findings {
+		if (f.Known != "") != (known[f.Signature] != "") {
+			t.Errorf("group %s: known %q", f.Signature, f.Known)
+		}
+		if f.Known != "" {
+			knownSeen++
+		}
+	}
+	if knownSeen == 0 || rep.Stats.Iterations != 40 {
+		t.Errorf("%d known groups in %d sequences, want some, and all 40 sequences run", knownSeen, rep.Stats.Iterations)
 	}
 }
