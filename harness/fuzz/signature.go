@@ -26,10 +26,10 @@ func Signature(inv Invariant, frames []Frame) string {
 
 // Shape renders frames without their concrete values, one frame after the
 // other joined by " > ": a JSON frame as its skeleton (method names, the
-// protocol version and a tool's or prompt's name kept; every other string
-// "s", a long one "S"; numbers by class: "int", "bigint" past what every
-// parser reads exactly, "frac"; a valid id, string or integer, "id"), an
-// unreadable one by its class and what
+// protocol version and a tool's or prompt's name kept; every other string,
+// boolean and ordinary integer "v", a long string "S", a number no parser
+// need read as written by its class, "bigint" past 2^53-1, "frac", "huge";
+// a valid id, string or integer, "id"), an unreadable one by its class and what
 // makes it so (invalid UTF-8, a byte-order mark, a raw newline), an HTTP
 // frame with its method and the headers it overrides.
 func Shape(frames []Frame) string {
@@ -146,12 +146,20 @@ func skeleton(b *strings.Builder, v any, key string, depth int) {
 		case len(x) > 1024:
 			b.WriteString("S")
 		default:
-			b.WriteString("s")
+			b.WriteString("v")
 		}
 	case json.Number:
-		b.WriteString(numberClass(string(x)))
+		// An ordinary number is any scalar: arguments generated valid
+		// and just invalid differ in their scalars' types, not in the
+		// defect they show; a number no parser reads as written keeps
+		// its class.
+		if c := numberClass(string(x)); c != "int" {
+			b.WriteString(c)
+		} else {
+			b.WriteString("v")
+		}
 	case bool:
-		b.WriteString("b")
+		b.WriteString("v")
 	case nil:
 		b.WriteString("null")
 	}

@@ -24,6 +24,7 @@ func TestSignatureGroupsByShape(t *testing.T) {
 		{{ping("1e3")}, {ping("1000")}},
 		{{ping(`"s1"`)}, {ping(`"another"`)}},
 		{{ping("1")}, {ping(`"1"`)}},
+		{{Frame{Body: []byte(`{"jsonrpc":"2.0","id":1,"method":"resources/list","params":{"cursor":7}}`)}}, {Frame{Body: []byte(`{"jsonrpc":"2.0","id":"s2","method":"resources/list","params":{"cursor":"x"}}`)}}},
 		{{call("1", "echo", "a")}, {call("2", "echo", "something else")}},
 		{{Frame{Body: []byte(`{"jsonrpc":"2.0","id":1,"me`)}}, {Frame{Body: []byte(`{"jsonrpc":"2.0","id":17,"method":"tools/ca`)}}},
 		{{ping("1"), ping("2")}, {ping("5"), ping("9")}},
