@@ -349,6 +349,9 @@ func printRun(w io.Writer, o *fuzzOptions, t fuzzTarget, rep *fuzz.Report) []str
 		fmt.Fprintf(w, "WARN %s (%s, SHOULD): %s\n", warn.Invariant, strings.Join(fuzz.Rules(warn.Invariant), ", "), warn.Detail)
 		printTranscript(w, warn.Transcript)
 	}
+	for _, u := range rep.Unconfirmed {
+		fmt.Fprintf(w, "UNCONFIRMED %s: %s\n", u.Invariant, u.Detail)
+	}
 	if len(rep.Findings) == 0 {
 		fmt.Fprintln(w, "no finding")
 		return nil
@@ -473,6 +476,9 @@ type fuzzTargetJSON struct {
 	Interrupted bool          `json:"interrupted"`
 	Findings    []findingJSON `json:"findings"`
 	Warnings    []findingJSON `json:"warnings"`
+	// Unconfirmed are breaks seen once that no run of their shrunk case
+	// repeated: no findings.
+	Unconfirmed []findingJSON `json:"unconfirmed"`
 }
 
 type findingJSON struct {
@@ -525,10 +531,16 @@ func writeFuzzReports(o *fuzzOptions, runs []fuzzRun) error {
 				Invariant: string(f.Violation.Invariant), Level: f.Violation.Invariant.Level(), Rules: fuzz.Rules(f.Violation.Invariant),
 				Detail: f.Violation.Detail, Frames: len(f.Case.Frames), OriginalFrames: f.Original, Shrinks: f.Shrinks, Case: string(f.Case.Format()), Transcript: transcriptLines(f.Violation.Transcript)}.redact(o.mask))
 		}
-		for _, w := range r.rep.Warnings {
-			c := &fuzz.Case{Invariant: w.Invariant, Transport: r.transport, Seed: o.seed, Frames: w.Frames}
-			t.Warnings = append(t.Warnings, findingJSON{Invariant: string(w.Invariant), Level: w.Invariant.Level(), Rules: fuzz.Rules(w.Invariant), Detail: w.Detail,
-				Frames: len(w.Frames), Case: string(c.Format()), Transcript: transcriptLines(w.Transcript)}.redact(o.mask))
+		t.Unconfirmed = []findingJSON{}
+		for _, list := range []struct {
+			to *[]findingJSON
+			vs []*fuzz.Violation
+		}{{&t.Warnings, r.rep.Warnings}, {&t.Unconfirmed, r.rep.Unconfirmed}} {
+			for _, w := range list.vs {
+				c := &fuzz.Case{Invariant: w.Invariant, Transport: r.transport, Seed: o.seed, Frames: w.Frames}
+				*list.to = append(*list.to, findingJSON{Invariant: string(w.Invariant), Level: w.Invariant.Level(), Rules: fuzz.Rules(w.Invariant), Detail: w.Detail,
+					Frames: len(w.Frames), Case: string(c.Format()), Transcript: transcriptLines(w.Transcript)}.redact(o.mask))
+			}
 		}
 		doc.Targets = append(doc.Targets, t)
 	}

@@ -119,6 +119,9 @@ type Report struct {
 	Skipped  []string // tools left out, each with why: "NAME (WHY)"
 	Findings []Finding
 	Warnings []*Violation
+	// Unconfirmed are breaks seen once that no run of their shrunk case
+	// repeated (a stall under load): reported apart, never findings.
+	Unconfirmed []*Violation
 	// Interrupted says ctx ended the run before its bound.
 	Interrupted bool
 }
@@ -170,6 +173,7 @@ func Run(ctx context.Context, cfg Options) (*Report, error) {
 	rep.Findings = f.findings
 	sort.Slice(rep.Findings, func(i, j int) bool { return rep.Findings[i].Iteration < rep.Findings[j].Iteration })
 	rep.Warnings = f.warnings
+	rep.Unconfirmed = f.unconfirmed
 	rep.Interrupted = ctx.Err() != nil
 	if ctx.Err() == nil {
 		for i := range rep.Findings {
@@ -217,6 +221,8 @@ type fuzzer struct {
 	findings []Finding
 	warnings []*Violation
 	warned   map[Invariant]bool
+	// unconfirmed are the breaks no run of their shrunk case repeated.
+	unconfirmed []*Violation
 }
 
 func (f *fuzzer) stats() Stats {
@@ -284,6 +290,15 @@ func (f *fuzzer) iterate(i int64) {
 			h.bestSteps = append(h.bestSteps, fr.String())
 		}
 	}
+	if !h.confirm() {
+		v := *h.bestViolation
+		v.Detail = fmt.Sprintf("broke once (%s), then not in %d runs of its %d frames: the break depends on timing or the machine's load, and is no finding", v.Detail, confirmRuns, len(h.best))
+		v.Frames = h.best
+		f.mu.Lock()
+		f.unconfirmed = append(f.unconfirmed, &v)
+		f.mu.Unlock()
+		return
+	}
 	c := &Case{Invariant: h.want.Invariant, Transport: f.md.transport, Seed: f.cfg.Seed, Frames: h.best}
 	if !h.transportSpecific() {
 		c.Transport = "any"
@@ -297,6 +312,28 @@ func (f *fuzzer) iterate(i int64) {
 		"Steps: " + cmp.Or(strings.Join(h.bestSteps, ", "), "none (the server's start, a probe ping and its end)"),
 	}
 	f.add(Finding{Signature: sig, Shape: Shape(h.best), Count: 1, Case: c, Violation: h.bestViolation, Iteration: i, Original: h.original, Shrinks: h.shrinks, Steps: h.bestSteps})
+}
+
+// confirmRuns is how many runs of a shrunk case may try to break its
+// invariant again before it is reported.
+const confirmRuns = 3
+
+// confirm runs the shrunk case again, up to confirmRuns times, and reports
+// whether one run broke the invariant the same way: a finding is one that
+// shows again, not a stall of a loaded machine that no later run repeats
+// (whose shrinking then drops nothing).
+func (h *hunt) confirm() bool {
+	for range confirmRuns {
+		if h.f.ctx.Err() != nil {
+			return true // an interrupted run keeps what it found
+		}
+		out, err := Execute(h.f.cfg.Target, h.best, h.f.cfg.ExecOptions)
+		h.f.executions.Add(int64(out.Sent))
+		if err == nil && h.hunted(out.Violation) {
+			return true
+		}
+	}
+	return false
 }
 
 // add files a shrunk finding under its signature: a new group, or one more

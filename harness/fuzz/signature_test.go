@@ -145,3 +145,21 @@ func TestFuzzKeepsGoingAndGroups(t *testing.T) {
 		t.Errorf("%d known groups in %d sequences, want some, and all 40 sequences run", knownSeen, rep.Stats.Iterations)
 	}
 }
+
+// TestConfirm: a shrunk case is a finding only when a run of it breaks the
+// invariant again; one that a stall of a loaded machine broke once, and no
+// run repeats, is not.
+func TestConfirm(t *testing.T) {
+	ping := frames(`{"jsonrpc":"2.0","id":1,"method":"ping"}`)
+	dup := &Violation{Invariant: OneResponse, Kind: "duplicate"}
+	for _, tc := range []struct {
+		target Target
+		want   bool
+	}{{Target{Command: selfexec.Command(fuzzfake.Command)}, true}, {reference(), false}} {
+		f := &fuzzer{cfg: Options{Target: tc.target, ExecOptions: ExecOptions{Timeout: 5 * time.Second}}, ctx: context.Background()}
+		h := &hunt{f: f, want: dup, best: ping, bestViolation: dup}
+		if got := h.confirm(); got != tc.want {
+			t.Errorf("%v: confirm = %v, want %v", tc.target.Command, got, tc.want)
+		}
+	}
+}
