@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"encoding/xml"
@@ -16,6 +17,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/mcpconform/mcpconform/harness/check"
 	"github.com/mcpconform/mcpconform/harness/fuzz"
 	"github.com/mcpconform/mcpconform/harness/report"
 	"github.com/mcpconform/mcpconform/harness/selfexec"
@@ -38,20 +40,29 @@ Fuzzes an MCP server: gopter's stateful commands drive a model of the
 session (initialize, list, call, ping, cancel, set level, progress,
 subscriptions; over HTTP also DELETE and wrong headers) interleaved with
 damaged frames, and check the invariants after every frame. A failure is
-shrunk to a minimal case, printed with the seed, and saved under --corpus.
-Without a target it fuzzes the built-in reference server over stdio, then
-over streamable HTTP, half the duration each.
+shrunk to a minimal case and the search goes on, until --duration,
+--iterations or --max-findings: findings are grouped by their signature
+(the invariant and the shape of the minimal case, without its ids and
+strings), each group printed once with its count and first sequence, and
+its case saved under --corpus. A signature listed under fuzz: in the
+--expected-failures file is reported as known and fails nothing.
+--profile spec (the default for a server you name) judges the
+specification's invariants only; hardened (the default for the built-in
+reference) adds max-rss and no-leftovers. Without a target it fuzzes the
+built-in reference server over stdio, then over streamable HTTP, half
+the duration each.
 
 --bench measures instead: per target, four phases of a quarter of the
 duration each (a ping round-trip loop on one connection, the fuzzer with
 one worker, the loop on two connections, the fuzzer with two workers),
 and prints executions per second beside the ceiling.
 
-Exit status: 0 no finding; 1 an invariant broke; 2 usage or harness error;
+Exit status: 0 no new finding; 1 a new finding; 2 usage or harness error;
 130 or 143 SIGINT or SIGTERM stopped it (the summary so far is printed).`,
 	Examples: []string{
 		"mcpconform fuzz --duration 5m -- ./my-server --stdio",
 		"mcpconform fuzz --url http://127.0.0.1:8080/mcp --seed 42 --iterations 200 --corpus corpus",
+		"mcpconform fuzz --duration 10m --max-findings 5 --expected-failures baseline.yaml -- ./my-server",
 		"mcpconform fuzz --bench --duration 20s",
 	},
 }
@@ -74,7 +85,14 @@ type fuzzOptions struct {
 	url        string
 	command    []string
 	bench      bool
-	secrets    secretList
+	// maxFindings ends the run at that many new groups of findings.
+	maxFindings int
+	// expected is the --expected-failures file; known its fuzz: section.
+	expected string
+	known    map[string]string
+	// profile is "spec" or "hardened"; "" until the target is known.
+	profile string
+	secrets secretList
 	// mask holds the --secret values and the credentials of --url: what
 	// the console, the reports and saved cases never show.
 	mask transcript.Secrets
@@ -96,6 +114,9 @@ func parseFuzzFlags(args []string, stdout io.Writer) (*fuzzOptions, error) {
 	fs.StringVar(&o.jsonPath, "json", "", "write the JSON report to `FILE`")
 	fs.StringVar(&o.junitPath, "junit", "", "write a JUnit report to `FILE`")
 	fs.StringVar(&o.url, "url", "", "fuzz the streamable HTTP server at `URL`")
+	fs.IntVar(&o.maxFindings, "max-findings", 0, "end the run once `N` new groups of findings are found (0: no bound; known ones do not count)")
+	fs.StringVar(&o.expected, "expected-failures", "", "the expected-failures baseline (YAML) `FILE`: the signatures under its fuzz: list are known findings, reported with their reason and failing nothing")
+	fs.StringVar(&o.profile, "profile", "", "the invariants that bind: spec (the specification's; default for a server you name) or hardened (max-rss and no-leftovers too; default for the built-in reference)")
 	fs.BoolVar(&o.bench, "bench", false, "measure instead of hunting: the ping ceiling and the fuzzer's executions/s with 1 and 2 workers, a quarter of --duration each")
 	fs.Var(&o.secrets, "secret", secretFlagUsage)
 	rest, command := splitCommand(args)
@@ -115,10 +136,25 @@ func parseFuzzFlags(args []string, stdout io.Writer) (*fuzzOptions, error) {
 	switch {
 	case o.url != "" && len(o.command) > 0:
 		return nil, errUsage{errors.New("fuzz: give either --url or a command after --, not both")}
-	case o.duration < 0 || o.iterations < 0 || o.workers < 1 || o.timeout <= 0:
-		return nil, errUsage{fmt.Errorf("fuzz: --duration (%s) and --iterations (%d) must not be negative, --workers (%d) and --timeout (%s) must be positive", o.duration, o.iterations, o.workers, o.timeout)}
+	case o.duration < 0 || o.iterations < 0 || o.maxFindings < 0 || o.workers < 1 || o.timeout <= 0:
+		return nil, errUsage{fmt.Errorf("fuzz: --duration (%s), --iterations (%d) and --max-findings (%d) must not be negative, --workers (%d) and --timeout (%s) must be positive", o.duration, o.iterations, o.maxFindings, o.workers, o.timeout)}
+	case o.profile != "" && o.profile != string(check.SpecProfile) && o.profile != string(check.HardenedProfile):
+		return nil, errUsage{fmt.Errorf("fuzz: --profile %q: write spec or hardened", o.profile)}
 	case o.duration == 0 && o.iterations == 0:
 		return nil, errUsage{errors.New("fuzz: --duration 0 needs --iterations N, or the run would never end")}
+	}
+	if o.profile == "" {
+		o.profile = string(check.SpecProfile)
+		if o.url == "" && len(o.command) == 0 {
+			o.profile = string(check.HardenedProfile)
+		}
+	}
+	if o.expected != "" {
+		b, err := report.LoadBaseline(o.expected)
+		if err != nil {
+			return nil, errUsage{fmt.Errorf("fuzz: %w", err)}
+		}
+		o.known = b.Fuzz()
 	}
 	if o.seed == 0 {
 		o.seed = time.Now().UnixNano() % 1_000_000_000
@@ -223,21 +259,24 @@ func fuzzCommand(args []string, stdout, stderr io.Writer) int {
 	var runs []fuzzRun
 	for _, t := range targets {
 		cfg := fuzz.Options{Target: t.target, Seed: o.seed, Duration: o.duration / time.Duration(len(targets)), Iterations: o.iterations,
-			Workers: o.workers, ExecOptions: fuzz.ExecOptions{Timeout: o.timeout, MaxRSS: o.maxRSS}, Policy: o.policy, Slow: slow, Progress: progressPrinter(stdout)}
+			Workers: o.workers, MaxFindings: o.maxFindings, Known: o.known, Policy: o.policy, Slow: slow, Progress: progressPrinter(stdout),
+			ExecOptions: fuzz.ExecOptions{Timeout: o.timeout, MaxRSS: o.maxRSS, SpecOnly: o.profile == string(check.SpecProfile)}}
 		if t.target.URL != "" {
 			cfg.MaxRSS = 0
 		}
 		if o.tools != "" {
 			cfg.Only = strings.Split(o.tools, ",")
 		}
-		fmt.Fprintf(stdout, "fuzzing %s for %s\n", t.name, bound(cfg))
+		fmt.Fprintf(stdout, "fuzzing %s for %s (profile %s)\n", t.name, bound(cfg), o.profile)
 		rep, err := fuzz.Run(ctx, cfg)
 		endProgress(stdout)
 		if err != nil {
 			return exitFor(fmt.Errorf("fuzz %s: %w", t.name, err), stderr)
 		}
-		runs = append(runs, fuzzRun{name: t.name, transport: t.target.Transport(), rep: rep})
-		if printRun(stdout, o, t, rep) != nil || ctx.Err() != nil {
+		run := fuzzRun{name: t.name, transport: t.target.Transport(), rep: rep}
+		run.paths = printRun(stdout, o, t, rep)
+		runs = append(runs, run)
+		if ctx.Err() != nil {
 			break
 		}
 	}
@@ -245,8 +284,10 @@ func fuzzCommand(args []string, stdout, stderr io.Writer) int {
 		return exitFor(err, stderr)
 	}
 	for _, r := range runs {
-		if len(r.rep.Findings) > 0 {
-			return 1
+		for _, f := range r.rep.Findings {
+			if f.Known == "" {
+				return 1
+			}
 		}
 	}
 	if ctx.Err() != nil {
@@ -280,6 +321,7 @@ func signalContext() (context.Context, context.CancelFunc, func() syscall.Signal
 type fuzzRun struct {
 	name, transport string
 	rep             *fuzz.Report
+	paths           []string // where each group's case was saved ("" where it could not be)
 }
 
 func bound(cfg fuzz.Options) string {
@@ -292,9 +334,11 @@ func bound(cfg fuzz.Options) string {
 	return fmt.Sprintf("%d sequences", cfg.Iterations)
 }
 
-// printRun prints a target's summary and finding, saving the case; it
-// returns the finding when there is one.
-func printRun(w io.Writer, o *fuzzOptions, t fuzzTarget, rep *fuzz.Report) *fuzz.Finding {
+// printRun prints a target's summary and its findings, group by group,
+// saving each group's case once; it returns the saved paths, one for each
+// group ("" where saving failed). A new group is printed with its case and
+// transcript, a known one in a line with its reason.
+func printRun(w io.Writer, o *fuzzOptions, t fuzzTarget, rep *fuzz.Report) []string {
 	s := rep.Stats
 	fmt.Fprintf(w, "%d sequences, %d executions in %s: %.0f executions/s; %d tools called", s.Iterations, s.Executions, s.Elapsed.Round(time.Millisecond), s.PerSecond(), len(rep.Tools))
 	if len(rep.Skipped) > 0 {
@@ -305,23 +349,42 @@ func printRun(w io.Writer, o *fuzzOptions, t fuzzTarget, rep *fuzz.Report) *fuzz
 		fmt.Fprintf(w, "WARN %s (%s, SHOULD): %s\n", warn.Invariant, strings.Join(fuzz.Rules(warn.Invariant), ", "), warn.Detail)
 		printTranscript(w, warn.Transcript)
 	}
+	for _, u := range rep.Unconfirmed {
+		fmt.Fprintf(w, "UNCONFIRMED %s: %s\n", u.Invariant, u.Detail)
+	}
 	if len(rep.Findings) == 0 {
 		fmt.Fprintln(w, "no finding")
 		return nil
 	}
-	f := &rep.Findings[0]
-	fmt.Fprintf(w, "FINDING %s: %s\n", f.Violation.Invariant, f.Violation.Detail)
-	fmt.Fprintf(w, "shrunk from %d frames to %d in %d runs; seed %d\n", f.Original, len(f.Case.Frames), f.Shrinks, rep.Seed)
-	text := []byte(o.mask.Redact(string(f.Case.Format())))
-	path := filepath.Join(o.corpus, fmt.Sprintf("fuzz-%s-seed%d.case", f.Violation.Invariant, rep.Seed))
-	if err := report.WriteFile(path, text); err != nil {
-		fmt.Fprintf(w, "could not save the case: %v\n", err)
-	} else {
+	paths := make([]string, len(rep.Findings))
+	for i := range rep.Findings {
+		f := &rep.Findings[i]
+		text := []byte(o.mask.Redact(string(f.Case.Format())))
+		path := filepath.Join(o.corpus, fmt.Sprintf("fuzz-%s-seed%d.case", f.Signature, rep.Seed))
+		if err := report.WriteFile(path, text); err != nil {
+			fmt.Fprintf(w, "could not save the case of %s: %v\n", f.Signature, err)
+			continue
+		}
+		paths[i] = path
+		if f.Known != "" {
+			fmt.Fprintf(w, "KNOWN %s (%d×): %s; expected: %s\n", f.Signature, f.Count, f.Violation.Detail, f.Known)
+			continue
+		}
+		fmt.Fprintf(w, "FINDING %s (%d×) %s: %s\n", f.Signature, f.Count, f.Violation.Invariant, f.Violation.Detail)
+		fmt.Fprintf(w, "shrunk from %d frames to %d in %d runs; seed %d, sequence %d\n", f.Original, len(f.Case.Frames), f.Shrinks, rep.Seed, f.Iteration)
 		fmt.Fprintf(w, "saved %s; reproduce with: mcpconform replay %s %s\n", path, path, replayTarget(t, o.mask))
+		fmt.Fprintf(w, "\n%s\n", text)
+		printTranscript(w, f.Violation.Transcript)
 	}
-	fmt.Fprintf(w, "\n%s\n", text)
-	printTranscript(w, f.Violation.Transcript)
-	return f
+	fmt.Fprintf(w, "findings by signature (%d groups):\n", len(rep.Findings))
+	for i, f := range rep.Findings {
+		status := "new"
+		if f.Known != "" {
+			status = "known"
+		}
+		fmt.Fprintf(w, "  %-5s %-32s %-13s %4d×  first: seed %d, sequence %d  %s\n", status, f.Signature, f.Violation.Invariant, f.Count, rep.Seed, f.Iteration, cmp.Or(paths[i], "(not saved)"))
+	}
+	return paths
 }
 
 // printTranscript prints the wire of a recording run of a case.
@@ -413,9 +476,23 @@ type fuzzTargetJSON struct {
 	Interrupted bool          `json:"interrupted"`
 	Findings    []findingJSON `json:"findings"`
 	Warnings    []findingJSON `json:"warnings"`
+	// Unconfirmed are breaks seen once that no run of their shrunk case
+	// repeated: no findings.
+	Unconfirmed []findingJSON `json:"unconfirmed"`
 }
 
 type findingJSON struct {
+	// Signature names a finding's group, Shape is what it hashes; Count
+	// is how many sequences showed it; Known the reason the
+	// expected-failures file gives ("" for a new finding); FirstSequence
+	// the first sequence that showed it; CasePath where its case was
+	// saved. Warnings carry none of them.
+	Signature      string   `json:"signature,omitempty"`
+	Shape          string   `json:"shape,omitempty"`
+	Count          int      `json:"count,omitempty"`
+	Known          string   `json:"known,omitempty"`
+	FirstSequence  int64    `json:"first_sequence,omitempty"`
+	CasePath       string   `json:"case_path,omitempty"`
 	Invariant      string   `json:"invariant"`
 	Level          string   `json:"level"`
 	Rules          []string `json:"rules"`
@@ -445,14 +522,25 @@ func writeFuzzReports(o *fuzzOptions, runs []fuzzRun) error {
 		t := fuzzTargetJSON{Target: r.name, Transport: r.transport, Iterations: r.rep.Stats.Iterations, Executions: r.rep.Stats.Executions,
 			PerSecond: r.rep.Stats.PerSecond(), ElapsedMS: r.rep.Stats.Elapsed.Milliseconds(), Tools: r.rep.Tools, Skipped: r.rep.Skipped,
 			Interrupted: r.rep.Interrupted, Findings: []findingJSON{}, Warnings: []findingJSON{}}
-		for _, f := range r.rep.Findings {
-			t.Findings = append(t.Findings, findingJSON{Invariant: string(f.Violation.Invariant), Level: f.Violation.Invariant.Level(), Rules: fuzz.Rules(f.Violation.Invariant),
+		for i, f := range r.rep.Findings {
+			var path string
+			if i < len(r.paths) {
+				path = r.paths[i]
+			}
+			t.Findings = append(t.Findings, findingJSON{Signature: f.Signature, Shape: f.Shape, Count: f.Count, Known: f.Known, FirstSequence: f.Iteration, CasePath: path,
+				Invariant: string(f.Violation.Invariant), Level: f.Violation.Invariant.Level(), Rules: fuzz.Rules(f.Violation.Invariant),
 				Detail: f.Violation.Detail, Frames: len(f.Case.Frames), OriginalFrames: f.Original, Shrinks: f.Shrinks, Case: string(f.Case.Format()), Transcript: transcriptLines(f.Violation.Transcript)}.redact(o.mask))
 		}
-		for _, w := range r.rep.Warnings {
-			c := &fuzz.Case{Invariant: w.Invariant, Transport: r.transport, Seed: o.seed, Frames: w.Frames}
-			t.Warnings = append(t.Warnings, findingJSON{Invariant: string(w.Invariant), Level: w.Invariant.Level(), Rules: fuzz.Rules(w.Invariant), Detail: w.Detail,
-				Frames: len(w.Frames), Case: string(c.Format()), Transcript: transcriptLines(w.Transcript)}.redact(o.mask))
+		t.Unconfirmed = []findingJSON{}
+		for _, list := range []struct {
+			to *[]findingJSON
+			vs []*fuzz.Violation
+		}{{&t.Warnings, r.rep.Warnings}, {&t.Unconfirmed, r.rep.Unconfirmed}} {
+			for _, w := range list.vs {
+				c := &fuzz.Case{Invariant: w.Invariant, Transport: r.transport, Seed: o.seed, Frames: w.Frames}
+				*list.to = append(*list.to, findingJSON{Invariant: string(w.Invariant), Level: w.Invariant.Level(), Rules: fuzz.Rules(w.Invariant), Detail: w.Detail,
+					Frames: len(w.Frames), Case: string(c.Format()), Transcript: transcriptLines(w.Transcript)}.redact(o.mask))
+			}
 		}
 		doc.Targets = append(doc.Targets, t)
 	}
@@ -509,14 +597,20 @@ func fuzzJUnit(doc fuzzJSON) []byte {
 		for _, inv := range fuzz.Invariants() {
 			c := testcase{Name: string(inv), Classname: "fuzz." + t.Transport}
 			for _, f := range t.Findings {
-				if f.Invariant == string(inv) {
-					c.Failure = &failure{Message: f.Detail, Text: f.Case + "\n" + strings.Join(f.Transcript, "\n")}
+				switch {
+				case f.Invariant != string(inv):
+				case f.Known != "":
+					c.SystemOut += fmt.Sprintf("KNOWN %s (%d×; expected: %s): %s\n", f.Signature, f.Count, f.Known, f.Detail)
+				case c.Failure == nil:
+					c.Failure = &failure{Message: f.Signature + ": " + f.Detail, Text: f.Case + "\n" + strings.Join(f.Transcript, "\n")}
 					s.Failures++
+				default:
+					c.Failure.Text += fmt.Sprintf("\n\nalso %s (%d×): %s\n%s", f.Signature, f.Count, f.Detail, f.Case)
 				}
 			}
 			for _, w := range t.Warnings {
 				if w.Invariant == string(inv) {
-					c.SystemOut = "WARN (SHOULD): " + w.Detail + "\n" + w.Case + "\n" + strings.Join(w.Transcript, "\n")
+					c.SystemOut += "WARN (SHOULD): " + w.Detail + "\n" + w.Case + "\n" + strings.Join(w.Transcript, "\n")
 				}
 			}
 			s.Cases = append(s.Cases, c)

@@ -3,11 +3,13 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/mcpconform/mcpconform/harness/fuzz/fuzzfake"
 	"github.com/mcpconform/mcpconform/harness/mutant"
 	"github.com/mcpconform/mcpconform/harness/selfexec"
 )
@@ -31,14 +33,15 @@ func TestFuzzFindsSavesAndReplays(t *testing.T) {
 	mutantCmd := selfexec.Command("serve", "--transport", "stdio", "--mutant", string(mutant.PlantedDuplicateReply))
 	report := filepath.Join(dir, "f.json")
 	var stdout, stderr bytes.Buffer
-	args := append([]string{"fuzz", "--seed", "1", "--duration", "30s", "--timeout", "500ms", "--corpus", dir, "--json", report, "--"}, mutantCmd...)
+	args := append([]string{"fuzz", "--seed", "1", "--duration", "30s", "--max-findings", "1", "--timeout", "500ms", "--corpus", dir, "--json", report, "--"}, mutantCmd...)
 	if code := dispatch(args, &stdout, &stderr); code != 1 {
 		t.Fatalf("fuzz exited %d, want 1\nstdout:\n%s\nstderr:\n%s", code, stdout.String(), stderr.String())
 	}
-	saved := filepath.Join(dir, "fuzz-one-response-seed1.case")
-	if _, err := os.Stat(saved); err != nil {
-		t.Fatalf("the minimal case was not saved: %v\n%s", err, stdout.String())
+	found, _ := filepath.Glob(filepath.Join(dir, "fuzz-one-response-*-seed1.case"))
+	if len(found) != 1 {
+		t.Fatalf("the minimal case was not saved once: %v\n%s", found, stdout.String())
 	}
+	saved := found[0]
 	var doc fuzzJSON
 	b, err := os.ReadFile(report)
 	if err == nil {
@@ -102,5 +105,39 @@ func TestFuzzTakesCallTools(t *testing.T) {
 		if !strings.Contains(stdout.String(), want) {
 			t.Errorf("the summary does not say %q:\n%s", want, stdout.String())
 		}
+	}
+}
+
+// TestFuzzExpectedFailures: a signature listed under fuzz: in the
+// --expected-failures file is reported as known, and a run whose only
+// finding is known exits 0; the same finding unlisted exits 1.
+func TestFuzzExpectedFailures(t *testing.T) {
+	dir := t.TempDir()
+	server := selfexec.Command(fuzzfake.Command)
+	report := filepath.Join(dir, "f.json")
+	var stdout, stderr bytes.Buffer
+	args := append([]string{"fuzz", "--seed", "1", "--duration", "60s", "--max-findings", "1", "--corpus", dir, "--json", report, "--"}, server...)
+	if code := dispatch(args, &stdout, &stderr); code != 1 {
+		t.Fatalf("fuzz exited %d, want 1\nstdout:\n%s\nstderr:\n%s", code, stdout.String(), stderr.String())
+	}
+	var doc fuzzJSON
+	b, err := os.ReadFile(report)
+	if err == nil {
+		err = json.Unmarshal(b, &doc)
+	}
+	if err != nil || len(doc.Targets) != 1 || len(doc.Targets[0].Findings) != 1 || doc.Targets[0].Findings[0].Signature == "" {
+		t.Fatalf("JSON report %s (%v)", b, err)
+	}
+	f := doc.Targets[0].Findings[0]
+	baseline := filepath.Join(dir, "baseline.yaml")
+	if err := os.WriteFile(baseline, []byte("server: []\nfuzz:\n  - signature: "+f.Signature+"\n    reason: planted in the fake\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	// The same seed runs the same sequences: up to the first finding's,
+	// the known one is the only one.
+	stdout.Reset()
+	args = append([]string{"fuzz", "--seed", "1", "--iterations", fmt.Sprint(f.FirstSequence + 1), "--duration", "0", "--corpus", dir, "--expected-failures", baseline, "--"}, server...)
+	if code := dispatch(args, &stdout, &stderr); code != 0 || !strings.Contains(stdout.String(), "KNOWN "+f.Signature) || !strings.Contains(stdout.String(), "planted in the fake") {
+		t.Fatalf("fuzz with the signature known exited %d, want 0 and it reported as known\nstdout:\n%s\nstderr:\n%s", code, stdout.String(), stderr.String())
 	}
 }

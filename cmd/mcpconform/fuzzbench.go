@@ -7,6 +7,7 @@ import (
 	"io"
 	"time"
 
+	"github.com/mcpconform/mcpconform/harness/check"
 	"github.com/mcpconform/mcpconform/harness/fuzz"
 	"github.com/mcpconform/mcpconform/harness/report"
 )
@@ -36,7 +37,7 @@ func fuzzBench(ctx context.Context, o *fuzzOptions, targets []fuzzTarget, stdout
 	if phase <= 0 {
 		return exitFor(errUsage{fmt.Errorf("fuzz --bench needs a --duration (it has four phases per target), not %s", o.duration)}, stderr)
 	}
-	opt := fuzz.ExecOptions{Timeout: o.timeout}
+	opt := fuzz.ExecOptions{Timeout: o.timeout, SpecOnly: o.profile == string(check.SpecProfile)}
 	var out []benchJSON
 	found := false
 	for _, t := range targets {
@@ -49,7 +50,7 @@ func fuzzBench(ctx context.Context, o *fuzzOptions, targets []fuzzTarget, stdout
 			}
 			ceiling := s.PerSecond()
 			fmt.Fprintf(stdout, "  ping ceiling, %d connection(s): %8.0f round trips/s\n", workers, ceiling)
-			rep, err := fuzz.Run(ctx, fuzz.Options{Target: t.target, Seed: o.seed, Duration: phase, Workers: workers, ExecOptions: opt, Policy: o.policy, Slow: []string{"slow"}})
+			rep, err := fuzz.Run(ctx, fuzz.Options{Target: t.target, Seed: o.seed, Duration: phase, Workers: workers, ExecOptions: opt, Policy: o.policy, Slow: []string{"slow"}, Known: o.known})
 			if err != nil {
 				return exitFor(fmt.Errorf("fuzz --bench %s: %w", t.name, err), stderr)
 			}
@@ -63,8 +64,12 @@ func fuzzBench(ctx context.Context, o *fuzzOptions, targets []fuzzTarget, stdout
 			}
 			fmt.Fprintln(stdout)
 			for _, f := range rep.Findings {
+				if f.Known != "" {
+					fmt.Fprintf(stdout, "  KNOWN %s (%d×): %s; expected: %s\n", f.Signature, f.Count, f.Violation.Detail, f.Known)
+					continue
+				}
 				found = true
-				fmt.Fprintf(stdout, "  FINDING %s: %s (run mcpconform fuzz --seed %d on this target for the case)\n", f.Violation.Invariant, f.Violation.Detail, o.seed)
+				fmt.Fprintf(stdout, "  FINDING %s (%d×) %s: %s (run mcpconform fuzz --seed %d on this target for the case)\n", f.Signature, f.Count, f.Violation.Invariant, f.Violation.Detail, o.seed)
 			}
 			if ctx.Err() != nil {
 				return 130

@@ -259,7 +259,7 @@ func startWorkers(o *runOptions, dir, socket, probed string, n int) ([]*worker, 
 		log, err := os.Create(w.log)
 		if err == nil {
 			w.cmd.Stdout, w.cmd.Stderr = log, log
-			err = w.cmd.Start()
+			err = reaper.StartTracked(w.cmd)
 			log.Close()
 		}
 		if err != nil {
@@ -270,7 +270,6 @@ func startWorkers(o *runOptions, dir, socket, probed string, n int) ([]*worker, 
 			waitWorkers(started, run.ShutdownGrace)
 			return nil, fmt.Errorf("starting worker %d: %w", i, err)
 		}
-		reaper.Track(w.cmd.Process.Pid)
 		ws[i] = w
 	}
 	return ws, nil

@@ -165,7 +165,7 @@ func TestFuzzAndReplayShowNoSecret(t *testing.T) {
 	dir := t.TempDir()
 	corpus := filepath.Join(dir, "corpus")
 	fuzzArgs := func(target string) []string {
-		return []string{"fuzz", "--url", target, "--secret", plantedSecret, "--seed", "1", "--duration", "2s", "--timeout", "500ms",
+		return []string{"fuzz", "--url", target, "--secret", plantedSecret, "--seed", "1", "--duration", "2s", "--timeout", "500ms", "--max-findings", "1",
 			"--corpus", corpus, "--json", filepath.Join(dir, "f.json"), "--junit", filepath.Join(dir, "f.xml")}
 	}
 	var stdout, stderr bytes.Buffer

@@ -583,10 +583,9 @@ func runTracked(argv []string, log string) (int, error) {
 	}
 	// Tracked, so that no reaping of orphans in this process (the fuzz
 	// matrix's servers) takes the run for one.
-	if err := cmd.Start(); err != nil {
+	if err := reaper.StartTracked(cmd); err != nil {
 		return 0, fmt.Errorf("starting %s: %v", argv[0], err)
 	}
-	reaper.Track(cmd.Process.Pid)
 	_ = cmd.Wait()
 	reaper.Untrack(cmd.Process.Pid)
 	return cmd.ProcessState.ExitCode(), nil

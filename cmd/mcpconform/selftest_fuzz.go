@@ -53,7 +53,8 @@ type fuzzKill struct {
 // stdio, and against the reference over stdio and HTTP.
 func fuzzMatrix(ctx context.Context, seed int64, stdout io.Writer) ([]fuzzKill, error) {
 	var rows []fuzzKill
-	base := fuzz.Options{Seed: seed, Slow: []string{"slow"}, ShrinkBudget: selftestFuzzShrink,
+	// A row is judged by its first finding: the run ends there.
+	base := fuzz.Options{Seed: seed, Slow: []string{"slow"}, ShrinkBudget: selftestFuzzShrink, MaxFindings: 1,
 		ExecOptions: fuzz.ExecOptions{Timeout: selftestFuzzTimeout, MaxRSS: selftestFuzzMaxRSS}}
 	stdio := func(args ...string) fuzz.Target {
 		return fuzz.Target{Command: selfexec.Command("serve", append([]string{"--transport", "stdio"}, args...)...)}

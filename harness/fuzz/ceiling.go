@@ -11,8 +11,9 @@ import (
 )
 
 // PingCeiling measures the raw ceiling the fuzzer is compared with: for
-// d, each of workers connections to the target sends a ping, waits for its
-// answer and sends the next, with no generation, judging or shrinking.
+// d, each of workers connections to the target, once initialized, sends a
+// ping, waits for its answer and sends the next, with no generation,
+// judging or shrinking.
 // Stats.Executions counts the round trips. Every answer must come within
 // opt.Timeout (zero: DefaultTimeout); one that does not ends the
 // measurement with an error.
@@ -34,6 +35,12 @@ func PingCeiling(ctx context.Context, t Target, d time.Duration, workers int, op
 			return Stats{}, fmt.Errorf("the server did not start: %w", err)
 		}
 		conns = append(conns, c)
+		// Over HTTP a ping outside a session is refused (400), so every
+		// connection first opens one, over stdio too for the same
+		// measure.
+		if err := newRun(c, t.Transport(), opt).initialize(); err != nil {
+			return Stats{}, err
+		}
 	}
 	var pings atomic.Int64
 	var wg sync.WaitGroup

@@ -46,7 +46,10 @@ type conn interface {
 	// broken says why the server cannot be talked to any more ("" while it
 	// can): it exited, or wrote something that is not JSON-RPC to stdout.
 	exited() string
-	stdoutNoise() string
+	// stdoutNoise describes the first line on stdout that is no message
+	// and that excuse does not excuse: excuse is asked about each response
+	// invalid for its id alone (a forbidden id echoed), with that id.
+	stdoutNoise(excuse func(id string) bool) string
 	// rss is the process group's resident bytes; ok false when unknown.
 	rss(force bool) (int64, bool)
 	// paused is how long the connection has waited, in all, because the
@@ -108,9 +111,13 @@ func (c *stdioConn) exited() string {
 	return "the server exited"
 }
 
-func (c *stdioConn) stdoutNoise() string {
-	if n := c.s.NonMessages(); len(n) > 0 {
-		return "the server wrote " + n[0] + " to stdout"
+func (c *stdioConn) stdoutNoise(excuse func(id string) bool) string {
+	ids := c.s.NonMessageIDs()
+	for i, n := range c.s.NonMessages() {
+		if i < len(ids) && ids[i] != "" && excuse(ids[i]) {
+			continue
+		}
+		return "the server wrote " + n + " to stdout"
 	}
 	return ""
 }
@@ -312,10 +319,10 @@ func (c *httpConn) deliver(m *jsonrpc.Message) {
 	}
 }
 
-func (c *httpConn) messages() <-chan *jsonrpc.Message { return c.in }
-func (c *httpConn) rss(bool) (int64, bool)            { return 0, false }
-func (c *httpConn) paused() time.Duration             { return time.Duration(c.waited.Load()) }
-func (c *httpConn) stdoutNoise() string               { return "" }
+func (c *httpConn) messages() <-chan *jsonrpc.Message    { return c.in }
+func (c *httpConn) rss(bool) (int64, bool)               { return 0, false }
+func (c *httpConn) paused() time.Duration                { return time.Duration(c.waited.Load()) }
+func (c *httpConn) stdoutNoise(func(string) bool) string { return "" }
 
 func (c *httpConn) exited() string {
 	c.mu.Lock()

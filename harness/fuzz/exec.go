@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"regexp"
+	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -29,6 +30,9 @@ type ExecOptions struct {
 	MaxRSS int64
 	// Log, when set, records the wire of Execute (never stderr's bytes).
 	Log *transcript.Log
+	// SpecOnly judges the specification's invariants only (--profile
+	// spec): the hardened ones (max-rss, no-leftovers) are not judged.
+	SpecOnly bool
 }
 
 // DefaultTimeout is how long the executor waits for an answer.
@@ -95,6 +99,15 @@ type run struct {
 	probes    int
 	out       Outcome
 	warned    map[Invariant]bool
+	// unreadableIDs counts the requests sent with an id a server need
+	// not read (of a forbidden type, or past the range a parser may
+	// limit) and not yet matched: each lets one answer name an id never
+	// sent, judged as the error reply it should have been (SHOULD).
+	unreadableIDs int
+	// forbidden holds the ids of a forbidden type the fuzzer sent, as
+	// written: a server echoing one writes no valid message, which is
+	// judged as that error reply too, not as noise on stdout.
+	forbidden map[string]bool
 }
 
 // Execute sends frames (those for this transport) on a fresh connection to
@@ -116,7 +129,7 @@ func Execute(t Target, frames []Frame, opt ExecOptions) (Outcome, error) {
 // closeConn tears the connection down; a process of the server's tree
 // that outlives the teardown breaks NoLeftovers, after the last frame.
 func (r *run) closeConn() {
-	if left := r.c.close(r.opt.grace()); left != "" && r.out.Violation == nil {
+	if left := r.c.close(r.opt.grace()); left != "" && r.out.Violation == nil && !r.opt.SpecOnly {
 		r.step = len(r.frames)
 		r.fail(NoLeftovers, "leftover", left)
 	}
@@ -211,7 +224,7 @@ func (r *run) sendProbe() (string, bool) {
 
 // idPattern finds ids in frames that do not parse, which a lenient server
 // may still answer.
-var idPattern = regexp.MustCompile(`"id"\s*:\s*(-?[0-9]+|"(?:[^"\\]|\\.)*")`)
+var idPattern = regexp.MustCompile(`"id"\s*:\s*(-?[0-9]+(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?|"(?:[^"\\]|\\.)*")`)
 
 // expect registers what frame f asks of the server and returns the ids
 // that must be answered. Only a readable frame is bound: valid UTF-8 and
@@ -288,8 +301,67 @@ func depth(b []byte) int {
 // optional lets the ids that appear in an unreadable frame be answered once.
 func (r *run) optional(body []byte) {
 	for _, m := range idPattern.FindAllSubmatch(body, 8) {
-		r.allowOnce(string(m[1]), "an unreadable frame naming id "+string(m[1]))
+		r.allowOnce(idKey(m[1]), "an unreadable frame naming id "+string(m[1]))
 	}
+	if raw, ok := forbiddenID(body); ok {
+		r.unreadableIDs++
+		if r.forbidden == nil {
+			r.forbidden = map[string]bool{}
+		}
+		r.forbidden[compact(raw)] = true
+	}
+}
+
+// idKey is the key of an id as JSON-RPC reads it, by value (-0 is 0, 1.0
+// is 1); the text itself for one it cannot read.
+func idKey(raw []byte) string {
+	var id jsonrpc.ID
+	if err := json.Unmarshal(raw, &id); err != nil || id.IsZero() {
+		return string(bytes.TrimSpace(raw))
+	}
+	return id.Key()
+}
+
+// forbiddenID returns the id of a request whose id is of a type JSON-RPC
+// and MCP forbid (JR-03, JR-04: fractional, boolean, null, an object, an
+// array, a number past float64's range), as written.
+func forbiddenID(body []byte) (string, bool) {
+	var m struct {
+		ID     json.RawMessage `json:"id"`
+		Method json.RawMessage `json:"method"`
+	}
+	if json.Unmarshal(body, &m) != nil || m.ID == nil || m.Method == nil {
+		return "", false
+	}
+	var id jsonrpc.ID
+	if err := json.Unmarshal(m.ID, &id); err == nil && !id.IsZero() {
+		return "", false
+	}
+	return string(bytes.TrimSpace(m.ID)), true
+}
+
+// compact is JSON text without its insignificant spaces, so that an id
+// echoed with other spacing is still the id sent.
+func compact(s string) string {
+	var b bytes.Buffer
+	if json.Compact(&b, []byte(s)) != nil {
+		return s
+	}
+	return b.String()
+}
+
+// maxReadable is the largest id magnitude every parser reads exactly
+// (RFC 8259, section 6, lets a parser limit the range of numbers; 2^53-1
+// interoperates).
+const maxReadable = 1<<53 - 1
+
+// pastRange reports whether id is an integer past ±maxReadable.
+func pastRange(id jsonrpc.ID) bool {
+	if id.IsString() || id.IsZero() {
+		return false
+	}
+	n, err := strconv.ParseInt(id.Key(), 10, 64)
+	return err != nil || n > maxReadable || n < -maxReadable
 }
 
 // expectMessage registers one decoded message the fuzzer sends.
@@ -318,13 +390,23 @@ func (r *run) expectMessage(m *jsonrpc.Message, required bool) (wait []string) {
 	switch {
 	case r.acct[key] != nil:
 		// A reused id (JR-05 binds the fuzzer, which breaks it on purpose):
-		// the server may answer it again or not.
+		// the server may answer it again or not. A reused id on an
+		// initialize still carries the version its answer negotiates,
+		// which decides whether a later batch binds (JR-35).
 		r.acct[key].max++
+		r.acct[key].initialize = r.acct[key].initialize || m.Method == "initialize"
 		return nil
 	case strings.HasPrefix(m.Method, "notifications/"):
 		// A notification's method with an id: a request by shape, which a
 		// server may answer or treat as the notification it names.
 		r.allowOnce(key, what)
+		return nil
+	case pastRange(m.ID):
+		// A parser may limit the range of numbers (RFC 8259, section 6):
+		// the server may refuse the request, and only the error reply it
+		// should send is judged (JR-21, SHOULD).
+		r.acct[key] = &account{max: 1, what: what + ", an id past 2^53-1"}
+		r.unreadableIDs++
 		return nil
 	case !required || r.cancelled[key] || r.cancelledLater(key):
 		r.acct[key] = &account{max: 1, what: what}
@@ -371,7 +453,7 @@ func cancelTarget(m *jsonrpc.Message) (string, bool) {
 	if json.Unmarshal(m.Params, &p) != nil {
 		return "", false
 	}
-	return string(bytes.TrimSpace(p.RequestID)), true
+	return idKey(p.RequestID), true
 }
 
 // await waits for the answer to the request id key; a missing one breaks
@@ -429,7 +511,7 @@ func (r *run) settle() bool {
 	if r.broken() {
 		return true
 	}
-	if r.opt.MaxRSS > 0 {
+	if r.opt.MaxRSS > 0 && !r.opt.SpecOnly {
 		if rss, ok := r.c.rss(false); ok {
 			r.out.Peak = max(r.out.Peak, rss)
 			if rss > r.opt.MaxRSS {
@@ -444,7 +526,7 @@ func (r *run) settle() bool {
 // broken checks what needs no message: stdout carried only JSON-RPC, the
 // process lives. true means one broke.
 func (r *run) broken() bool {
-	if noise := r.c.stdoutNoise(); noise != "" {
+	if noise := r.c.stdoutNoise(r.echoed); noise != "" {
 		r.fail(StdoutJSON, "noise", noise)
 		return true
 	}
@@ -453,6 +535,17 @@ func (r *run) broken() bool {
 		return true
 	}
 	return false
+}
+
+// echoed excuses a response whose id is of a forbidden type when the
+// fuzzer sent that id: the server answered a request it should have
+// refused, which only the error reply's rule judges (JR-21, SHOULD).
+func (r *run) echoed(id string) bool {
+	if !r.forbidden[compact(id)] {
+		return false
+	}
+	r.warn(ErrorReply, fmt.Sprintf("a request with the forbidden id %s was answered with that id; JSON-RPC says -32600 (invalid request) with a null id", id))
+	return true
 }
 
 // receive judges one message from the server; true means a MUST break.
@@ -473,6 +566,13 @@ func (r *run) receive(m *jsonrpc.Message) bool {
 		return false
 	}
 	a := r.acct[m.ID.Key()]
+	if a == nil && r.unreadableIDs > 0 {
+		// The answer to a request whose id the server need not read:
+		// JSON-RPC says -32600 with a null id.
+		r.unreadableIDs--
+		r.warn(ErrorReply, fmt.Sprintf("a request whose id a parser need not read (of a forbidden type, or past 2^53-1) was answered with id %s; JSON-RPC says -32600 (invalid request) with a null id", m.ID))
+		return false
+	}
 	if a == nil {
 		r.fail(OneResponse, "unknown", fmt.Sprintf("the server sent a response with id %s, which no frame carried", m.ID))
 		return true

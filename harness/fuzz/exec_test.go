@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"testing"
 	"time"
+
+	"github.com/mcpconform/mcpconform/harness/serve"
 )
 
 func frames(lines ...string) []Frame {
@@ -121,4 +123,18 @@ func BenchmarkExecutePings(b *testing.B) {
 		execs += out.Sent
 	}
 	b.ReportMetric(float64(execs)/time.Since(start).Seconds(), "execs/s")
+}
+
+// TestPingCeilingOverHTTP: the ceiling's connections open a session
+// first; over HTTP a ping outside one is refused, and the bench exited 2.
+func TestPingCeilingOverHTTP(t *testing.T) {
+	url, stop, err := serve.Start(serve.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stop()
+	s, err := PingCeiling(context.Background(), Target{URL: url}, 200*time.Millisecond, 2, ExecOptions{Timeout: 10 * time.Second})
+	if err != nil || s.Executions == 0 {
+		t.Fatalf("PingCeiling over HTTP: %d round trips, error %v", s.Executions, err)
+	}
 }

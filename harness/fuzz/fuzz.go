@@ -39,6 +39,13 @@ type Options struct {
 	// are called only with their cancel.
 	Policy     toolpolicy.Policy
 	Only, Slow []string
+	// MaxFindings ends the run once that many new groups of findings are
+	// found (a group known by Known does not count); zero is no bound.
+	MaxFindings int
+	// Known maps the signatures of known findings to why they are
+	// expected: such a group is reported with its reason, and neither
+	// ends the run nor counts as new.
+	Known map[string]string
 	// MaxSteps bounds a sequence's length; zero is DefaultMaxSteps.
 	MaxSteps int
 	// ShrinkBudget bounds the time spent shrinking a finding with gopter;
@@ -68,7 +75,7 @@ func (c Options) shrinkBudget() time.Duration {
 type Stats struct {
 	Iterations int64 // sequences run
 	Executions int64 // frames and probes sent
-	Findings   int64
+	Findings   int64 // groups of findings
 	Elapsed    time.Duration
 	Remaining  time.Duration // -1 when the run is bounded by count only
 }
@@ -81,8 +88,18 @@ func (s Stats) PerSecond() float64 {
 	return float64(s.Executions) / s.Elapsed.Seconds()
 }
 
-// Finding is an invariant broken, shrunk to a minimal case.
+// Finding is a group of findings: an invariant broken, shrunk to a
+// minimal case, with the signature of that case and how many sequences
+// showed it. The case, violation and iteration are the group's first.
 type Finding struct {
+	// Signature names the group (see Signature); Shape is the case's
+	// shape it hashes.
+	Signature, Shape string
+	// Count is how many sequences broke the invariant with this shape.
+	Count int
+	// Known is the reason an expected-failures file gives for the
+	// signature; "" for a new finding.
+	Known     string
 	Case      *Case
 	Violation *Violation
 	// Iteration is the sequence that first broke it; Original its length
@@ -102,11 +119,16 @@ type Report struct {
 	Skipped  []string // tools left out, each with why: "NAME (WHY)"
 	Findings []Finding
 	Warnings []*Violation
+	// Unconfirmed are breaks seen once that no run of their shrunk case
+	// repeated (a stall under load): reported apart, never findings.
+	Unconfirmed []*Violation
 	// Interrupted says ctx ended the run before its bound.
 	Interrupted bool
 }
 
-// Run fuzzes the target until the bound, the first finding, or ctx ends.
+// Run fuzzes the target until its bound (Duration, Iterations), MaxFindings
+// new groups of findings, or ctx ends. A finding does not end the run: its
+// sequence is shrunk and grouped by its signature, and the search goes on.
 func Run(ctx context.Context, cfg Options) (*Report, error) {
 	tools, skipped, err := discover(cfg)
 	if err != nil {
@@ -151,6 +173,7 @@ func Run(ctx context.Context, cfg Options) (*Report, error) {
 	rep.Findings = f.findings
 	sort.Slice(rep.Findings, func(i, j int) bool { return rep.Findings[i].Iteration < rep.Findings[j].Iteration })
 	rep.Warnings = f.warnings
+	rep.Unconfirmed = f.unconfirmed
 	rep.Interrupted = ctx.Err() != nil
 	if ctx.Err() == nil {
 		for i := range rep.Findings {
@@ -191,13 +214,15 @@ type fuzzer struct {
 	deadline time.Time
 
 	next, iterations, executions atomic.Int64
-	found                        atomic.Bool
+	newGroups                    atomic.Int64 // groups not in Known
 
 	mu       sync.Mutex
 	err      error // a harness error ends the run
 	findings []Finding
 	warnings []*Violation
 	warned   map[Invariant]bool
+	// unconfirmed are the breaks no run of their shrunk case repeated.
+	unconfirmed []*Violation
 }
 
 func (f *fuzzer) stats() Stats {
@@ -216,7 +241,8 @@ func (f *fuzzer) over() bool {
 	f.mu.Lock()
 	failed := f.err != nil
 	f.mu.Unlock()
-	return failed || f.found.Load() || f.ctx.Err() != nil || (!f.deadline.IsZero() && time.Now().After(f.deadline))
+	enough := f.cfg.MaxFindings > 0 && f.newGroups.Load() >= int64(f.cfg.MaxFindings)
+	return failed || enough || f.ctx.Err() != nil || (!f.deadline.IsZero() && time.Now().After(f.deadline))
 }
 
 func (f *fuzzer) work() {
@@ -252,11 +278,8 @@ func (f *fuzzer) iterate(i int64) {
 	// A break found at the teardown (NoLeftovers) comes after gopter's
 	// property held, which then shrank nothing: the frame pass below
 	// shrinks it alone. Any other break failed the property.
-	if h.want == nil {
+	if h.want == nil || h.attributed {
 		return
-	}
-	if f.found.Swap(true) {
-		return // another worker found one first
 	}
 	// The frame pass gets what is left of the budget, and at least a
 	// quarter of it.
@@ -267,27 +290,122 @@ func (f *fuzzer) iterate(i int64) {
 			h.bestSteps = append(h.bestSteps, fr.String())
 		}
 	}
+	if !h.confirm() {
+		v := *h.bestViolation
+		v.Detail = fmt.Sprintf("broke once (%s), then not in %d runs of its %d frames: the break depends on timing or the machine's load, and is no finding", v.Detail, confirmRuns, len(h.best))
+		v.Frames = h.best
+		f.mu.Lock()
+		f.unconfirmed = append(f.unconfirmed, &v)
+		f.mu.Unlock()
+		return
+	}
 	c := &Case{Invariant: h.want.Invariant, Transport: f.md.transport, Seed: f.cfg.Seed, Frames: h.best}
 	if !h.transportSpecific() {
 		c.Transport = "any"
 	}
+	sig := Signature(h.want.Invariant, h.best)
 	c.Comment = []string{
 		fmt.Sprintf("Found by mcpconform fuzz --seed %d (sequence %d of %d steps), shrunk to %d frames in %d runs.", f.cfg.Seed, i, h.original, len(h.best), h.shrinks),
 		fmt.Sprintf("Breaks %s: %s.", h.want.Invariant, h.want.Invariant.Text()),
+		"Signature: " + sig,
 		"Seen: " + h.bestViolation.Detail,
 		"Steps: " + cmp.Or(strings.Join(h.bestSteps, ", "), "none (the server's start, a probe ping and its end)"),
 	}
+	f.add(Finding{Signature: sig, Shape: Shape(h.best), Count: 1, Case: c, Violation: h.bestViolation, Iteration: i, Original: h.original, Shrinks: h.shrinks, Steps: h.bestSteps})
+}
+
+// confirmRuns is how many runs of a shrunk case may try to break its
+// invariant again before it is reported.
+const confirmRuns = 3
+
+// confirm runs the shrunk case again, up to confirmRuns times, and reports
+// whether one run broke the invariant the same way: a finding is one that
+// shows again, not a stall of a loaded machine that no later run repeats
+// (whose shrinking then drops nothing).
+func (h *hunt) confirm() bool {
+	for range confirmRuns {
+		if h.f.ctx.Err() != nil {
+			return true // an interrupted run keeps what it found
+		}
+		out, err := Execute(h.f.cfg.Target, h.best, h.f.cfg.ExecOptions)
+		h.f.executions.Add(int64(out.Sent))
+		if err == nil && h.hunted(out.Violation) {
+			return true
+		}
+	}
+	return false
+}
+
+// add files a shrunk finding under its signature: a new group, or one more
+// sequence of a group already found (by another worker meanwhile).
+func (f *fuzzer) add(fd Finding) {
 	f.mu.Lock()
-	f.findings = append(f.findings, Finding{Case: c, Violation: h.bestViolation, Iteration: i, Original: h.original, Shrinks: h.shrinks, Steps: h.bestSteps})
-	f.mu.Unlock()
+	defer f.mu.Unlock()
+	for i := range f.findings {
+		if g := &f.findings[i]; g.Signature == fd.Signature {
+			g.Count++
+			if fd.Iteration < g.Iteration {
+				fd.Count, fd.Known = g.Count, g.Known
+				*g = fd
+			}
+			return
+		}
+	}
+	fd.Known = f.cfg.Known[fd.Signature]
+	if fd.Known == "" {
+		f.newGroups.Add(1)
+	}
+	f.findings = append(f.findings, fd)
+}
+
+// attribute counts a failing sequence to a group found before, without
+// shrinking it again, when the sequence holds that group's minimal case
+// (its frames' shapes in order, not necessarily adjacent) and broke the
+// same invariant the same way; it reports whether it did.
+func (f *fuzzer) attribute(v *Violation, frames []Frame) bool {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	var shapes []string
+	for i := range f.findings {
+		g := &f.findings[i]
+		if g.Violation.Invariant != v.Invariant || g.Violation.Kind != v.Kind {
+			continue
+		}
+		if shapes == nil {
+			shapes = make([]string, len(frames))
+			for j, fr := range frames {
+				shapes[j] = frameShape(fr)
+			}
+		}
+		if holds(shapes, g.Case.Frames) {
+			g.Count++
+			return true
+		}
+	}
+	return false
+}
+
+// holds reports whether the frames of a case appear, by shape and in
+// order, among shapes.
+func holds(shapes []string, frames []Frame) bool {
+	j := 0
+	for _, s := range shapes {
+		if j < len(frames) && s == frameShape(frames[j]) {
+			j++
+		}
+	}
+	return j == len(frames)
 }
 
 // hunt is one iteration's property: it runs sequences and remembers the
 // invariant the first failing one broke, so that shrinking keeps to it,
 // and the smallest failing sequence.
 type hunt struct {
-	f             *fuzzer
-	want          *Violation
+	f    *fuzzer
+	want *Violation
+	// attributed says the first failing sequence was counted to a group
+	// found before: there is nothing to shrink.
+	attributed    bool
 	best          []Frame
 	bestSteps     []string
 	bestViolation *Violation
@@ -325,7 +443,7 @@ func (h *hunt) aborted() bool {
 	if h.f.ctx.Err() != nil {
 		return true
 	}
-	return h.want != nil && time.Since(h.shrinkStart) > h.f.cfg.shrinkBudget()
+	return h.attributed || h.want != nil && time.Since(h.shrinkStart) > h.f.cfg.shrinkBudget()
 }
 
 func (h *hunt) runStep(s commands.SystemUnderTest, st *step) commands.Result {
@@ -399,6 +517,9 @@ func (h *hunt) finish(u *sut) {
 	frames := u.r.frames[:min(v.Step+1, len(u.r.frames))]
 	if h.want == nil {
 		h.want, h.original, h.shrinkStart = v, len(frames), time.Now()
+		if h.attributed = h.f.attribute(v, frames); h.attributed {
+			return
+		}
 	}
 	if h.best == nil || len(frames) <= len(h.best) {
 		h.best, h.bestSteps, h.bestViolation = append([]Frame(nil), frames...), append([]string(nil), u.steps...), v
@@ -447,20 +568,9 @@ func discover(cfg Options) (tools []Tool, skipped []string, err error) {
 	}
 	defer c.close(cfg.grace())
 	r := newRun(c, cfg.Target.Transport(), cfg.ExecOptions)
-	call := func(id int64, method string, params any) (*jsonrpcResult, error) {
-		raw := message(id, method, params)
-		r.frames = append(r.frames, Frame{Body: raw})
-		key := fmt.Sprint(id)
-		r.acct[key] = &account{min: 1, max: 1, what: method}
-		if _, err := c.send(Frame{Body: raw}); err != nil {
-			return nil, fmt.Errorf("%s: %v%s", method, err, r.why())
-		}
-		return r.result(key, method)
+	if err := r.initialize(); err != nil {
+		return nil, nil, err
 	}
-	if _, err := call(1, "initialize", map[string]any{"protocolVersion": versions[0], "capabilities": map[string]any{}, "clientInfo": map[string]any{"name": "mcpconform-fuzz", "version": "1"}}); err != nil {
-		return nil, nil, fmt.Errorf("the server did not answer initialize: %v; is it an MCP server? (mcpconform server pre-flights it with a clearer message)", err)
-	}
-	_, _ = c.send(Frame{Body: message(nil, "notifications/initialized", nil)})
 	only := set(cfg.Only)
 	slow := set(cfg.Slow)
 	var cursor any
@@ -469,7 +579,7 @@ func discover(cfg Options) (tools []Tool, skipped []string, err error) {
 		if cursor != nil {
 			p = map[string]any{"cursor": cursor}
 		}
-		res, err := call(page, "tools/list", p)
+		res, err := r.call(page, "tools/list", p)
 		if err != nil || res.err != nil {
 			break // a server without tools is fuzzed without calls
 		}
@@ -497,6 +607,30 @@ func discover(cfg Options) (tools []Tool, skipped []string, err error) {
 		}
 	}
 	return tools, skipped, nil
+}
+
+// call sends the request id, method, params on r's connection and waits
+// for its answer.
+func (r *run) call(id int64, method string, params any) (*jsonrpcResult, error) {
+	raw := message(id, method, params)
+	r.frames = append(r.frames, Frame{Body: raw})
+	key := fmt.Sprint(id)
+	r.acct[key] = &account{min: 1, max: 1, what: method}
+	if _, err := r.c.send(Frame{Body: raw}); err != nil {
+		return nil, fmt.Errorf("%s: %v%s", method, err, r.why())
+	}
+	return r.result(key, method)
+}
+
+// initialize opens the session as a client does (initialize with id 1,
+// then notifications/initialized): over HTTP nothing else is served
+// without the session it issues.
+func (r *run) initialize() error {
+	if _, err := r.call(1, "initialize", map[string]any{"protocolVersion": versions[0], "capabilities": map[string]any{}, "clientInfo": map[string]any{"name": "mcpconform-fuzz", "version": "1"}}); err != nil {
+		return fmt.Errorf("the server did not answer initialize: %v; is it an MCP server? (mcpconform server pre-flights it with a clearer message)", err)
+	}
+	_, err := r.c.send(Frame{Body: message(nil, "notifications/initialized", nil)})
+	return err
 }
 
 type jsonrpcResult struct {

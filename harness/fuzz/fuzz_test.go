@@ -48,7 +48,7 @@ func TestFuzzFindsPlantedBugs(t *testing.T) {
 		{"planted-setsid-child", NoLeftovers, nil, 5 * time.Second, 300 * time.Millisecond},
 	} {
 		t.Run(tc.mutant, func(t *testing.T) {
-			rep, err := Run(context.Background(), Options{Target: reference("--mutant", tc.mutant), Seed: 1, Duration: 30 * time.Second,
+			rep, err := Run(context.Background(), Options{Target: reference("--mutant", tc.mutant), Seed: 1, Duration: 30 * time.Second, MaxFindings: 1,
 				Slow: []string{"slow"}, Only: tc.only, ExecOptions: ExecOptions{Timeout: tc.timeout, Grace: tc.grace}})
 			if err != nil {
 				t.Fatal(err)

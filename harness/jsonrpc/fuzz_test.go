@@ -4,6 +4,9 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"math/big"
+	"strconv"
+	"strings"
 	"testing"
 )
 
@@ -232,8 +235,23 @@ func idKeyPerRule(raw json.RawMessage) (string, bool) {
 		b, _ := json.Marshal(v)
 		return string(b), true
 	case json.Number:
-		if lit := v.String(); !bytes.ContainsAny([]byte(lit), ".eE") {
+		lit := v.String()
+		if !bytes.ContainsAny([]byte(lit), ".eE") {
+			if lit == "-0" {
+				return "0", true
+			}
 			return lit, true
+		}
+		// By value: an integral number in any notation is that integer,
+		// unless its exponent is past float64's.
+		if i := strings.IndexAny(lit, "eE"); i >= 0 {
+			if exp, err := strconv.Atoi(strings.TrimPrefix(lit[i+1:], "+")); err != nil || exp > 308 || exp < -324 {
+				return "", false
+			}
+		}
+		if f, _, err := big.ParseFloat(lit, 10, 4096, big.ToNearestEven); err == nil && f.IsInt() && len(lit) <= 400 {
+			n, _ := f.Int(nil)
+			return n.String(), true
 		}
 	}
 	return "", false

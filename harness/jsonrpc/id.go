@@ -1,14 +1,18 @@
 package jsonrpc
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math/big"
 	"strconv"
+	"strings"
 )
 
 // ID is a JSON-RPC request id. It keeps its JSON type: the number 2 and the
-// string "2" are different ids (NG-12). The zero ID is "no id" (absent or null).
+// string "2" are different ids (NG-12). A number is kept by its value, as
+// an integer literal: -0 is 0, and 1.0 and 1e0 are 1. The zero ID is "no id" (absent or null).
 type ID struct {
 	raw string // canonical JSON text: an integer literal or a quoted string; "" when absent
 }
@@ -74,10 +78,41 @@ func parseID(b []byte) (ID, error) {
 		}
 		return StringID(s), nil
 	case isIntegerLiteral(b):
+		if string(b) == "-0" {
+			return ID{raw: "0"}, nil // the same integer as 0
+		}
 		return ID{raw: string(b)}, nil
 	default:
+		if n, ok := integralValue(b); ok {
+			return ID{raw: n}, nil
+		}
 		return ID{}, fmt.Errorf("%w, got %.40s", ErrBadID, b)
 	}
+}
+
+// integralValue reads b, a JSON number written with a fraction or an
+// exponent, by value, and returns it as an integer literal when it is one:
+// 1.0 and 1e3 are the integers 1 and 1000, as JSON Schema (draft-07 and
+// 2020-12 alike, the drafts of the specification's schemas, which type
+// RequestId "string" or "integer") counts any number with a zero
+// fractional part an integer. A fractional value (1.5) is no integer
+// (JR-03); neither is one whose exponent is past float64's, which no
+// parser reads as written.
+func integralValue(b []byte) (string, bool) {
+	if len(b) == 0 || len(b) > 400 || !(b[0] == '-' || b[0] >= '0' && b[0] <= '9') || !json.Valid(b) {
+		return "", false
+	}
+	if i := bytes.IndexAny(b, "eE"); i >= 0 {
+		exp, err := strconv.Atoi(strings.TrimPrefix(string(b[i+1:]), "+"))
+		if err != nil || exp > 308 || exp < -324 {
+			return "", false
+		}
+	}
+	r, ok := new(big.Rat).SetString(string(b))
+	if !ok || !r.IsInt() {
+		return "", false
+	}
+	return r.Num().String(), true
 }
 
 // isIntegerLiteral reports whether b is a JSON number without fraction or

@@ -77,11 +77,32 @@ func TestIDRoundTrip(t *testing.T) {
 }
 
 func TestIDRejectsNonIntegers(t *testing.T) {
-	for _, in := range []string{`1.0`, `1.5`, `1e3`, `1E3`, `-0.5`, `true`, `{}`, `[1]`} {
+	for _, in := range []string{`1.5`, `1e-3`, `-0.5`, `1e400`, `true`, `{}`, `[1]`} {
 		var id ID
 		err := json.Unmarshal([]byte(in), &id)
 		if !errors.Is(err, ErrBadID) {
 			t.Errorf("unmarshal id %s: error %v, want ErrBadID (JR-03)", in, err)
 		}
+	}
+}
+
+// TestIDByValue: ids are numbers as JSON-RPC means them, compared by
+// value: -0 is 0; 1.0, 1e0 and 10E-1 are 1 (JSON Schema's integer, the
+// type of the schemas' RequestId); a big integer keeps all its digits.
+func TestIDByValue(t *testing.T) {
+	for in, want := range map[string]ID{
+		`-0`: IntID(0), `0`: IntID(0), `1.0`: IntID(1), `1e0`: IntID(1), `10E-1`: IntID(1), `1e3`: IntID(1000), `1E+3`: IntID(1000),
+		`-2.000`: IntID(-2), `123456789012345678901234567890`: {raw: "123456789012345678901234567890"},
+	} {
+		var id ID
+		if err := json.Unmarshal([]byte(in), &id); err != nil || id.Key() != want.Key() {
+			t.Errorf("unmarshal id %s: %s (%v), want %s", in, id, err, want)
+		}
+	}
+	var a, b ID
+	_ = json.Unmarshal([]byte(`"0"`), &a)
+	_ = json.Unmarshal([]byte(`-0`), &b)
+	if a.Key() == b.Key() {
+		t.Error(`the string "0" and the number -0 share a key`)
 	}
 }

@@ -22,6 +22,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"os/exec"
 	"strconv"
 	"strings"
 	"sync"
@@ -110,8 +111,85 @@ func safe(r rune) rune {
 	return '_'
 }
 
+// StartTracked starts cmd and Tracks its process, both inside the start
+// gate: a scan for orphans (Reap, WaitLeft) in another goroutine never
+// takes its snapshot of /proc between the child's start and its Track,
+// where the child, this process's own and not yet tracked, would pass for
+// an adopted orphan and be killed. Every starter whose children may live
+// beside a Reap (workers of a fuzz run, parallel checks) starts through it.
+func StartTracked(cmd *exec.Cmd) error {
+	beginStart()
+	defer endStart()
+	if err := cmd.Start(); err != nil {
+		return err
+	}
+	if startHook != nil {
+		startHook(cmd.Process.Pid)
+	}
+	Track(cmd.Process.Pid)
+	return nil
+}
+
+// The start gate: starts (between cmd.Start and Track) and orphan scans
+// (the snapshot of /proc a Reap or WaitLeft judges) exclude each other;
+// starts run side by side, and so do scans. A scan waiting keeps new
+// starts out, so that a busy starter never starves it.
+var gate struct {
+	sync.Mutex
+	cond                            *sync.Cond
+	starting, scanning, scanWaiting int
+}
+
+func init() { gate.cond = sync.NewCond(&gate.Mutex) }
+
+// startHook and scanWaitHook, when set, are called between a child's start
+// and its Track, and when a scan has to wait for a start (tests).
+var startHook func(pid int)
+var scanWaitHook func()
+
+func beginStart() {
+	gate.Lock()
+	for gate.scanning > 0 || gate.scanWaiting > 0 {
+		gate.cond.Wait()
+	}
+	gate.starting++
+	gate.Unlock()
+}
+
+func endStart() {
+	gate.Lock()
+	gate.starting--
+	gate.cond.Broadcast()
+	gate.Unlock()
+}
+
+// scanned is candidates, taken while no start is between its cmd.Start and
+// its Track: every child of this process it lists that is not tracked is
+// an orphan indeed.
+func scanned() []proc {
+	gate.Lock()
+	gate.scanWaiting++
+	for gate.starting > 0 {
+		if scanWaitHook != nil {
+			scanWaitHook()
+		}
+		gate.cond.Wait()
+	}
+	gate.scanWaiting--
+	gate.scanning++
+	gate.Unlock()
+	defer func() {
+		gate.Lock()
+		gate.scanning--
+		gate.cond.Broadcast()
+		gate.Unlock()
+	}()
+	return candidates()
+}
+
 // Track registers pid as a child this process waits for itself (os/exec);
-// Untrack once its Wait returned.
+// Untrack once its Wait returned. A child started beside a Reap in another
+// goroutine is started with StartTracked instead.
 func Track(pid int) {
 	mu.Lock()
 	tracked[pid] = true
@@ -144,7 +222,11 @@ func Left(owner string, pgid int, except ...int) []Proc { return left(owner, pgi
 // its environment, whose parent is gone.
 func left(owner string, pgid int, orphans bool, except []int) []Proc {
 	var out []Proc
-	for _, p := range candidates() {
+	all := candidates
+	if orphans {
+		all = scanned
+	}
+	for _, p := range all() {
 		adopted := orphans && enabled.Load() && p.ppid == os.Getpid() && !isTracked(p.pid)
 		if p.zombie || contains(except, p.pid) || !(adopted || pgid > 0 && p.pgrp == pgid || p.marked(owner)) {
 			continue
@@ -193,7 +275,7 @@ func Reap(owner string, d time.Duration, except ...int) []Proc {
 	for {
 		found := false
 		var signalled []int
-		for _, p := range candidates() {
+		for _, p := range scanned() {
 			if contains(except, p.pid) || p.pid == os.Getpid() {
 				continue
 			}

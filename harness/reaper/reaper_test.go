@@ -144,3 +144,54 @@ func TestScopeStarted(t *testing.T) {
 		t.Error("the next scope inherits the last one's owner")
 	}
 }
+
+// TestReapSparesAChildBeingStarted: a Reap in another goroutine (another
+// fuzz worker's teardown) that scans /proc between a child's start and its
+// Track would take the child, this process's own and untracked, for an
+// adopted orphan and kill it: the false "alive" findings of fuzz
+// --workers 2. The start hook runs the Reap exactly in that window; with
+// the start gate it waits until the child is tracked and kills nothing of
+// it.
+func TestReapSparesAChildBeingStarted(t *testing.T) {
+	Enable()
+	if !Enabled() {
+		t.Skip("no child subreaper on this system")
+	}
+	scanWaited := make(chan struct{}, 1)
+	reaped := make(chan []Proc, 1)
+	scanWaitHook = func() {
+		select {
+		case scanWaited <- struct{}{}:
+		default:
+		}
+	}
+	startHook = func(int) {
+		go func() { reaped <- Reap(NewOwner("another-worker"), 2*time.Second) }()
+		// Either the Reap waits for this start (the gate), or it has
+		// run inside the window and is done.
+		select {
+		case <-scanWaited:
+		case got := <-reaped:
+			reaped <- got
+		}
+	}
+	cmd := exec.Command("sleep", "300")
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	err := StartTracked(cmd)
+	startHook = nil
+	if err != nil {
+		t.Fatal(err)
+	}
+	pid := cmd.Process.Pid
+	t.Cleanup(func() { _ = syscall.Kill(-pid, syscall.SIGKILL); _ = cmd.Wait(); Untrack(pid) })
+	killed := <-reaped
+	scanWaitHook = nil
+	for _, p := range killed {
+		if p.Pid == pid {
+			t.Fatalf("a Reap during the start killed the child %d as an orphan: %v", pid, killed)
+		}
+	}
+	if gone(pid) {
+		t.Fatalf("the child %d is gone", pid)
+	}
+}

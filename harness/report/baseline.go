@@ -22,14 +22,19 @@ import (
 //	server:
 //	  - id: …
 //	    reason: …
+//	fuzz:
+//	  - signature: one-response-3f2a9c1b7d04
+//	    reason: why mcpconform fuzz finds it
 type Baseline struct {
 	path    string
 	reasons map[check.Role]map[string]string // role → check ID → reason
+	fuzz    map[string]string                // finding signature → reason
 }
 
 type baselineFile struct {
 	Client []baselineEntry `yaml:"client"`
 	Server []baselineEntry `yaml:"server"`
+	Fuzz   []fuzzEntry     `yaml:"fuzz"`
 }
 
 type baselineEntry struct {
@@ -37,16 +42,25 @@ type baselineEntry struct {
 	Reason string `yaml:"reason"`
 }
 
+// fuzzEntry is a known finding of mcpconform fuzz: its group's signature.
+type fuzzEntry struct {
+	Signature string `yaml:"signature"`
+	Reason    string `yaml:"reason"`
+}
+
 // baselineFix ends every error about the file's shape.
-const baselineFix = "the file holds client: and server: lists of entries with an id and a reason"
+const baselineFix = "the file holds client: and server: lists of entries with an id and a reason, and a fuzz: list of entries with a signature and a reason"
 
 // yamlTypes turns the Go types in the YAML decoder's messages into words.
 var yamlTypes = strings.NewReplacer(
 	"[]report.baselineEntry", "a list of entries",
 	"type report.baselineEntry", "an entry (it takes id and reason)",
 	"report.baselineEntry", "an entry (id and reason)",
-	"type report.baselineFile", "the top level (it takes client and server)",
-	"report.baselineFile", "the top level (a mapping with client and server)",
+	"[]report.fuzzEntry", "a list of entries",
+	"type report.fuzzEntry", "a fuzz entry (it takes signature and reason)",
+	"report.fuzzEntry", "a fuzz entry (signature and reason)",
+	"type report.baselineFile", "the top level (it takes client, server and fuzz)",
+	"report.baselineFile", "the top level (a mapping with client, server and fuzz)",
 )
 
 // LoadBaseline reads an expected-failures baseline. Decoding is strict: an
@@ -100,7 +114,33 @@ func LoadBaseline(path string) (*Baseline, error) {
 			return nil, fmt.Errorf("expected-failures baseline %s: %s: %s is listed under both client and server; a check has one role, keep the entry under that role only", path, where, id)
 		}
 	}
+	b.fuzz = map[string]string{}
+	for i, e := range f.Fuzz {
+		sig, reason := strings.TrimSpace(e.Signature), strings.TrimSpace(e.Reason)
+		where := fmt.Sprintf("fuzz entry %d", i+1)
+		if l := entryLines(data)["fuzz"]; i < len(l) {
+			where += fmt.Sprintf(" (line %d)", l[i])
+		}
+		switch {
+		case sig == "":
+			return nil, fmt.Errorf("expected-failures baseline %s: %s has no signature; give the signature mcpconform fuzz printed for the finding", path, where)
+		case reason == "":
+			return nil, fmt.Errorf("expected-failures baseline %s: %s (%s) has no reason; say why it is expected, for example the issue that tracks it", path, where, sig)
+		case b.fuzz[sig] != "":
+			return nil, fmt.Errorf("expected-failures baseline %s: %s: %s is listed twice under fuzz; keep one entry", path, where, sig)
+		}
+		b.fuzz[sig] = reason
+	}
 	return b, nil
+}
+
+// Fuzz maps the signatures of the findings of mcpconform fuzz the baseline
+// lists to their reasons; empty for a nil Baseline.
+func (b *Baseline) Fuzz() map[string]string {
+	if b == nil {
+		return map[string]string{}
+	}
+	return b.fuzz
 }
 
 func yamlMessage(err error) string {

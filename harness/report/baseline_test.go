@@ -103,7 +103,7 @@ func TestBaselineErrors(t *testing.T) {
 		name, content string
 		want          []string
 	}{
-		{"unknown top-level key", "clients:\n  - id: a\n    reason: r\n", []string{"line 1", "clients", "client and server"}},
+		{"unknown top-level key", "clients:\n  - id: a\n    reason: r\n", []string{"line 1", "clients", "client, server and fuzz"}},
 		{"unknown entry key", "server:\n  - id: a\n    reason: r\n    owner: me\n", []string{"line 4", "owner", "id and reason"}},
 		{"missing id", "server:\n  - id: a\n    reason: r\n  - reason: r\n", []string{"server entry 2 (line 4)", "no id", "mcpconform list"}},
 		{"empty reason", "client:\n  - id: a\n    reason: \"  \"\n", []string{"client entry 1 (line 2)", "(a) has no reason", "say why"}},
@@ -114,6 +114,10 @@ func TestBaselineErrors(t *testing.T) {
 		{"top level is a list", "- id: a\n  reason: r\n", []string{"line 1", "top level"}},
 		{"bad syntax", "server: [\n", []string{"client: and server: lists"}},
 		{"two documents", "server: []\n---\nclient: []\n", []string{"more than one YAML document"}},
+		{"fuzz entry without a reason", "fuzz:\n  - signature: alive-0123456789ab\n", []string{"fuzz entry 1 (line 2)", "no reason"}},
+		{"fuzz entry without a signature", "fuzz:\n  - reason: r\n", []string{"fuzz entry 1", "no signature"}},
+		{"fuzz signature twice", "fuzz:\n  - {signature: a, reason: r}\n  - {signature: a, reason: s}\n", []string{"fuzz entry 2 (line 3)", "listed twice under fuzz"}},
+		{"fuzz entry with an id", "fuzz:\n  - {id: a, reason: r}\n", []string{"line 2", "id", "signature and reason"}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -137,4 +141,24 @@ func TestBaselineMissingFile(t *testing.T) {
 		t.Fatal("loaded a missing file")
 	}
 	wantContains(t, err.Error(), path, "--expected-failures")
+}
+
+// TestBaselineFuzz: the fuzz: list maps signatures to reasons, beside the
+// checks' lists, which it leaves alone.
+func TestBaselineFuzz(t *testing.T) {
+	content := "server:\n  - {id: a, reason: r}\nfuzz:\n  - signature: one-response-3f2a9c1b7d04\n    reason: the SDK echoes big ids wrapped (issue 9)\n"
+	b, err := LoadBaseline(writeFile(t, t.TempDir(), "b.yaml", content))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]string{"one-response-3f2a9c1b7d04": "the SDK echoes big ids wrapped (issue 9)"}
+	if !reflect.DeepEqual(b.Fuzz(), want) {
+		t.Errorf("Fuzz() = %v, want %v", b.Fuzz(), want)
+	}
+	if got := b.Apply(check.Server, result("a", check.Fail, "")); got.Outcome != check.ExpectedFail {
+		t.Errorf("the checks' entry: outcome %s", got.Outcome)
+	}
+	if (*Baseline)(nil).Fuzz() == nil {
+		t.Error("a nil baseline's Fuzz() is nil, not empty")
+	}
 }

@@ -8,6 +8,8 @@ package stdiotarget
 
 import (
 	"bufio"
+	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -44,7 +46,11 @@ type Server struct {
 
 	mu          sync.Mutex
 	nonMessages []string // descriptions (class and length, never content) of stdout lines that are not messages
-	batchLines  int      // stdout lines that held a JSON-RPC batch array
+	// badIDs, beside each entry of nonMessages, holds the id a response
+	// that is invalid for its id alone carried (of a forbidden type, at
+	// most 64 bytes); "" for any other line.
+	badIDs      []string
+	batchLines  int // stdout lines that held a JSON-RPC batch array
 	stderrBytes int64
 	exitState   *os.ProcessState
 	exitedAfter time.Duration
@@ -88,10 +94,9 @@ func Start(argv []string, opts Options) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := cmd.Start(); err != nil {
+	if err := reaper.StartTracked(cmd); err != nil {
 		return nil, fmt.Errorf("server command %q: %w; check the path after --", argv[0], err)
 	}
-	reaper.Track(cmd.Process.Pid)
 	s := &Server{cmd: cmd, stdin: stdin, pgid: cmd.Process.Pid, owner: owner, started: time.Now(), log: opts.Log,
 		messages: make(chan *jsonrpc.Message, 1024), exited: make(chan struct{})}
 	var drained sync.WaitGroup
@@ -144,6 +149,10 @@ func (s *Server) classify(line []byte) {
 			s.messages <- m
 			return
 		}
+		if id, ok := badIDResponse(line); ok {
+			s.noteID(fmt.Sprintf("a response of %d bytes whose id is of a forbidden type", len(line)), id)
+			return
+		}
 		s.note(fmt.Sprintf("an invalid JSON-RPC object of %d bytes", len(line)))
 	case jsonrpc.ClassBatch:
 		ms, err := jsonrpc.DecodeBatch(line)
@@ -172,12 +181,44 @@ func (s *Server) oversized(size int64) {
 	s.note(what)
 }
 
-func (s *Server) note(what string) {
+func (s *Server) note(what string) { s.noteID(what, "") }
+
+func (s *Server) noteID(what, id string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if len(s.nonMessages) < 100 {
 		s.nonMessages = append(s.nonMessages, what)
+		s.badIDs = append(s.badIDs, id)
 	}
+}
+
+// badIDResponse reports whether line would be a valid response but for
+// its id, of a type JSON-RPC forbids, and returns that id as written (a
+// server echoing the id of a request it should have refused).
+func badIDResponse(line []byte) (string, bool) {
+	var m map[string]json.RawMessage
+	if json.Unmarshal(line, &m) != nil || m["id"] == nil || m["method"] != nil || (m["result"] == nil) == (m["error"] == nil) {
+		return "", false
+	}
+	id := bytes.TrimSpace(m["id"])
+	if len(id) > 64 {
+		return "", false
+	}
+	m["id"] = json.RawMessage("0")
+	fixed, _ := json.Marshal(m)
+	if _, err := jsonrpc.Decode(fixed); err != nil {
+		return "", false
+	}
+	return string(id), true
+}
+
+// NonMessageIDs is, beside each entry of NonMessages, the id of a
+// response that was invalid for its id alone, as written ("" for any
+// other line).
+func (s *Server) NonMessageIDs() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]string(nil), s.badIDs...)
 }
 
 func (s *Server) drainStderr(r io.Reader) {

@@ -82,11 +82,10 @@ func (a Adapter) Run(ctx context.Context, inv Invocation) (*Run, error) {
 	stdout, stderr := &boundedBuffer{max: maxCapture}, &boundedBuffer{max: maxCapture}
 	cmd.Stdout, cmd.Stderr = stdout, stderr
 	start := time.Now()
-	if err := cmd.Start(); err != nil {
+	if err := reaper.StartTracked(cmd); err != nil {
 		return nil, fmt.Errorf("client adapter %q: %w; check the path after --", a.Command[0], err)
 	}
 	pgid := cmd.Process.Pid
-	reaper.Track(pgid)
 	done := make(chan error, 1)
 	go func() { err := cmd.Wait(); reaper.Untrack(pgid); done <- err }()
 	deadline := inv.Deadline
