@@ -23,6 +23,11 @@ const MarkdownLimit = 64 << 10
 // summary over MarkdownLimit is rendered again with half the bound.
 const maxLineRunes = 400
 
+// minLineRunes is the least bound RenderMarkdown cuts lines to: a line
+// still shows its "expected: " or "observed: " and the first runes after
+// it.
+const minLineRunes = len("observed: ") + 2
+
 // attentionRank orders the checks a reader must look at first; outcomes not
 // listed (PASS, XFAIL, UNIMPLEMENTED, INFO, SKIPPED, N/A) need no attention.
 var attentionRank = map[check.Outcome]int{
@@ -44,7 +49,7 @@ var attentionRank = map[check.Outcome]int{
 // Cell text is escaped so a message cannot break the table or inject markup.
 func RenderMarkdown(ix *Index) []byte {
 	out := renderMarkdown(ix, maxLineRunes)
-	for limit := maxLineRunes / 2; len(out) > MarkdownLimit && limit >= 20; limit /= 2 {
+	for limit := maxLineRunes / 2; len(out) > MarkdownLimit && limit >= minLineRunes; limit /= 2 {
 		out = renderMarkdown(ix, limit)
 	}
 	return out
