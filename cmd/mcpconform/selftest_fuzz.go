@@ -26,27 +26,33 @@ var plantedBreaks = map[mutant.Name]fuzz.Invariant{
 
 // The fuzzer's kill matrix runs on a small budget: the answers of the
 // reference come in microseconds, so a short timeout is safe, and a low
-// memory ceiling lets the leak cross it after a few calls.
+// memory ceiling lets the leak cross it after a few calls. A planted bug
+// gets a number of sequences, not a time, so that its verdict is the
+// seed's and not the machine's: with seed 1 each is found within 40
+// sequences. The time bound only stops a machine too slow to run them,
+// which is the harness's error, never a survivor.
 const (
-	selftestFuzzTimeout   = 500 * time.Millisecond
-	selftestFuzzMaxRSS    = 96 << 20
-	selftestFuzzBudget    = 60 * time.Second // per planted bug; each is found in seconds
-	selftestFuzzReference = 3 * time.Second  // per transport, finding nothing
-	selftestFuzzShrink    = 15 * time.Second
+	selftestFuzzTimeout    = 500 * time.Millisecond
+	selftestFuzzMaxRSS     = 96 << 20
+	selftestFuzzIterations = 300             // per planted bug
+	selftestFuzzBudget     = 5 * time.Minute // per planted bug, to run them
+	selftestFuzzReference  = 3 * time.Second // per transport, finding nothing
+	selftestFuzzShrink     = 15 * time.Second
 )
 
 // fuzzKill is one row of the fuzzer's kill matrix (selftest --json,
 // "fuzz"): a planted bug and what the fuzzer found against it, or the
 // reference over one transport, where it must find nothing.
 type fuzzKill struct {
-	Target    string  `json:"target"`
-	Transport string  `json:"transport"`
-	Want      string  `json:"want"` // the invariant it must break; "" for the reference
-	Found     string  `json:"found"`
-	Detail    string  `json:"detail,omitempty"`
-	Frames    int     `json:"frames,omitempty"`
-	Seconds   float64 `json:"seconds"`
-	OK        bool    `json:"ok"`
+	Target     string  `json:"target"`
+	Transport  string  `json:"transport"`
+	Want       string  `json:"want"` // the invariant it must break; "" for the reference
+	Found      string  `json:"found"`
+	Detail     string  `json:"detail,omitempty"`
+	Frames     int     `json:"frames,omitempty"`
+	Seconds    float64 `json:"seconds"`
+	Iterations int64   `json:"sequences"`
+	OK         bool    `json:"ok"`
 }
 
 // fuzzMatrix runs the fuzzer with the seed against each planted bug over
@@ -65,10 +71,13 @@ func fuzzMatrix(ctx context.Context, seed int64, stdout io.Writer) ([]fuzzKill, 
 			return nil, fmt.Errorf("planted bug %s has no invariant in the self-test's table", m.Name)
 		}
 		cfg := base
-		cfg.Target, cfg.Duration = stdio("--mutant", string(m.Name)), selftestFuzzBudget
+		cfg.Target, cfg.Duration, cfg.Iterations = stdio("--mutant", string(m.Name)), selftestFuzzBudget, selftestFuzzIterations
 		row, err := fuzzRow(ctx, string(m.Name), cfg, want)
 		if err != nil {
 			return nil, err
+		}
+		if row.Found == "" && row.Iterations < int64(cfg.Iterations) {
+			return nil, fmt.Errorf("selftest: fuzz %s: the machine ran %d of its %d sequences in %s; run the self-test where it has the time", m.Name, row.Iterations, cfg.Iterations, cfg.Duration)
 		}
 		rows = append(rows, row)
 		fmt.Fprintf(stdout, "selftest: %-40s done\n", "fuzz "+m.Name)
@@ -101,7 +110,7 @@ func fuzzRow(ctx context.Context, name string, cfg fuzz.Options, want fuzz.Invar
 	if err != nil {
 		return fuzzKill{}, fmt.Errorf("selftest: fuzz %s: %w", name, err)
 	}
-	row := fuzzKill{Target: name, Transport: cfg.Target.Transport(), Want: string(want), Seconds: rep.Stats.Elapsed.Seconds()}
+	row := fuzzKill{Target: name, Transport: cfg.Target.Transport(), Want: string(want), Seconds: rep.Stats.Elapsed.Seconds(), Iterations: rep.Stats.Iterations}
 	if len(rep.Findings) > 0 {
 		f := rep.Findings[0]
 		row.Found, row.Detail, row.Frames = string(f.Violation.Invariant), f.Violation.Detail, len(f.Case.Frames)
@@ -125,9 +134,9 @@ func printFuzzMatrix(w io.Writer, rows []fuzzKill) (bad bool) {
 		case r.Want == "":
 			status = fmt.Sprintf("BROKE %s: %s", r.Found, r.Detail)
 		case r.OK:
-			status = fmt.Sprintf("killed: %s broken, shrunk to %d frames, %.1fs", r.Found, r.Frames, r.Seconds)
+			status = fmt.Sprintf("killed: %s broken within %d sequences, shrunk to %d frames, %.1fs", r.Found, r.Iterations, r.Frames, r.Seconds)
 		case r.Found == "":
-			status = fmt.Sprintf("SURVIVED: %s not broken in %.1fs", r.Want, r.Seconds)
+			status = fmt.Sprintf("SURVIVED: %s not broken in %d sequences", r.Want, r.Iterations)
 		default:
 			status = fmt.Sprintf("SURVIVED: found %s (%s), not %s", r.Found, r.Detail, r.Want)
 		}

@@ -457,7 +457,7 @@ func (h *hunt) runStep(s commands.SystemUnderTest, st *step) commands.Result {
 			u.err = err
 			return &Violation{Invariant: Alive, Kind: "start", Detail: fmt.Sprintf("the server did not start: %v", err)}
 		}
-		u.r = newRun(c, h.f.md.transport, h.f.cfg.ExecOptions)
+		u.r = newRun(c, h.f.md.transport, h.execOptions())
 	}
 	r := u.r
 	if r.out.Violation != nil {
@@ -524,6 +524,18 @@ func (h *hunt) finish(u *sut) {
 	if h.best == nil || len(frames) <= len(h.best) {
 		h.best, h.bestSteps, h.bestViolation = append([]Frame(nil), frames...), append([]string(nil), u.steps...), v
 	}
+}
+
+// execOptions are the options of the hunt's runs. Once it shrinks a
+// max-rss break, a candidate must cross the bound by an eighth of it: the
+// smallest case that crosses it at all crosses it by a page, and a later
+// run of it then may or may not, as the garbage collector's timing goes.
+func (h *hunt) execOptions() ExecOptions {
+	o := h.f.cfg.ExecOptions
+	if h.want != nil && h.want.Invariant == MaxRSS {
+		o.rssSlack = o.MaxRSS / 8
+	}
+	return o
 }
 
 // transportSpecific reports whether the best case holds frames for one

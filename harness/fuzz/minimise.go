@@ -13,7 +13,7 @@ func (h *hunt) minimise(deadline time.Time) bool {
 	frames := h.best
 	dropped := false
 	try := func(cand []Frame) bool {
-		out, err := Execute(h.f.cfg.Target, cand, h.f.cfg.ExecOptions)
+		out, err := Execute(h.f.cfg.Target, cand, h.execOptions())
 		h.f.executions.Add(int64(out.Sent))
 		h.shrinks++
 		if err != nil || !h.hunted(out.Violation) {
