@@ -83,6 +83,8 @@ every tool); the summary lists the tools called and those left alone.
 			"fakeserver --case ID …   one fake stdio server (what client adapters spawn)",
 			"badge REPORT.json [-o FILE]",
 			"                         an SVG badge (shields style) of a JSON report",
+			"baseline REPORT.json [OLD]",
+			"                         an expected-failures baseline from a JSON report",
 			"version                  the module version and the commit it was built from",
 			"help [COMMAND]           this text, or a command's (the same as COMMAND -h)",
 		},
