@@ -18,7 +18,7 @@ Writes an SVG badge (shields style) from a JSON report of mcpconform client,
 server or the default run: the spec MUST checks passed, the profile, and the
 roles and transports that ran. Green when no spec check failed, red
 otherwise. Without -o the SVG goes to standard output.`,
-	Examples: []string{"mcpconform server --json r.json -- ./my-server && mcpconform badge r.json -o badge.svg"},
+	Examples: []string{"mcpconform server --json r.json -- ./my-server; mcpconform badge r.json -o badge.svg"},
 }
 
 func badgeCommand(args []string, stdout, stderr io.Writer) int {
