@@ -139,6 +139,7 @@ func Run(ctx context.Context, cfg Options) (*Report, error) {
 		rep.Tools = append(rep.Tools, t.Name)
 	}
 	md := &model{tools: tools, transport: cfg.Target.Transport()}
+	cfg.Outputs = outputsOf(tools, cfg.Outputs)
 	workers := max(cfg.Workers, 1)
 	start := time.Now()
 	var deadline time.Time
@@ -302,6 +303,9 @@ func (f *fuzzer) iterate(i int64) {
 	c := &Case{Invariant: h.want.Invariant, Transport: f.md.transport, Seed: f.cfg.Seed, Frames: h.best}
 	if !h.transportSpecific() {
 		c.Transport = "any"
+	}
+	if h.want.Invariant == OutputSchema {
+		c.Outputs = calledOutputs(h.best, f.cfg.Outputs)
 	}
 	sig := Signature(h.want.Invariant, h.best)
 	c.Comment = []string{
@@ -598,7 +602,8 @@ func discover(cfg Options) (tools []Tool, skipped []string, err error) {
 		var list struct {
 			Tools []struct {
 				mcp.Tool
-				InputSchema map[string]any `json:"inputSchema"`
+				InputSchema  map[string]any  `json:"inputSchema"`
+				OutputSchema json.RawMessage `json:"outputSchema"`
 			} `json:"tools"`
 			NextCursor any `json:"nextCursor"`
 		}
@@ -611,7 +616,7 @@ func discover(cfg Options) (tools []Tool, skipped []string, err error) {
 			case len(only) > 0 && !only[t.Name]:
 				skipped = append(skipped, t.Name+" (not in --tools)")
 			default:
-				tools = append(tools, Tool{Name: t.Name, Schema: t.InputSchema, Slow: slow[t.Name]})
+				tools = append(tools, Tool{Name: t.Name, Schema: t.InputSchema, Output: t.OutputSchema, Slow: slow[t.Name]})
 			}
 		}
 		if cursor = list.NextCursor; cursor == nil || cursor == "" {

@@ -14,6 +14,8 @@ import (
 type Tool struct {
 	Name   string
 	Schema map[string]any
+	// Output is its outputSchema; nil without one.
+	Output json.RawMessage
 	// Slow marks a tool that answers only when cancelled or after long:
 	// the fuzzer calls it only together with its cancel.
 	Slow bool
