@@ -22,6 +22,8 @@ var plantedBreaks = map[mutant.Name]fuzz.Invariant{
 	mutant.PlantedWedgeAfterUnknownCancel: fuzz.AnswersPing,
 	mutant.PlantedLeak:                    fuzz.MaxRSS,
 	mutant.PlantedSetsidChild:             fuzz.NoLeftovers,
+	mutant.PlantedImageWithoutMimeType:    fuzz.SchemaValid,
+	mutant.PlantedStructuredDrift:         fuzz.OutputSchema,
 }
 
 // The fuzzer's kill matrix runs on a small budget: the answers of the
