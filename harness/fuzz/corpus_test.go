@@ -56,7 +56,7 @@ func TestCorpusReplays(t *testing.T) {
 				}
 			}
 			if m, ok := strings.CutPrefix(base, "planted-"); ok && c.Transport != "http" {
-				out, err := Execute(reference("--mutant", "planted-"+m), c.Frames, ExecOptions{Timeout: 300 * time.Millisecond, MaxRSS: opt.MaxRSS / 2, Outputs: c.Outputs})
+				out, err := Execute(reference("--mutant", "planted-"+m), c.Frames, ExecOptions{Timeout: opt.Timeout, MaxRSS: opt.MaxRSS / 2, Outputs: c.Outputs})
 				if err != nil {
 					t.Fatal(err)
 				}

@@ -42,6 +42,10 @@ type Options struct {
 	// MaxFindings ends the run once that many new groups of findings are
 	// found (a group known by Known does not count); zero is no bound.
 	MaxFindings int
+	// StopOn, when set, also ends the run once a finding breaks that
+	// invariant: the self-test hunts one planted bug, and a finding of
+	// another kind on the way does not end its search.
+	StopOn Invariant
 	// Known maps the signatures of known findings to why they are
 	// expected: such a group is reported with its reason, and neither
 	// ends the run nor counts as new.
@@ -219,6 +223,7 @@ type fuzzer struct {
 
 	next, iterations, executions atomic.Int64
 	newGroups                    atomic.Int64 // groups not in Known
+	stopped                      atomic.Bool  // a finding broke Options.StopOn
 
 	mu       sync.Mutex
 	err      error // a harness error ends the run
@@ -245,7 +250,7 @@ func (f *fuzzer) over() bool {
 	f.mu.Lock()
 	failed := f.err != nil
 	f.mu.Unlock()
-	enough := f.cfg.MaxFindings > 0 && f.newGroups.Load() >= int64(f.cfg.MaxFindings)
+	enough := f.cfg.MaxFindings > 0 && f.newGroups.Load() >= int64(f.cfg.MaxFindings) || f.stopped.Load()
 	return failed || enough || f.ctx.Err() != nil || (!f.deadline.IsZero() && time.Now().After(f.deadline))
 }
 
@@ -351,6 +356,9 @@ func (h *hunt) confirm() bool {
 func (f *fuzzer) add(fd Finding) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
+	if f.cfg.StopOn != "" && fd.Violation.Invariant == f.cfg.StopOn {
+		f.stopped.Store(true)
+	}
 	for i := range f.findings {
 		if g := &f.findings[i]; g.Signature == fd.Signature {
 			g.Count++
