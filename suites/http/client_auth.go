@@ -273,7 +273,7 @@ var _ = clientCheck(check.Descriptor{
 var _ = clientCheck(check.Descriptor{
 	ID:          "http.client.auth.bearer-header",
 	Title:       "the access token goes in the Authorization header, never in the query string",
-	Requirement: "The client sends the access token it obtained as Authorization: Bearer <token> on every request to the MCP server, and never in the query string (AU-08, OAuth 2.1 §5.1).",
+	Requirement: "The client sends the access token it obtained as a Bearer token in the Authorization header of every request to the MCP server, and never in the query string (AU-08, OAuth 2.1 §5.1).",
 	Rules:       []string{"AU-08"},
 	KilledBy:    []mutant.Name{mutant.AuthTokenInQuery},
 }, func(c *run.C) {
@@ -291,11 +291,11 @@ var _ = clientCheck(check.Descriptor{
 			authorized = true
 			continue
 		}
-		c.Require(!authorized || q.Token != "", "Authorization: Bearer <token> on every request once the client holds a token",
+		c.Require(!authorized || q.Token != "", "a Bearer token in the Authorization header of every request once the client holds a token",
 			"a %s %s after the client was authorized carried no bearer token (answered %d)", q.Method, strings.Join(q.Methods, ", "), q.Status)
 	}
 	if !authorized {
-		c.Unimplemented(fmt.Sprintf("no request reached the MCP server with a token it accepted (requests: %s; authorization server: %s): the client must redeem the code for a token and send it as Authorization: Bearer",
+		c.Unimplemented(fmt.Sprintf("no request reached the MCP server with a token it accepted (requests: %s; authorization server: %s): the client must redeem the code for a token and send it as a Bearer token in the Authorization header",
 			describeResource(r), describeAS(r.AS)))
 	}
 })
@@ -442,7 +442,7 @@ var _ = clientCheck(check.Descriptor{
 			id = user
 		}
 		c.Require(id == "" || !slices.Contains(r.AS.Registered, id), "no client_id registered with "+r.AS.URL+" in any request to "+r.Next.URL,
-			"a %s request to the second authorization server carried the client_id the first one issued", q.Endpoint)
+			"a request to the %s endpoint of the second authorization server carried the client_id the first one issued", q.Endpoint)
 	}
 })
 

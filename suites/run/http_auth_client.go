@@ -202,11 +202,12 @@ func redactValues(v url.Values) string {
 }
 
 // authorizationNote says which scheme an Authorization value used, never
-// its credentials.
+// its credentials (nor the header's name with a colon, which the redaction
+// of a report takes for the header and masks to the end of the line).
 func authorizationNote(v string) string {
 	if v == "" {
 		return ""
 	}
 	scheme, _, _ := strings.Cut(v, " ")
-	return " [Authorization: " + scheme + " " + transcript.Redacted + "]"
+	return " with " + scheme + " " + transcript.Redacted
 }
