@@ -108,7 +108,7 @@ func TestJUnitFollowsTheIndex(t *testing.T) {
 		skipped += s.Skipped
 	}
 	s := ix.Summary
-	if want := s.Unimplemented + s.NotApplicable + s.XFail + s.Skipped - 2; skipped != want {
+	if want := s.Warn + s.Hardened + s.Unimplemented + s.NotApplicable + s.XFail + s.Skipped - 2; skipped != want {
 		t.Errorf("skipped=%d, want the index's %d", skipped, want)
 	}
 	if suites.Failures != s.Fail+s.Stale || suites.Errors != s.Error+1 {
@@ -136,7 +136,7 @@ func TestJUnitFollowsTheIndex(t *testing.T) {
 			if tc.Skipped == nil || tc.Skipped.Message != "expected failure: "+full {
 				t.Errorf("%s: skipped %+v", c.ID, tc.Skipped)
 			}
-		case check.Unimplemented, check.NotApplicable, check.Skipped:
+		case check.Unimplemented, check.NotApplicable, check.Skipped, check.Warn, check.HardenedMiss:
 			if tc.Skipped == nil || !strings.HasSuffix(tc.Skipped.Message, full) {
 				t.Errorf("%s: skipped %+v", c.ID, tc.Skipped)
 			}
@@ -196,5 +196,57 @@ func TestWriteJUnitPathIsDirectory(t *testing.T) {
 	wantContains(t, err.Error(), target, "is a directory")
 	if got := dirEntries(t, dir); !reflect.DeepEqual(got, []string{"junit.xml"}) {
 		t.Errorf("directory holds %v", got)
+	}
+}
+
+// TestJUnitViewerSummaryShowsTheWarnings reads the XML as a CI dashboard
+// does (dorny/test-reporter, GitLab, Jenkins' JUnit plugin): per test
+// case, a failure or an error element fails it, a skipped element skips
+// it with its message, anything else passed; the summary lists the failed
+// and the skipped cases with their messages. A WARN and a HARDENED must be
+// in it, not among the passes.
+func TestJUnitViewerSummaryShowsTheWarnings(t *testing.T) {
+	data, _ := writeJUnit(t, everyOutcome())
+	var doc struct {
+		Suites []struct {
+			Cases []struct {
+				Name    string    `xml:"name,attr"`
+				Failure *struct{} `xml:"failure"`
+				Error   *struct{} `xml:"error"`
+				Skipped *struct {
+					Message string `xml:"message,attr"`
+				} `xml:"skipped"`
+			} `xml:"testcase"`
+		} `xml:"testsuite"`
+	}
+	if err := xml.Unmarshal([]byte(data), &doc); err != nil {
+		t.Fatal(err)
+	}
+	shown := map[string]string{} // the summary: case name → what it says
+	for _, s := range doc.Suites {
+		for _, c := range s.Cases {
+			switch {
+			case c.Failure != nil:
+				shown[c.Name] = "failed"
+			case c.Error != nil:
+				shown[c.Name] = "error"
+			case c.Skipped != nil:
+				shown[c.Name] = "skipped: " + c.Skipped.Message
+			}
+		}
+	}
+	for name, want := range map[string]string{
+		"[stdio.client.hello] title of stdio.client.hello": "skipped: warn: observed: slow",
+		"[server.aread.check] title of server.aread.check": "skipped: hardened: requirement",
+		"[server.areac.check] title of server.areac.check": "skipped: warn: requirement",
+		"[server.areab.check] title of server.areab.check": "failed",
+		"[server.areaa.check] title of server.areaa.check": "",
+	} {
+		if got := shown[name]; !strings.HasPrefix(got, want) || (want == "" && got != "") {
+			t.Errorf("a viewer shows %s as %q, want %q…", name, got, want)
+		}
+	}
+	if problems := schemaProblems(t, data); len(problems) > 0 {
+		t.Errorf("the document breaks the schema: %v", problems)
 	}
 }
