@@ -42,13 +42,19 @@ func Server[T TB[T]](t T, target Target, opts ...Option) {
 	t.Helper()
 	var args []string
 	switch {
+	case target.handler != nil && target.url != "":
+		t.Fatalf("mcpconformtest.Server: both a Handler and a URL; give one of them")
+		return
 	case target.handler != nil:
 		args = []string{"--url", serveHandler(t, target.handler)}
 	case target.url != "":
 		args = []string{"--url", target.url}
-	case len(target.command) > 0:
-		args = append([]string{"--"}, target.command...)
-	default:
+	}
+	if len(target.command) > 0 {
+		args = append(args, "--")
+		args = append(args, target.command...)
+	}
+	if len(args) == 0 {
 		t.Fatalf("mcpconformtest.Server: no target; give Handler(h), URL(u) or Command(argv...)")
 		return
 	}

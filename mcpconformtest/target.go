@@ -19,3 +19,19 @@ func URL(u string) Target { return Target{url: u} }
 
 // Command is a stdio server: the argv of the process each check starts.
 func Command(argv ...string) Target { return Target{command: argv} }
+
+// With is t and o together: a server over streamable HTTP (Handler or URL)
+// and over stdio (Command), both certified in one run, as
+// mcpconform server --url U -- CMD… does.
+func (t Target) With(o Target) Target {
+	if t.handler == nil {
+		t.handler = o.handler
+	}
+	if t.url == "" {
+		t.url = o.url
+	}
+	if len(t.command) == 0 {
+		t.command = o.command
+	}
+	return t
+}
