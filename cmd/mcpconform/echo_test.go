@@ -187,21 +187,6 @@ func TestEchoedCredentialsShowInNoForm(t *testing.T) {
 	}
 }
 
-// TestWorkersMaskTheSameEnvironment: a worker of a parallel run inherits
-// the coordinator's environment, so it masks the same secret-named
-// variables; the variables the coordinator adds for it are none of them.
-func TestWorkersMaskTheSameEnvironment(t *testing.T) {
-	t.Setenv(echoEnvName, echoEnvValue)
-	coordinator := transcript.SecretEnvValues(os.Environ())
-	worker := transcript.SecretEnvValues(workerEnv(filepath.Join(t.TempDir(), "socket"), "out.json", "probed.json", 3))
-	if !slices.Contains(coordinator, echoEnvValue) || !slices.Equal(worker, coordinator) {
-		t.Errorf("the coordinator masks %q, a worker %q", coordinator, worker)
-	}
-	if got := runSecrets(nil, "").Redact("get-env: " + echoEnvName + "=" + echoEnvValue); strings.Contains(got, echoEnvValue) {
-		t.Errorf("runSecrets leaves the environment's token: %q", got)
-	}
-}
-
 // plantedMasked is the echo's list of planted forms, masked, however an
 // output quotes it (JSON, XML and HTML escape the quotes their own way).
 var plantedMasked = regexp.MustCompile(`planted[^*]{0,24}` + regexp.QuoteMeta(transcript.Redacted))

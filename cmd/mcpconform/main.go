@@ -5,14 +5,13 @@
 package main
 
 import (
-	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
 	"strings"
 	"time"
 
+	"github.com/mcpconform/mcpconform/certify"
 	"github.com/mcpconform/mcpconform/fakeservers/stdiofake" // the fakeserver subcommand
 	"github.com/mcpconform/mcpconform/harness/adapter"
 	"github.com/mcpconform/mcpconform/harness/reaper"
@@ -56,15 +55,15 @@ type errUsage struct{ error }
 
 func dispatch(args []string, stdout, stderr io.Writer) int {
 	if len(args) == 0 {
-		return certifyAll(nil, stdout, stderr)
+		return certify.All(nil, stdout, stderr)
 	}
 	switch args[0] {
 	case "shard": // a worker of a parallel run: the command it was given
 		return dispatch(args[1:], stdout, stderr)
 	case "client":
-		return certify(args[1:], stdout, stderr)
+		return certify.Client(args[1:], stdout, stderr)
 	case "server":
-		return certifyServer(args[1:], stdout, stderr)
+		return certify.Server(args[1:], stdout, stderr)
 	case "serve":
 		return serve.Main(args[1:])
 	case serve.AuthTokenCommand: // a token of serve --auth's authorization server
@@ -96,24 +95,15 @@ func dispatch(args []string, stdout, stderr io.Writer) int {
 		if len(args) > 1 && args[1] != "help" {
 			return dispatch([]string{args[1], "-h"}, stdout, stderr)
 		}
-		return certifyAll([]string{"-h"}, stdout, stderr)
+		return certify.All([]string{"-h"}, stdout, stderr)
 	}
 	if len(args[0]) > 0 && args[0][0] == '-' {
 		// Flags without a command: certify the references.
-		return certifyAll(args, stdout, stderr)
+		return certify.All(args, stdout, stderr)
 	}
 	fmt.Fprintf(stderr, "mcpconform: unknown command %q; mcpconform -h lists the commands\n", args[0])
 	return 2
 }
 
 // exitFor maps an error to an exit status, printing it.
-func exitFor(err error, stderr io.Writer) int {
-	if err == nil {
-		return 0
-	}
-	if errors.Is(err, flag.ErrHelp) {
-		return 0
-	}
-	fmt.Fprintln(stderr, "mcpconform:", err)
-	return 2
-}
+var exitFor = certify.ExitFor

@@ -5,7 +5,6 @@ import (
 	"cmp"
 	"encoding/json"
 	"encoding/xml"
-	"io"
 	"maps"
 	"os"
 	"path/filepath"
@@ -13,7 +12,6 @@ import (
 	"strings"
 	"syscall"
 	"testing"
-	"time"
 
 	"github.com/mcpconform/mcpconform/harness/check"
 	"github.com/mcpconform/mcpconform/harness/mutant"
@@ -21,7 +19,6 @@ import (
 	"github.com/mcpconform/mcpconform/harness/rules"
 	"github.com/mcpconform/mcpconform/harness/selfexec"
 	"github.com/mcpconform/mcpconform/harness/target"
-	"github.com/mcpconform/mcpconform/harness/toolpolicy"
 	"github.com/mcpconform/mcpconform/suites/run"
 )
 
@@ -402,40 +399,6 @@ func TestSubjectNeverSeenIsNotApplicable(t *testing.T) {
 	}
 }
 
-func TestFixturesFileErrors(t *testing.T) {
-	dir := t.TempDir()
-	for _, tc := range []struct{ body, want string }{
-		{"progress: {tool: ticker, arguments: {steps: 3}}\n", ""},
-		{"call_tools: none\nunsafe: [rm]\nprogress: {tool: ticker, arguments: {steps: 3}}\n", ""},
-		{"telepathy: {tool: x}\n", `unknown role "telepathy"`},
-		{"progress: {arguments: {}}\n", `names no tool`},
-		{"progress: {tool: x, colour: red}\n", "colour"},
-		{"call_tools: sometimes\n", `call_tools: "sometimes": use all, read-only (the default) or none`},
-		{"protected: true\nprogress: {tool: ticker, arguments: {steps: 3}}\n", ""},
-		{"protected: maybe\n", "protected: true or false"},
-	} {
-		path := filepath.Join(dir, "f.yaml")
-		if err := os.WriteFile(path, []byte(tc.body), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		ff, err := loadFixturesFile(path)
-		f := ff.roles
-		switch {
-		case tc.want == "" && (err != nil || f["progress"].Tool != "ticker" || f["progress"].Arguments["steps"] != 3):
-			t.Errorf("%q: %v, %+v", tc.body, err, f)
-		case strings.HasPrefix(tc.body, "call_tools: none") && (ff.callTools != toolpolicy.None || !slices.Equal(ff.unsafe, []string{"rm"})):
-			t.Errorf("%q: call_tools %q, unsafe %v", tc.body, ff.callTools, ff.unsafe)
-		case strings.HasPrefix(tc.body, "protected: true") && !ff.protected:
-			t.Errorf("%q: not protected", tc.body)
-		case tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)):
-			t.Errorf("%q: error %v, want one saying %q", tc.body, err, tc.want)
-		}
-	}
-	if _, err := loadFixturesFile(filepath.Join(dir, "missing.yaml")); err == nil {
-		t.Error("a missing fixtures file was accepted")
-	}
-}
-
 // TestAdapterContractBreachIsOneHarnessError: an adapter that prints no tool
 // line, or bytes that are not contract lines, gets no verdict at all: the
 // pre-flight stops the run with exit 2 and one message that names what was
@@ -493,27 +456,5 @@ func TestAdapterWithOneTransportLeavesTheOtherUnimplemented(t *testing.T) {
 	}
 	if got["stdio.client.stdin.only-jsonrpc"] != "PASS" || got["http.client.post.accept-both"] != "UNIMPLEMENTED" {
 		t.Errorf("outcomes %v: want the stdio check PASS and the HTTP one UNIMPLEMENTED", got)
-	}
-}
-
-// TestCheckTimeoutLeavesRoomForTimeout: without --check-timeout, a server
-// check's deadline leaves room for --timeout, --patience and
-// --probe-timeout on each transport; a --check-timeout given stands.
-func TestCheckTimeoutLeavesRoomForTimeout(t *testing.T) {
-	for _, tc := range []struct {
-		args []string
-		want time.Duration
-	}{
-		{[]string{"server"}, run.DefaultServerCheckDeadline},
-		{[]string{"server", "--timeout", "90s"}, 2 * (90*time.Second + run.DefaultPatience + run.DefaultProbeTimeout)},
-		{[]string{"server", "--timeout", "90s", "--check-timeout", "1m"}, time.Minute},
-	} {
-		o, err := parseRunFlags(tc.args[0], tc.args[1:], io.Discard)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if o.checkTimeout != tc.want {
-			t.Errorf("%v: --check-timeout %s, want %s", tc.args, o.checkTimeout, tc.want)
-		}
 	}
 }

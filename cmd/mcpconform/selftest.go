@@ -26,13 +26,6 @@ import (
 	"github.com/mcpconform/mcpconform/suites/run"
 )
 
-func init() {
-	// The self-test's runs in a test binary: processes of their own, so
-	// they reap as the CLI's do.
-	selfexec.Register("client", func(args []string) int { return runHarness(append([]string{"client"}, args...)) })
-	selfexec.Register("server", func(args []string) int { return runHarness(append([]string{"server"}, args...)) })
-}
-
 // Kill matrix written by selftest --json; field names are a public contract.
 type killMatrix struct {
 	Checks            []checkKills  `json:"checks"`

@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/mcpconform/mcpconform/certify"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -42,6 +43,9 @@ func runChild(command string, args ...string) (int, []byte) {
 	out, err := exec.Command(argv[0], argv[1:]...).CombinedOutput()
 	return exitCode(err), out
 }
+
+// exitCode is a finished command's exit status (-1 when it did not run).
+var exitCode = certify.ExitCode
 
 // TestServerErasAreNotApplicable certifies a modern-only and a legacy-only
 // reference server: the checks of the era each does not serve are N/A, the

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"github.com/mcpconform/mcpconform/certify"
 	"io"
 	"runtime/debug"
 	"strings"
@@ -29,12 +30,10 @@ func versionCommand(args []string, stdout, stderr io.Writer) int {
 var Version = "dev"
 
 func init() {
-	if Version != "dev" {
-		return
-	}
-	if info, ok := debug.ReadBuildInfo(); ok {
+	if info, ok := debug.ReadBuildInfo(); ok && Version == "dev" {
 		Version = versionString(info)
 	}
+	certify.Version = Version
 }
 
 // versionString formats the build info: the main module's version

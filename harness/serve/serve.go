@@ -106,6 +106,11 @@ func Start(o Options) (url string, stop func() error, err error) {
 	return httpserver.Listen(o.addr(), t)
 }
 
+// Handler is the reference server's streamable HTTP endpoint (o.Auth
+// aside) as an http.Handler, for a caller that serves it itself, such as a
+// test through package mcpconformtest; Close ends its sessions.
+func Handler(o Options) (*httpserver.Server, error) { return o.transport() }
+
 // transport is the reference MCP server behind the HTTP server transport.
 func (o Options) transport() (*httpserver.Server, error) {
 	server, err := o.mcpServer()

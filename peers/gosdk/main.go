@@ -19,9 +19,13 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-func main() {
+func main() { peerhost.Main(peer()) }
+
+// peer is the server over its SDK's two transports (its test certifies
+// them through package mcpconformtest).
+func peer() peerhost.Peer {
 	server := newServer()
-	peerhost.Main(peerhost.Peer{
+	return peerhost.Peer{
 		Name:  "gosdk-server",
 		Stdio: func(ctx context.Context) error { return server.Run(ctx, &mcp.StdioTransport{}) },
 		HTTP: func(*http.Server) (http.Handler, func(context.Context) error) {
@@ -37,5 +41,5 @@ func main() {
 			// StreamableHTTPOptions.CrossOriginProtection documentation advises.
 			return http.NewCrossOriginProtection().Handler(handler), nil
 		},
-	})
+	}
 }

@@ -19,9 +19,13 @@ import (
 	"github.com/mcpconform/mcpconform/peers/peerhost"
 )
 
-func main() {
+func main() { peerhost.Main(peer()) }
+
+// peer is the server over its SDK's two transports (its test certifies
+// them through package mcpconformtest).
+func peer() peerhost.Peer {
 	mcpServer := newServer()
-	peerhost.Main(peerhost.Peer{
+	return peerhost.Peer{
 		Name: "mcpgo-server",
 		Stdio: func(ctx context.Context) error {
 			// Listen rather than ServeStdio: the signal context ends it, and
@@ -44,5 +48,5 @@ func main() {
 			)
 			return transport, transport.Shutdown
 		},
-	})
+	}
 }

@@ -1,4 +1,4 @@
-package main
+package certify
 
 import (
 	"bufio"
@@ -47,10 +47,6 @@ const (
 	// probed (run.Handoff): a worker never probes again.
 	envShardProbed = "MCPCONFORM_SHARD_PROBED"
 )
-
-func init() {
-	selfexec.Register("shard", func(args []string) int { return runHarness(args) })
-}
 
 // shardConf is a worker's part of a parallel run.
 type shardConf struct {
@@ -103,7 +99,7 @@ type shardResult struct {
 func runShard(shard shardConf, o *runOptions, p *prepared, roles []check.Role, stderr io.Writer) int {
 	cl, err := dialCoordinator(shard)
 	if err != nil {
-		return exitFor(err, stderr)
+		return ExitFor(err, stderr)
 	}
 	run.SetClaimer(cl)
 	passed := runSpecs(o, p)
@@ -117,7 +113,7 @@ func runShard(shard shardConf, o *runOptions, p *prepared, roles []check.Role, s
 		err = report.WriteFile(shard.out, b)
 	}
 	if err != nil {
-		return exitFor(fmt.Errorf("worker %d: writing its results: %w", shard.worker, err), stderr)
+		return ExitFor(fmt.Errorf("worker %d: writing its results: %w", shard.worker, err), stderr)
 	}
 	return interruptedExit()
 }
@@ -127,7 +123,7 @@ func runShard(shard shardConf, o *runOptions, p *prepared, roles []check.Role, s
 func certifyParallel(o *runOptions, p *prepared, roles []check.Role, stdout, stderr io.Writer) int {
 	dir, err := os.MkdirTemp("", "mcpconform-parallel-")
 	if err != nil {
-		return exitFor(err, stderr)
+		return ExitFor(err, stderr)
 	}
 	defer os.RemoveAll(dir)
 	n := min(p.workers, p.selected)
@@ -138,7 +134,7 @@ func certifyParallel(o *runOptions, p *prepared, roles []check.Role, stdout, std
 	// pre-flight's probe: each worker starts its own for its checks.
 	t, stopTargets, err := startTargets(o, roles)
 	if err != nil {
-		return exitFor(err, stderr)
+		return ExitFor(err, stderr)
 	}
 	defer stopTargets()
 	var wsMu sync.Mutex
@@ -181,23 +177,23 @@ func certifyParallel(o *runOptions, p *prepared, roles []check.Role, stdout, std
 		// and each worker certifying the reference starts its own.
 		co, err := newCoordinator(filepath.Join(dir, "claims.sock"), con, o.url != "", p.clientCap)
 		if err != nil {
-			return exitFor(err, stderr)
+			return ExitFor(err, stderr)
 		}
 		defer co.close()
 		probed := filepath.Join(dir, "probed.json")
 		if err := writeHandoff(probed); err != nil {
-			return exitFor(err, stderr)
+			return ExitFor(err, stderr)
 		}
 		wsMu.Lock()
 		ws, err = startWorkers(o, dir, co.path, probed, n)
 		wsMu.Unlock()
 		if err != nil {
-			return exitFor(err, stderr)
+			return ExitFor(err, stderr)
 		}
 		waitWorkers(ws, p.budget+2*run.ShutdownGrace+time.Minute)
 		con.Close()
 		if f, err = mergeShards(ws); err != nil {
-			return exitFor(err, stderr)
+			return ExitFor(err, stderr)
 		}
 	}
 	run.Adopt(f.results)
@@ -230,7 +226,7 @@ type worker struct {
 }
 
 // workerEnv is the environment of worker i: the coordinator's, so that
-// the worker masks the same secret-named variables (runSecrets), with
+// the worker masks the same secret-named variables (RunSecrets), with
 // where the coordinator listens, where the worker writes and where the
 // pre-flight's findings are.
 func workerEnv(socket, out, probed string, i int) []string {
@@ -316,14 +312,14 @@ func waitWorkers(ws []*worker, deadline time.Duration) {
 		wg.Go(func() {
 			err := w.cmd.Wait()
 			reaper.Untrack(w.cmd.Process.Pid)
-			w.exit = exitCode(err)
+			w.exit = ExitCode(err)
 		})
 	}
 	wg.Wait()
 }
 
-// exitCode is a finished command's exit status (-1 when it did not run).
-func exitCode(err error) int {
+// ExitCode is a finished command's exit status (-1 when it did not run).
+func ExitCode(err error) int {
 	var ee *exec.ExitError
 	switch {
 	case err == nil:

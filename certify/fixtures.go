@@ -1,4 +1,4 @@
-package main
+package certify
 
 import (
 	"bytes"
@@ -19,22 +19,22 @@ import (
 // fixtureRoles are the behaviours a fixtures file may map to a tool.
 var fixtureRoles = []string{"elicitation", "elicitation-url", "failing", "input-required", "logging", "progress", "roots", "sampling", "slow"}
 
-// fixturesFile is what a fixtures file says: the tool (and arguments)
+// FixturesFile is what a fixtures file says: the tool (and arguments)
 // that shows each role, the tools never to call (`unsafe: [NAME, …]`) and
 // which tools checks may call (`call_tools: all|read-only|none`, "" when
 // it does not say), and whether the server is a protected resource
 // (`protected: true`: the auth checks fail where it lets a request
 // without a token through, instead of being N/A).
-type fixturesFile struct {
-	roles     map[string]run.Fixture
-	unsafe    []string
-	callTools toolpolicy.Mode
-	protected bool
+type FixturesFile struct {
+	Roles     map[string]run.Fixture
+	Unsafe    []string
+	CallTools toolpolicy.Mode
+	Protected bool
 }
 
-// loadFixturesFile reads a fixtures file; an empty path means no file.
-func loadFixturesFile(path string) (fixturesFile, error) {
-	var ff fixturesFile
+// LoadFixturesFile reads a fixtures file; an empty path means no file.
+func LoadFixturesFile(path string) (FixturesFile, error) {
+	var ff FixturesFile
 	if path == "" {
 		return ff, nil
 	}
@@ -48,7 +48,7 @@ func loadFixturesFile(path string) (fixturesFile, error) {
 	}
 	n, unsafe := nodes["unsafe"]
 	if unsafe {
-		if err := n.Decode(&ff.unsafe); err != nil {
+		if err := n.Decode(&ff.Unsafe); err != nil {
 			return ff, fmt.Errorf("--fixtures %s: unsafe: %v; write unsafe: [TOOL, …]", path, err)
 		}
 	}
@@ -56,7 +56,7 @@ func loadFixturesFile(path string) (fixturesFile, error) {
 	if callTools {
 		var mode string
 		if err = n.Decode(&mode); err == nil {
-			ff.callTools, err = toolpolicy.ParseMode("call_tools:", mode)
+			ff.CallTools, err = toolpolicy.ParseMode("call_tools:", mode)
 		}
 		if err != nil {
 			return ff, fmt.Errorf("--fixtures %s: %v", path, err)
@@ -64,7 +64,7 @@ func loadFixturesFile(path string) (fixturesFile, error) {
 	}
 	n, protected := nodes["protected"]
 	if protected {
-		if err := n.Decode(&ff.protected); err != nil {
+		if err := n.Decode(&ff.Protected); err != nil {
 			return ff, fmt.Errorf("--fixtures %s: protected: %v; write protected: true or false", path, err)
 		}
 	}
@@ -74,23 +74,23 @@ func loadFixturesFile(path string) (fixturesFile, error) {
 		delete(nodes, "protected")
 		b, _ = yaml.Marshal(nodes)
 	}
-	ff.roles, err = decodeFixtures(path, b)
+	ff.Roles, err = decodeFixtures(path, b)
 	return ff, err
 }
 
-// callToolsFlag is --call-tools. set says it was given: the flag wins over
+// CallToolsFlag is --call-tools. set says it was given: the flag wins over
 // the fixtures file's call_tools.
-type callToolsFlag struct {
+type CallToolsFlag struct {
 	mode toolpolicy.Mode
 	set  bool
 }
 
-// callToolsUsage is the help of --call-tools, the same on every command.
-const callToolsUsage = "which tools may be called (`MODE`): read-only (the default: those the server marks readOnlyHint: true and not openWorldHint: true, and those --fixtures names), all, or none; never a --fixtures file's unsafe: tools; without this flag, the file's call_tools: gives the mode"
+// CallToolsUsage is the help of --call-tools, the same on every command.
+const CallToolsUsage = "which tools may be called (`MODE`): read-only (the default: those the server marks readOnlyHint: true and not openWorldHint: true, and those --fixtures names), all, or none; never a --fixtures file's unsafe: tools; without this flag, the file's call_tools: gives the mode"
 
-func (f *callToolsFlag) String() string { return string(f.mode) }
+func (f *CallToolsFlag) String() string { return string(f.mode) }
 
-func (f *callToolsFlag) Set(v string) error {
+func (f *CallToolsFlag) Set(v string) error {
 	m, err := toolpolicy.ParseMode("--call-tools", v)
 	f.mode, f.set = m, err == nil
 	return err
@@ -98,11 +98,11 @@ func (f *callToolsFlag) Set(v string) error {
 
 // over is the run's mode: the flag's when given, else the fixtures file's
 // (zero, read-only, when it does not say).
-func (f callToolsFlag) over(file fixturesFile) toolpolicy.Mode {
+func (f CallToolsFlag) Over(file FixturesFile) toolpolicy.Mode {
 	if f.set {
 		return f.mode
 	}
-	return file.callTools
+	return file.CallTools
 }
 
 // decodeFixtures reads the role mappings strictly.

@@ -1,4 +1,4 @@
-package main
+package certify
 
 import (
 	"github.com/mcpconform/mcpconform/harness/check"

@@ -1,4 +1,4 @@
-package main
+package certify
 
 import (
 	"context"
@@ -44,7 +44,7 @@ type runOptions struct {
 	checkTimeout                time.Duration // server: the deadline of one check
 	probeTimeout                time.Duration // server: the deadline of each era probe
 	quietWindow, toolBudget     time.Duration // server: the checks' declared waits
-	callTools                   callToolsFlag // server: which tools checks may call
+	callTools                   CallToolsFlag // server: which tools checks may call
 	seed                        int64
 	fuzz                        bool         // client: run the fuzz checks (kind:fuzz) too
 	fuzzCases                   int          // client: cases per fuzz check
@@ -54,7 +54,7 @@ type runOptions struct {
 	color                       console.Mode // --color, or never with --no-color
 	verbose                     bool
 	url                         string     // server: the endpoint under test
-	secrets                     secretList // --secret: the values every output masks
+	secrets                     SecretList // --secret: the values every output masks
 	fixtures                    string     // server: the fixtures file
 	authTokenCommand            string     // server: --auth-token-command, the shell command that prints bearer tokens
 	target                      []string   // client: the adapter command after --
@@ -103,7 +103,7 @@ func parseRunFlags(name string, args []string, stdout io.Writer) (*runOptions, e
 	color := fs.String("color", string(console.Auto), "`WHEN` to colour the console: auto (on a terminal, unless NO_COLOR is set), always or never")
 	noColor := fs.Bool("no-color", false, "the same as --color never")
 	fs.BoolVar(&o.verbose, "v", false, "verbose console: on a terminal a line for every finished check, and after the run the message of every check that did not pass")
-	fs.Var(&o.secrets, "secret", secretFlagUsage)
+	fs.Var(&o.secrets, "secret", SecretFlagUsage)
 	if name != "server" {
 		fs.BoolVar(&o.fuzz, "fuzz", false, "also run the client fuzz checks ("+check.FuzzLabel+"): seeded random fake servers, the expected outcome computed from the rules")
 		fs.IntVar(&o.fuzzCases, "fuzz-cases", run.DefaultFuzzCases, "cases each fuzz check runs with --fuzz (`N`); each case prints its own seed, which --seed S --fuzz-cases 1 replays")
@@ -112,7 +112,7 @@ func parseRunFlags(name string, args []string, stdout io.Writer) (*runOptions, e
 		fs.DurationVar(&o.checkTimeout, "check-timeout", run.DefaultServerCheckDeadline, "deadline for one server check whatever the server does; past it the check's processes are killed and it is ERROR; without it, 2m or twice --timeout, --patience and --probe-timeout together, whichever is longer")
 		fs.DurationVar(&o.quietWindow, "quiet-window", run.DefaultQuietWindow, "how long a server check listens where nothing may arrive (each check's waits: mcpconform list --format json)")
 		fs.DurationVar(&o.toolBudget, "tool-budget", run.DefaultToolBudget, "how long a server check waits for a call of a tool it does not know; past it the call is cancelled and not judged")
-		fs.Var(&o.callTools, "call-tools", callToolsUsage)
+		fs.Var(&o.callTools, "call-tools", CallToolsUsage)
 	}
 	if name == "server" {
 		fs.StringVar(&o.url, "url", "", "the streamable HTTP endpoint of the server under test (default: the built-in reference)")
@@ -180,7 +180,7 @@ func parseRunFlags(name string, args []string, stdout io.Writer) (*runOptions, e
 		}
 	}
 	if name == "server" && o.snapshots != "" {
-		return nil, errUsage{fmt.Errorf("server: --snapshots: the server role has no snapshots; they hold what a client under test sends, which the server checks do not judge; use --snapshots with mcpconform client, or mcpconform alone for the reference client")}
+		return nil, UsageError{fmt.Errorf("server: --snapshots: the server role has no snapshots; they hold what a client under test sends, which the server checks do not judge; use --snapshots with mcpconform client, or mcpconform alone for the reference client")}
 	}
 	if o.updateSnapshots && o.snapshots == "" {
 		return nil, fmt.Errorf("%s: --update-snapshots needs --snapshots DIR", name)
@@ -249,45 +249,45 @@ func fuzzCheckIn(list string) string {
 	return ""
 }
 
-// certify runs the client checks against the adapter after -- (default: the
+// Client runs the client checks against the adapter after -- (default: the
 // reference adapter) and writes the reports.
-func certify(args []string, stdout, stderr io.Writer) int {
+func Client(args []string, stdout, stderr io.Writer) int {
 	o, err := parseRunFlags("client", args, stdout)
 	if err != nil {
-		return exitFor(err, stderr)
+		return ExitFor(err, stderr)
 	}
 	return certifyWith(o, []check.Role{check.Client}, stdout, stderr)
 }
 
-// certifyServer runs the server checks against --url (default: the
+// Server runs the server checks against --url (default: the
 // reference server, started in this process).
-func certifyServer(args []string, stdout, stderr io.Writer) int {
+func Server(args []string, stdout, stderr io.Writer) int {
 	o, err := parseRunFlags("server", args, stdout)
 	if err != nil {
-		return exitFor(err, stderr)
+		return ExitFor(err, stderr)
 	}
 	return certifyWith(o, []check.Role{check.Server}, stdout, stderr)
 }
 
-// certifyAll certifies the built-in reference client and server.
-func certifyAll(args []string, stdout, stderr io.Writer) int {
+// All certifies the built-in reference client and server.
+func All(args []string, stdout, stderr io.Writer) int {
 	o, err := parseRunFlags("mcpconform", args, stdout)
 	if err != nil {
-		return exitFor(err, stderr)
+		return ExitFor(err, stderr)
 	}
 	if len(o.target) > 0 {
-		return exitFor(fmt.Errorf("mcpconform: no adapter without a command; use mcpconform client [flags] -- CMD…"), stderr)
+		return ExitFor(fmt.Errorf("mcpconform: no adapter without a command; use mcpconform client [flags] -- CMD…"), stderr)
 	}
 	return certifyWith(o, []check.Role{check.Client, check.Server}, stdout, stderr)
 }
 
 func certifyWith(o *runOptions, roles []check.Role, stdout, stderr io.Writer) int {
-	secrets := runSecrets(o.secrets, o.url)
+	secrets := RunSecrets(o.secrets, o.url)
 	width, terminal := console.Terminal(stdout, os.Getenv)
-	stdout, stderr = masked(stdout, secrets), masked(stderr, secrets)
+	stdout, stderr = Masked(stdout, secrets), Masked(stderr, secrets)
 	p, err := prepareRun(o, roles)
 	if err != nil {
-		return exitFor(err, stderr)
+		return ExitFor(err, stderr)
 	}
 	p.secrets = secrets
 	p.console = console.Options{Live: terminal, Colour: o.color.Colour(terminal, os.Getenv), Width: width,
@@ -299,7 +299,7 @@ func certifyWith(o *runOptions, roles []check.Role, stdout, stderr io.Writer) in
 	}
 	t, stop, err := startTargets(o, roles)
 	if err != nil {
-		return exitFor(err, stderr)
+		return ExitFor(err, stderr)
 	}
 	defer stop()
 	// Only the coordinator of a parallel run times it; its workers stop
@@ -315,7 +315,7 @@ func certifyWith(o *runOptions, roles []check.Role, stdout, stderr io.Writer) in
 	if isWorker {
 		// The coordinator probed the targets once for the whole run.
 		if err := takeHandoff(shard); err != nil {
-			return exitFor(err, stderr)
+			return ExitFor(err, stderr)
 		}
 		return runShard(shard, o, p, roles, stderr)
 	}
@@ -345,7 +345,7 @@ type prepared struct {
 	clientCap int
 	lowered   string // why workers is below --parallel, for the console
 	baseline  *report.Baseline
-	fixtures  fixturesFile
+	fixtures  FixturesFile
 	profile   check.Profile
 	budget    time.Duration
 	secrets   transcript.Secrets // what every output masks
@@ -356,10 +356,10 @@ type prepared struct {
 // parallel run and in each of its workers.
 func runConfig(o *runOptions, p *prepared, t targets) run.Options {
 	return run.Options{ClientAdapter: t.adapter, ServerURL: t.url, ServerCommand: t.server, Implementation: t.implementation,
-		Fixtures: p.fixtures.roles, Unsafe: p.fixtures.unsafe, CallTools: o.callTools.over(p.fixtures), Seed: o.seed, Strict: o.strict, Profile: p.profile, Selection: p.filter,
+		Fixtures: p.fixtures.Roles, Unsafe: p.fixtures.Unsafe, CallTools: o.callTools.Over(p.fixtures), Seed: o.seed, Strict: o.strict, Profile: p.profile, Selection: p.filter,
 		Baseline: p.baseline, SnapshotDir: o.snapshots, UpdateSnapshots: o.updateSnapshots, CheckDeadline: o.timeout, Patience: o.patience,
 		ProbeTimeout: o.probeTimeout, QuietWindow: o.quietWindow, ToolBudget: o.toolBudget, Census: o.url != "", Fuzz: o.fuzz, FuzzCases: o.fuzzCases,
-		Secrets: p.secrets, ServerCheckDeadline: o.checkTimeout, AuthTokenCommand: o.authTokenCommand, Protected: p.fixtures.protected}
+		Secrets: p.secrets, ServerCheckDeadline: o.checkTimeout, AuthTokenCommand: o.authTokenCommand, Protected: p.fixtures.Protected}
 }
 
 // prepareRun checks the flags' files and paths and settles the seed, the
@@ -377,7 +377,7 @@ func prepareRun(o *runOptions, roles []check.Role) (*prepared, error) {
 		}
 	}
 	if fi, err := os.Stat(o.snapshots); o.snapshots != "" && err == nil && !fi.IsDir() {
-		return nil, errUsage{fmt.Errorf("--snapshots %s is not a directory; name the directory that holds (or will hold) the snapshots", o.snapshots)}
+		return nil, UsageError{fmt.Errorf("--snapshots %s is not a directory; name the directory that holds (or will hold) the snapshots", o.snapshots)}
 	}
 	if o.expectedFailures != "" {
 		if p.baseline, err = report.LoadBaseline(o.expectedFailures); err != nil {
@@ -392,7 +392,7 @@ func prepareRun(o *runOptions, roles []check.Role) (*prepared, error) {
 			return nil, fmt.Errorf("command %q not found: %v; give a path or a command on PATH after --", o.target[0], err)
 		}
 	}
-	if p.fixtures, err = loadFixturesFile(o.fixtures); err != nil {
+	if p.fixtures, err = LoadFixturesFile(o.fixtures); err != nil {
 		return nil, err
 	}
 	if o.seed == 0 {
@@ -520,7 +520,7 @@ func finishRun(o *runOptions, p *prepared, roles []check.Role, t targets, f fini
 	}
 	ix.Redact(p.secrets)
 	if err := writeReports(o, ix, f.suite, p.secrets); err != nil {
-		return exitFor(err, stderr)
+		return ExitFor(err, stderr)
 	}
 	colour := p.console.Colour
 	printFailures(stdout, ix.Checks, o.verbose, colour)
@@ -544,9 +544,9 @@ func stopRun(o *runOptions, p *prepared, roles []check.Role, t targets, err erro
 	ix.Profile, ix.Stopped = p.profile, err.Error()
 	ix.Redact(p.secrets)
 	if werr := writeReports(o, ix, types.Report{}, p.secrets); werr != nil {
-		return exitFor(fmt.Errorf("%w; and the reports could not be written: %v", err, werr), stderr)
+		return ExitFor(fmt.Errorf("%w; and the reports could not be written: %v", err, werr), stderr)
 	}
-	return exitFor(err, stderr)
+	return ExitFor(err, stderr)
 }
 
 // targetOf describes what the run certifies, for the reports.
