@@ -124,6 +124,9 @@ type run struct {
 	// outputs are the outputSchemas this session's tools/list declared,
 	// by tool name.
 	outputs map[string]*outputSchema
+	// heard says a message of the server's arrived during discovery (see
+	// StartupBudget).
+	heard bool
 }
 
 // Execute sends frames (those for this transport) on a fresh connection to

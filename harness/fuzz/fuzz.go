@@ -762,16 +762,25 @@ type jsonrpcResult struct {
 	err    error
 }
 
-// result waits for the answer to key.
+// StartupBudget is how long the discovery at a run's start waits for the
+// server's first message beyond the answer timeout: the time a server
+// takes to start (npx fetching a package, a loaded machine) is not an
+// answer's, and a run that cannot start is the harness's error.
+const StartupBudget = 60 * time.Second
+
+// result waits for the answer to key. Until the server's first message
+// the wait is also given StartupBudget, once.
 func (r *run) result(key, method string) (*jsonrpcResult, error) {
 	deadline := time.NewTimer(r.opt.timeout())
 	defer deadline.Stop()
+	waited := r.opt.timeout()
 	for {
 		select {
 		case m, ok := <-r.c.messages():
 			if !ok {
 				return nil, fmt.Errorf("the server's output ended%s", r.why())
 			}
+			r.heard = true
 			if m.Kind() == 0 || m.ID.Key() != key {
 				continue
 			}
@@ -780,7 +789,12 @@ func (r *run) result(key, method string) (*jsonrpcResult, error) {
 			}
 			return &jsonrpcResult{result: m.Result}, nil
 		case <-deadline.C:
-			return nil, fmt.Errorf("no answer to %s within %s", method, r.opt.timeout())
+			if !r.heard && waited == r.opt.timeout() {
+				deadline.Reset(StartupBudget)
+				waited += StartupBudget
+				continue
+			}
+			return nil, fmt.Errorf("no answer to %s within %s", method, waited)
 		}
 	}
 }

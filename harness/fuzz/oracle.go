@@ -36,6 +36,11 @@ func (r *run) checkSchema(m *jsonrpc.Message, answers string) bool {
 	if err != nil {
 		return false
 	}
+	if clientServed[answers] {
+		// A server asked a method that only clients serve owes no result
+		// of that method's shape (its answer is judged as a response).
+		answers = ""
+	}
 	v := s.Validate(raw, answers)
 	if v == nil {
 		return false
@@ -43,6 +48,10 @@ func (r *run) checkSchema(m *jsonrpc.Message, answers string) bool {
 	r.fail(SchemaValid, v.Definition, v.Error())
 	return true
 }
+
+// clientServed are the methods a client answers, not a server: the
+// schema's result of such a method is the client's.
+var clientServed = map[string]bool{"sampling/createMessage": true, "elicitation/create": true, "roots/list": true}
 
 // learnTools keeps the outputSchemas a tools/list result declares.
 func (r *run) learnTools(result json.RawMessage) {

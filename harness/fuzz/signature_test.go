@@ -111,7 +111,7 @@ func TestGroupingCountsAndKnown(t *testing.T) {
 // are reported as known and none is new.
 func TestFuzzKeepsGoingAndGroups(t *testing.T) {
 	target := Target{Command: selfexec.Command(fuzzfake.Command)}
-	cfg := Options{Target: target, Seed: 1, Duration: 60 * time.Second, MaxFindings: 4, ShrinkBudget: 10 * time.Second,
+	cfg := Options{Target: target, Seed: 1, Iterations: 40, MaxFindings: 4, ShrinkBudget: 2 * time.Second,
 		ExecOptions: ExecOptions{Timeout: 5 * time.Second}}
 	rep, err := Run(context.Background(), cfg)
 	if err != nil {
