@@ -153,7 +153,7 @@ func TestMetadataIssuerMismatch(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), authfake.WrongIssuer) || !strings.Contains(err.Error(), "RFC 8414") {
 		t.Fatalf("error %v, want one naming the issuer %s and RFC 8414", err, authfake.WrongIssuer)
 	}
-	if n := len(at(as, authfake.EndpointRegister)) + len(at(as, authfake.EndpointAuthorize)); n != 0 {
+	if n := len(as.RequestsAt(authfake.EndpointRegister)) + len(as.RequestsAt(authfake.EndpointAuthorize)); n != 0 {
 		t.Errorf("%d registration or authorization requests after the mismatch", n)
 	}
 	// The mismatch is not forgiven at a path issuer either.
@@ -211,7 +211,7 @@ func TestRefusesASWithoutPKCE(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "S256") {
 		t.Fatalf("error %v, want one saying S256 is not advertised", err)
 	}
-	if n := len(at(as, authfake.EndpointRegister)) + len(at(as, authfake.EndpointAuthorize)); n != 0 {
+	if n := len(as.RequestsAt(authfake.EndpointRegister)) + len(as.RequestsAt(authfake.EndpointAuthorize)); n != 0 {
 		t.Errorf("%d registration or authorization requests to an AS without PKCE", n)
 	}
 	as2 := newAS(t, authfake.Options{})

@@ -50,7 +50,7 @@ func TestFlowPKCE(t *testing.T) {
 		t.Errorf("the token: %+v %v", g, err)
 	}
 	mustPost(t, r, a)
-	if n := len(at(as, authfake.EndpointAuthorize)); n != 1 {
+	if n := len(as.RequestsAt(authfake.EndpointAuthorize)); n != 1 {
 		t.Errorf("%d authorizations for two requests, want 1", n)
 	}
 }
@@ -101,7 +101,7 @@ func TestStepUp(t *testing.T) {
 	r.set(func(r *resource) { r.scope, r.need = "mcp:read", []string{"mcp:read", "mcp:admin"} })
 	a := newAuthorizer(t, r, "", nil)
 	mustPost(t, r, a)
-	auths := at(as, authfake.EndpointAuthorize)
+	auths := as.RequestsAt(authfake.EndpointAuthorize)
 	if len(auths) != 2 {
 		t.Fatalf("%d authorizations, want 2", len(auths))
 	}
@@ -126,7 +126,7 @@ func TestStepUpLimit(t *testing.T) {
 				t.Fatalf("MaxStepUps %d: status %d, error %v; want 403", tc.max, st, err)
 			}
 		}
-		if n := len(at(as, authfake.EndpointAuthorize)); n != tc.want {
+		if n := len(as.RequestsAt(authfake.EndpointAuthorize)); n != tc.want {
 			t.Errorf("MaxStepUps %d: %d authorizations over two requests, want %d", tc.max, n, tc.want)
 		}
 	}
@@ -142,7 +142,7 @@ func TestIssCheck(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), "RFC 9207") {
 			t.Errorf("%s: error %v, want a refusal citing RFC 9207", c, err)
 		}
-		if n := len(at(as, authfake.EndpointToken)); n != 0 {
+		if n := len(as.RequestsAt(authfake.EndpointToken)); n != 0 {
 			t.Errorf("%s: %d token requests, want none", c, n)
 		}
 		if err != nil && strings.Contains(err.Error(), as.Minted()[0]) {
@@ -185,7 +185,7 @@ func TestRegistrationOrder(t *testing.T) {
 			mustPost(t, r, newAuthorizer(t, r, "", func(c *Config) {
 				c.ClientID, c.ClientSecret, c.ClientMetadataURL = tc.cfg.ClientID, tc.cfg.ClientSecret, tc.cfg.ClientMetadataURL
 			}))
-			regs := at(as, authfake.EndpointRegister)
+			regs := as.RequestsAt(authfake.EndpointRegister)
 			if (len(regs) == 1) != tc.registered || len(regs) > 1 {
 				t.Fatalf("%d registrations, want registered %v", len(regs), tc.registered)
 			}
@@ -206,7 +206,7 @@ func TestRegistrationOrder(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), "registration") || !strings.Contains(err.Error(), "invalid_client_metadata") {
 			t.Errorf("error %v, want the refused registration with its error code", err)
 		}
-		if n := len(at(as, authfake.EndpointAuthorize)); n != 0 {
+		if n := len(as.RequestsAt(authfake.EndpointAuthorize)); n != 0 {
 			t.Errorf("%d authorization requests after a refused registration", n)
 		}
 	})
@@ -312,7 +312,7 @@ func TestRefresh(t *testing.T) {
 	if a.Token() == first || a.Token() == "" {
 		t.Fatal("the client holds the refused token still")
 	}
-	toks := at(as, authfake.EndpointToken)
+	toks := as.RequestsAt(authfake.EndpointToken)
 	var grants []string
 	for _, tok := range toks {
 		grants = append(grants, query(tok.Form).Get("grant_type"))
@@ -323,7 +323,7 @@ func TestRefresh(t *testing.T) {
 	if f := query(toks[1].Form); f.Get("refresh_token") == "" || f.Get("resource") != r.url() {
 		t.Errorf("refresh request: refresh_token present %v, resource %q", f.Get("refresh_token") != "", f.Get("resource"))
 	}
-	if n := len(at(as, authfake.EndpointAuthorize)); n != 1 {
+	if n := len(as.RequestsAt(authfake.EndpointAuthorize)); n != 1 {
 		t.Errorf("%d authorizations, want 1", n)
 	}
 	// A refresh the AS refuses falls back to a new authorization.
@@ -332,7 +332,7 @@ func TestRefresh(t *testing.T) {
 	a.current.refresh = "not-a-refresh-token"
 	a.mu.Unlock()
 	mustPost(t, r, a)
-	if n := len(at(as, authfake.EndpointAuthorize)); n != 2 {
+	if n := len(as.RequestsAt(authfake.EndpointAuthorize)); n != 2 {
 		t.Errorf("%d authorizations after a refused refresh, want 2", n)
 	}
 }
@@ -352,13 +352,13 @@ func TestCredentialsKeyedByIssuer(t *testing.T) {
 	if got := query(one(t, as2, authfake.EndpointAuthorize).Query).Get("client_id"); got == first || got == "" {
 		t.Errorf("client_id %q at the second server, want its own registration", got)
 	}
-	if n := len(at(as1, authfake.EndpointToken)); n != 1 {
+	if n := len(as1.RequestsAt(authfake.EndpointToken)); n != 1 {
 		t.Errorf("%d token requests at the first server, want 1 (no refresh there after the move)", n)
 	}
 	// Back at the first server, its registration is used again.
 	r.set(func(r *resource) { r.as, r.prm["authorization_servers"] = as1, []string{as1.URL()} })
 	mustPost(t, r, a)
-	if n := len(at(as1, authfake.EndpointRegister)); n != 1 {
+	if n := len(as1.RequestsAt(authfake.EndpointRegister)); n != 1 {
 		t.Errorf("%d registrations at the first server, want 1", n)
 	}
 }

@@ -37,7 +37,7 @@ func flowWith(t *testing.T, m mutant.Name, c string, edit func(r *resource)) (*a
 func authorizeParam(c, param string, edit func(r *resource)) func(t *testing.T, m mutant.Name) string {
 	return func(t *testing.T, m mutant.Name) string {
 		as, _ := flowWith(t, m, c, edit)
-		auths := at(as, authfake.EndpointAuthorize)
+		auths := as.RequestsAt(authfake.EndpointAuthorize)
 		if len(auths) == 0 {
 			return "none"
 		}
@@ -53,7 +53,7 @@ func authorizeParam(c, param string, edit func(r *resource)) func(t *testing.T, 
 func count(c, endpoint string, edit func(r *resource)) func(t *testing.T, m mutant.Name) string {
 	return func(t *testing.T, m mutant.Name) string {
 		as, _ := flowWith(t, m, c, edit)
-		return fmt.Sprint(len(at(as, endpoint)))
+		return fmt.Sprint(len(as.RequestsAt(endpoint)))
 	}
 }
 
@@ -78,7 +78,9 @@ var mutantCases = []mutantCase{
 		// 403 until the fifth authorization, so that the mutant ends.
 		as := newAS(t, authfake.Options{})
 		r := newResource(t, as)
-		r.set(func(r *resource) { r.forbid = func() bool { return len(at(as, authfake.EndpointAuthorize)) < 5 } })
+		r.set(func(r *resource) {
+			r.forbid = func() bool { return len(as.RequestsAt(authfake.EndpointAuthorize)) < 5 }
+		})
 		st, err := post(t, r, newAuthorizer(t, r, m, nil))
 		return fmt.Sprint(st, err)
 	}, fmt.Sprint(http.StatusForbidden, nil), fmt.Sprint(http.StatusOK, nil)},
@@ -89,7 +91,7 @@ var mutantCases = []mutantCase{
 		mustPost(t, r, a)
 		r.set(func(r *resource) { r.as, r.prm["authorization_servers"] = as2, []string{as2.URL()} })
 		_, _ = post(t, r, a)
-		return fmt.Sprint(len(at(as2, authfake.EndpointRegister)))
+		return fmt.Sprint(len(as2.RequestsAt(authfake.EndpointRegister)))
 	}, "1", "0"},
 	// The metadata only where the challenge says, not at a well-known URI.
 	{resourceMetadataIgnored, count(authfake.CaseGood, authfake.EndpointAuthorize, func(r *resource) { r.prmAt = []string{headerPRMPath} }), "1", "0"},

@@ -193,21 +193,10 @@ func mustPost(t *testing.T, r *resource, a *Authorizer) {
 	}
 }
 
-// at are the requests as recorded at endpoint.
-func at(as *authfake.AS, endpoint string) []authfake.Request {
-	var out []authfake.Request
-	for _, rq := range as.Requests() {
-		if rq.Endpoint == endpoint {
-			out = append(out, rq)
-		}
-	}
-	return out
-}
-
 // one is the only request as recorded at endpoint.
 func one(t *testing.T, as *authfake.AS, endpoint string) authfake.Request {
 	t.Helper()
-	rs := at(as, endpoint)
+	rs := as.RequestsAt(endpoint)
 	if len(rs) != 1 {
 		t.Fatalf("%d %s requests, want 1: %+v", len(rs), endpoint, rs)
 	}
