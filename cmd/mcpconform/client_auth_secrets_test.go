@@ -92,17 +92,6 @@ func TestReferenceClientAuthShowsNoSecret(t *testing.T) {
 	sweepAuthSecrets(t, outputs, append(as.Minted(), wrong.Secret))
 }
 
-// clientAuthChecks are the catalogue's checks of a client's OAuth.
-func clientAuthChecks() []string {
-	var ids []string
-	for _, d := range check.All() {
-		if strings.HasPrefix(d.ID, "http.client.auth.") {
-			ids = append(ids, d.ID)
-		}
-	}
-	return ids
-}
-
 // TestClientAuthRunShowsNoSecret certifies the reference client with the
 // http.client.auth.* checks, whose authorization servers mint in the
 // run's process, writing every report and the snapshots: no byte of the
@@ -110,7 +99,12 @@ func clientAuthChecks() []string {
 // secrets, found by authfake.SecretPrefix.
 func TestClientAuthRunShowsNoSecret(t *testing.T) {
 	t.Parallel()
-	ids := clientAuthChecks()
+	var ids []string
+	for _, d := range check.All() {
+		if strings.HasPrefix(d.ID, "http.client.auth.") {
+			ids = append(ids, d.ID)
+		}
+	}
 	if len(ids) == 0 {
 		t.Skip("the catalogue has no http.client.auth.* checks")
 	}
