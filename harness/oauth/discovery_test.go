@@ -285,3 +285,50 @@ func TestResourceParameter(t *testing.T) {
 		t.Error("an ftp server URL accepted")
 	}
 }
+
+// TestRefusesPlainHTTPOffLoopback: an authorization server, or an endpoint
+// its metadata names, on plain http off loopback is refused before any
+// request to it (OAuth 2.1 §1.5); loopback http and https are not.
+func TestRefusesPlainHTTPOffLoopback(t *testing.T) {
+	a, err := New(Config{ServerURL: "http://127.0.0.1:1/mcp"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for raw, ok := range map[string]bool{
+		"https://as.example":         true,
+		"http://127.0.0.1:8080":      true,
+		"http://127.1.2.3":           true,
+		"http://[::1]:8080/tenant":   true,
+		"http://LOCALHOST:8080":      true,
+		"http://as.example":          false,
+		"http://192.0.2.1:8080":      false,
+		"http://localhost.example":   false,
+		"http://u:pw@192.0.2.1:8080": false,
+		"ftp://127.0.0.1":            false,
+		"/token":                     false,
+	} {
+		err := a.secure("authorization server", raw)
+		if (err == nil) != ok {
+			t.Errorf("%s: error %v, want accepted %v", raw, err, ok)
+		}
+		if err != nil && strings.Contains(err.Error(), ":pw@") {
+			t.Errorf("%s: the error shows the URL's password", raw)
+		}
+	}
+	// An endpoint of the metadata off loopback: refused before the
+	// registration, as is the issuer itself (no request leaves).
+	as := newAS(t, authfake.Options{})
+	f := newFront(t, as, listing("token_endpoint", "http://192.0.2.1/token"))
+	r := newResource(t, as)
+	r.set(func(r *resource) { r.prm["authorization_servers"] = []string{f.issuer} })
+	if _, err := post(t, r, newAuthorizer(t, r, "", nil)); err == nil || !strings.Contains(err.Error(), "token_endpoint") {
+		t.Errorf("an http token endpoint off loopback: error %v, want a refusal naming it", err)
+	}
+	if n := len(as.RequestsAt(authfake.EndpointRegister)); n != 0 {
+		t.Errorf("%d registrations with an AS whose token endpoint is plain http off loopback", n)
+	}
+	r.set(func(r *resource) { r.prm["authorization_servers"] = []string{"http://192.0.2.1"} })
+	if _, err := post(t, r, newAuthorizer(t, r, "", nil)); err == nil || !strings.Contains(err.Error(), "not loopback") {
+		t.Errorf("an http issuer off loopback: error %v, want a refusal", err)
+	}
+}
