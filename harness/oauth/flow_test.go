@@ -1,9 +1,11 @@
 package oauth
 
 import (
+	"context"
 	"crypto/sha256"
 	"encoding/base64"
 	"net/http"
+	"net/http/httptest"
 	"net/url"
 	"slices"
 	"strings"
@@ -361,4 +363,35 @@ func TestCredentialsKeyedByIssuer(t *testing.T) {
 	if n := len(as1.RequestsAt(authfake.EndpointRegister)); n != 1 {
 		t.Errorf("%d registrations at the first server, want 1", n)
 	}
+}
+
+// TestRedirectURIComparedWhole: a redirect to a path that only starts
+// with the redirect URI's is a hop to follow, not the authorization
+// response; its code is not taken.
+func TestRedirectURIComparedWhole(t *testing.T) {
+	const redirect = "http://127.0.0.1:1/cb" // nothing listens on port 1
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, redirect+"-elsewhere?code=stolen&state="+r.URL.Query().Get("state"), http.StatusFound)
+	}))
+	t.Cleanup(srv.Close)
+	a, err := New(Config{ServerURL: srv.URL + mcpPath, RedirectURI: redirect})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tg := &target{issuer: srv.URL, meta: &serverMetadata{Issuer: srv.URL}}
+	if code, err := a.followAuthorization(context.Background(), srv.URL+"/authorize?state=s1", "s1", tg); err == nil {
+		t.Errorf("code %q taken from a redirect to another path", code)
+	}
+	if !a.isRedirectURI(mustParse(t, redirect+"?code=c&state=s1")) || !a.isRedirectURI(mustParse(t, "HTTP://127.0.0.1:1/cb")) {
+		t.Error("the redirect URI itself, with a query or a differently cased scheme, is not recognised")
+	}
+}
+
+func mustParse(t *testing.T, raw string) *url.URL {
+	t.Helper()
+	u, err := url.Parse(raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return u
 }
