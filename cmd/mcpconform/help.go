@@ -83,6 +83,8 @@ every tool); the summary lists the tools called and those left alone.
 			"fakeserver --case ID …   one fake stdio server (what client adapters spawn)",
 			"badge REPORT.json [-o FILE]",
 			"                         an SVG badge (shields style) of a JSON report",
+			"baseline REPORT.json [OLD]",
+			"                         an expected-failures baseline from a JSON report",
 			"version                  the module version and the commit it was built from",
 			"help [COMMAND]           this text, or a command's (the same as COMMAND -h)",
 		},
@@ -104,8 +106,10 @@ var listHelp = usage.Help{
 	Command:  "mcpconform list",
 	Synopsis: []string{"[--format table|json]", "--mutants [--format table|json]"},
 	About: `
-Lists the check catalogue: each check's ID, role, transport, level, rules and
-their URLs, the mutants that must fail it, and (json) the waits it spends.
+Lists the check catalogue: each check's ID, level and title, cut to the
+terminal's width (else $COLUMNS, else 120); -v adds its source, role,
+transport, rules and their URLs, every cell whole; --format json also the
+mutants that must fail it and the waits it spends.
 
 --mutants lists the mutants and permitted variants of the reference client
 and server instead (what --mutant of adapter and serve accepts): each one's
@@ -122,7 +126,9 @@ var rulesHelp = usage.Help{
 Lists every rule a check cites: its sentence, its source (the specification's
 version and section with its URL, or the hardened profile's seed behaviour),
 the checks that enforce it, and the reason no check can judge it from the
-wire where that is so.
+wire where that is so. The table is cut to the terminal's width (else
+$COLUMNS, else 120), CHECKS counting the checks that cite a rule ("-" where
+none can judge it); -v gives every column whole.
 
 --coverage lists the specification's rules with the checks citing each or
 its reason, then per area and role the MUST and SHOULD rules with a check,

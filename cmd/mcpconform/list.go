@@ -4,11 +4,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"os"
 	"slices"
 	"strings"
-	"text/tabwriter"
 
 	"github.com/mcpconform/mcpconform/harness/check"
+	"github.com/mcpconform/mcpconform/harness/console"
 	"github.com/mcpconform/mcpconform/harness/mutant"
 	"github.com/mcpconform/mcpconform/harness/rules"
 	"github.com/mcpconform/mcpconform/harness/usage"
@@ -66,6 +67,7 @@ func list(args []string, stdout, stderr io.Writer) int {
 	fs := usage.NewFlagSet("list")
 	format := fs.String("format", "table", "table or json")
 	mutants := fs.Bool("mutants", false, "list the mutants and permitted variants of the references instead of the checks")
+	verbose := fs.Bool("v", false, "table: every cell whole and the rules' URLs, however wide")
 	if err := listHelp.Parse(fs, args, stdout); err != nil {
 		return exitFor(err, stderr)
 	}
@@ -73,7 +75,7 @@ func list(args []string, stdout, stderr io.Writer) int {
 		return exitFor(fmt.Errorf("list: unexpected argument %q", fs.Arg(0)), stderr)
 	}
 	if *mutants {
-		return listMutants(*format, stdout, stderr)
+		return listMutants(*format, *verbose, stdout, stderr)
 	}
 	all := check.All()
 	defaults, referenceLine := run.Options{}.WithDefaults(), run.ReferenceConfigLine()
@@ -102,28 +104,50 @@ func list(args []string, stdout, stderr io.Writer) int {
 			return exitFor(err, stderr)
 		}
 	case "table":
-		tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
-		fmt.Fprintln(tw, "ID\tLEVEL\tSOURCE\tROLE\tTRANSPORT\tRULES\tTITLE\tRULE URLS")
+		// The ID names the role and transport; -v adds them, the source,
+		// the rules and their URLs.
+		header := []string{"ID", "LEVEL", "TITLE"}
+		if *verbose {
+			header = []string{"ID", "LEVEL", "SOURCE", "ROLE", "TRANSPORT", "RULES", "TITLE", "RULE URLS"}
+		}
+		rows := make([][]string, 0, len(all))
 		for _, d := range all {
 			title := d.Title
 			if d.Fuzz {
 				title = "[" + check.FuzzLabel + "] " + title // off by default: --fuzz runs it
 			}
-			var urls []string
-			for _, id := range d.Rules {
-				if r, _ := rules.Lookup(id); !slices.Contains(urls, r.URL) {
-					urls = append(urls, r.URL)
+			row := []string{d.ID, string(d.Level), title}
+			if *verbose {
+				row = []string{d.ID, string(d.Level), string(d.Source), string(d.Role), string(d.Transport), strings.Join(d.Rules, ","), title}
+				var urls []string
+				for _, id := range d.Rules {
+					if r, _ := rules.Lookup(id); !slices.Contains(urls, r.URL) {
+						urls = append(urls, r.URL)
+					}
 				}
+				row = append(row, strings.Join(urls, " "))
 			}
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", d.ID, d.Level, d.Source, d.Role, d.Transport, strings.Join(d.Rules, ","), title,
-				strings.Join(urls, " "))
+			rows = append(rows, row)
 		}
-		tw.Flush()
-		fmt.Fprintf(stdout, "%d checks\n", len(all))
+		if err := table(stdout, *verbose, header, nil, rows); err != nil {
+			return exitFor(err, stderr)
+		}
+		fmt.Fprintf(stdout, "%d checks (-v: every column, whole)\n", len(all))
 	default:
 		return exitFor(errUsage{fmt.Errorf("list: --format must be table or json, got %q", *format)}, stderr)
 	}
 	return 0
+}
+
+// table writes a listing's table to stdout cut to the terminal's width
+// (console.TableWidth), or whole with -v; limits cut the columns before
+// the last, which gets what is left.
+func table(stdout io.Writer, whole bool, header []string, limits []int, rows [][]string) error {
+	width := 0
+	if !whole {
+		width = console.TableWidth(stdout, os.Getenv)
+	}
+	return console.Table(stdout, width, header, limits, rows)
 }
 
 // writeIndented writes v as JSON indented by two spaces, the format of the

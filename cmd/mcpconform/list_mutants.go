@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"io"
 	"strings"
-	"text/tabwriter"
 
 	"github.com/mcpconform/mcpconform/harness/check"
 	"github.com/mcpconform/mcpconform/harness/mutant"
@@ -85,7 +84,7 @@ func eraOf(m mutant.Name) string {
 // killedBy is check.KilledBy, never nil (an empty JSON list).
 func killedBy(n mutant.Name) []string { return append([]string{}, check.KilledBy(n)...) }
 
-func listMutants(format string, stdout, stderr io.Writer) int {
+func listMutants(format string, verbose bool, stdout, stderr io.Writer) int {
 	entries := mutantEntries()
 	switch format {
 	case "json":
@@ -93,13 +92,22 @@ func listMutants(format string, stdout, stderr io.Writer) int {
 			return exitFor(err, stderr)
 		}
 	case "table":
-		tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
-		fmt.Fprintln(tw, "NAME\tROLE\tKIND\tTRANSPORT\tKILLED BY\tDESCRIPTION")
-		for _, e := range entries {
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", e.Name, e.Role, e.Kind, e.Transport, strings.Join(e.KilledBy, ","), e.Description)
+		header := []string{"NAME", "ROLE", "KIND", "DESCRIPTION"}
+		if verbose {
+			header = []string{"NAME", "ROLE", "KIND", "TRANSPORT", "KILLED BY", "DESCRIPTION"}
 		}
-		tw.Flush()
-		fmt.Fprintf(stdout, "%d mutants and variants\n", len(entries))
+		rows := make([][]string, 0, len(entries))
+		for _, e := range entries {
+			if verbose {
+				rows = append(rows, []string{string(e.Name), e.Role, e.Kind, e.Transport, strings.Join(e.KilledBy, ","), e.Description})
+			} else {
+				rows = append(rows, []string{string(e.Name), e.Role, e.Kind, e.Description})
+			}
+		}
+		if err := table(stdout, verbose, header, nil, rows); err != nil {
+			return exitFor(err, stderr)
+		}
+		fmt.Fprintf(stdout, "%d mutants and variants (-v: every column, whole)\n", len(entries))
 	default:
 		return exitFor(errUsage{fmt.Errorf("list: --format must be table or json, got %q", format)}, stderr)
 	}

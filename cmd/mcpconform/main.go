@@ -77,6 +77,8 @@ func dispatch(args []string, stdout, stderr io.Writer) int {
 		return list(args[1:], stdout, stderr)
 	case "badge":
 		return badgeCommand(args[1:], stdout, stderr)
+	case "baseline":
+		return baselineCommand(args[1:], stdout, stderr)
 	case "rules":
 		return rulesCommand(args[1:], stdout, stderr)
 	case "fuzz":

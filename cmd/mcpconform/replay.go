@@ -78,7 +78,7 @@ func replayCommand(args []string, stdout, stderr io.Writer) int {
 				fmt.Fprintf(stdout, "SKIP %s over %s: the case is for %s\n", files[i], tr, c.Transport)
 				continue
 			}
-			opt := fuzz.ExecOptions{Timeout: *timeout, MaxRSS: maxRSS}
+			opt := fuzz.ExecOptions{Timeout: *timeout, MaxRSS: maxRSS, Outputs: c.Outputs}
 			if tr == "http" {
 				opt.MaxRSS = 0
 			}

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"strings"
-	"text/tabwriter"
 
 	"github.com/mcpconform/mcpconform/harness/check"
 	"github.com/mcpconform/mcpconform/harness/rules"
@@ -63,6 +62,7 @@ func ruleEntries() []ruleEntry {
 func rulesCommand(args []string, stdout, stderr io.Writer) int {
 	fs := usage.NewFlagSet("rules")
 	format := fs.String("format", "table", "table, json or markdown")
+	verbose := fs.Bool("v", false, "table: every column, every cell whole, however wide")
 	coverage := fs.Bool("coverage", false, "list the spec rules with the checks that cite each or the reason none can, and the share of judgeable MUST and SHOULD rules with a check per area and role")
 	if err := rulesHelp.Parse(fs, args, stdout); err != nil {
 		return exitFor(err, stderr)
@@ -82,15 +82,29 @@ func rulesCommand(args []string, stdout, stderr io.Writer) int {
 			return exitFor(err, stderr)
 		}
 	case "table":
-		tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
-		fmt.Fprintln(tw, "ID\tLEVEL\tROLE\tSOURCE\tVERSIONS\tSECTION\tURL\tCHECKS\tREASON\tTEXT")
-		for _, e := range entries {
-			r, _ := rules.Lookup(e.ID)
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", e.ID, e.Level, e.Role, e.Source, r.Versions,
-				e.Section, e.URL, strings.Join(e.Checks, ","), orDash(e.Reason), e.Text)
+		header := []string{"ID", "LEVEL", "ROLE", "SOURCE", "CHECKS", "TEXT"}
+		if *verbose {
+			header = []string{"ID", "LEVEL", "ROLE", "SOURCE", "VERSIONS", "SECTION", "URL", "CHECKS", "REASON", "TEXT"}
 		}
-		tw.Flush()
-		fmt.Fprintf(stdout, "%d rules\n", len(entries))
+		rows := make([][]string, 0, len(entries))
+		for _, e := range entries {
+			checks := strings.Join(e.Checks, ",")
+			if !*verbose {
+				// The count, with the reason where none can judge it.
+				checks = fmt.Sprint(len(e.Checks))
+				if e.Reason != "" {
+					checks = "-"
+				}
+				rows = append(rows, []string{e.ID, e.Level, e.Role, e.Source, checks, strings.Join(strings.Fields(e.Text), " ")})
+				continue
+			}
+			r, _ := rules.Lookup(e.ID)
+			rows = append(rows, []string{e.ID, e.Level, e.Role, e.Source, r.Versions, e.Section, e.URL, checks, orDash(e.Reason), e.Text})
+		}
+		if err := table(stdout, *verbose, header, []int{0, 10}, rows); err != nil {
+			return exitFor(err, stderr)
+		}
+		fmt.Fprintf(stdout, "%d rules (-v: every column, whole)\n", len(entries))
 	case "markdown":
 		fmt.Fprintf(stdout, "| Rule | Level | Role | Source | Section | Checks | Text | Reason |\n| --- | --- | --- | --- | --- | --- | --- | --- |\n")
 		for _, e := range entries {

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/mcpconform/mcpconform/harness/check"
 	"github.com/mcpconform/mcpconform/harness/rules"
@@ -82,7 +83,7 @@ func TestRulesFormats(t *testing.T) {
 
 func TestListTableShowsRuleURLs(t *testing.T) {
 	var stdout, stderr bytes.Buffer
-	if code := dispatch([]string{"list"}, &stdout, &stderr); code != 0 {
+	if code := dispatch([]string{"list", "-v"}, &stdout, &stderr); code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr.String())
 	}
 	for _, line := range strings.Split(stdout.String(), "\n") {
@@ -95,6 +96,30 @@ func TestListTableShowsRuleURLs(t *testing.T) {
 		}
 	}
 	t.Fatalf("stdio.client.banner.before-initialize not listed in\n%.2000s", stdout.String())
+}
+
+// TestListingsFitTheWidth: list and rules cut their tables to $COLUMNS
+// (stdout is no terminal here), and -v writes them whole.
+func TestListingsFitTheWidth(t *testing.T) {
+	t.Setenv("COLUMNS", "80")
+	for _, args := range [][]string{{"list"}, {"rules"}, {"list", "--mutants"}} {
+		var stdout, stderr bytes.Buffer
+		if code := dispatch(args, &stdout, &stderr); code != 0 {
+			t.Fatalf("%v: exit %d: %s", args, code, stderr.String())
+		}
+		lines := strings.Split(strings.TrimSpace(stdout.String()), "\n")
+		for _, line := range lines[:len(lines)-1] { // the count line is prose
+			if n := utf8.RuneCountInString(line); n > 80 {
+				t.Errorf("%v: a line of %d runes at COLUMNS=80: %q", args, n, line)
+				break
+			}
+		}
+	}
+	var stdout, stderr bytes.Buffer
+	dispatch([]string{"rules", "-v"}, &stdout, &stderr)
+	if !strings.Contains(stdout.String(), "https://modelcontextprotocol.io/specification/") {
+		t.Errorf("rules -v has no URL column")
+	}
 }
 
 // coverageFloor is the share, in per cent, of the judgeable MUST and SHOULD

@@ -22,22 +22,25 @@ var plantedBreaks = map[mutant.Name]fuzz.Invariant{
 	mutant.PlantedWedgeAfterUnknownCancel: fuzz.AnswersPing,
 	mutant.PlantedLeak:                    fuzz.MaxRSS,
 	mutant.PlantedSetsidChild:             fuzz.NoLeftovers,
+	mutant.PlantedImageWithoutMimeType:    fuzz.SchemaValid,
+	mutant.PlantedStructuredDrift:         fuzz.OutputSchema,
 }
 
 // The fuzzer's kill matrix runs on a small budget: the answers of the
-// reference come in microseconds, so a short timeout is safe, and a low
-// memory ceiling lets the leak cross it after a few calls. A planted bug
+// reference come in microseconds, so a timeout of 2 s leaves a loaded
+// machine a thousand times that, and a low memory ceiling lets the leak
+// cross it after a few calls. A planted bug
 // gets a number of sequences, not a time, so that its verdict is the
 // seed's and not the machine's: with seed 1 each is found within 40
 // sequences. The time bound only stops a machine too slow to run them,
 // which is the harness's error, never a survivor.
 const (
-	selftestFuzzTimeout    = 500 * time.Millisecond
+	selftestFuzzTimeout    = 2 * time.Second
 	selftestFuzzMaxRSS     = 96 << 20
 	selftestFuzzIterations = 300             // per planted bug
 	selftestFuzzBudget     = 5 * time.Minute // per planted bug, to run them
 	selftestFuzzReference  = 3 * time.Second // per transport, finding nothing
-	selftestFuzzShrink     = 15 * time.Second
+	selftestFuzzShrink     = 5 * time.Second // the row needs the invariant, not the smallest case
 )
 
 // fuzzKill is one row of the fuzzer's kill matrix (selftest --json,
@@ -59,8 +62,9 @@ type fuzzKill struct {
 // stdio, and against the reference over stdio and HTTP.
 func fuzzMatrix(ctx context.Context, seed int64, stdout io.Writer) ([]fuzzKill, error) {
 	var rows []fuzzKill
-	// A row is judged by its first finding: the run ends there.
-	base := fuzz.Options{Seed: seed, Slow: []string{"slow"}, ShrinkBudget: selftestFuzzShrink, MaxFindings: 1,
+	// A planted bug's run ends when a finding breaks the invariant it
+	// plants, or at its sequences; the reference's at its first finding.
+	base := fuzz.Options{Seed: seed, Slow: []string{"slow"}, ShrinkBudget: selftestFuzzShrink,
 		ExecOptions: fuzz.ExecOptions{Timeout: selftestFuzzTimeout, MaxRSS: selftestFuzzMaxRSS}}
 	stdio := func(args ...string) fuzz.Target {
 		return fuzz.Target{Command: selfexec.Command("serve", append([]string{"--transport", "stdio"}, args...)...)}
@@ -71,7 +75,7 @@ func fuzzMatrix(ctx context.Context, seed int64, stdout io.Writer) ([]fuzzKill, 
 			return nil, fmt.Errorf("planted bug %s has no invariant in the self-test's table", m.Name)
 		}
 		cfg := base
-		cfg.Target, cfg.Duration, cfg.Iterations = stdio("--mutant", string(m.Name)), selftestFuzzBudget, selftestFuzzIterations
+		cfg.Target, cfg.Duration, cfg.Iterations, cfg.StopOn = stdio("--mutant", string(m.Name)), selftestFuzzBudget, selftestFuzzIterations, want
 		row, err := fuzzRow(ctx, string(m.Name), cfg, want)
 		if err != nil {
 			return nil, err
@@ -89,7 +93,7 @@ func fuzzMatrix(ctx context.Context, seed int64, stdout io.Writer) ([]fuzzKill, 
 	defer stop()
 	for _, t := range []fuzz.Target{stdio(), {URL: url}} {
 		cfg := base
-		cfg.Target, cfg.Duration = t, selftestFuzzReference
+		cfg.Target, cfg.Duration, cfg.MaxFindings = t, selftestFuzzReference, 1
 		if t.URL != "" {
 			cfg.MaxRSS = 0
 		}
@@ -103,17 +107,22 @@ func fuzzMatrix(ctx context.Context, seed int64, stdout io.Writer) ([]fuzzKill, 
 	return rows, nil
 }
 
-// fuzzRow runs one fuzzing and judges it: a planted bug is killed when the
-// first finding breaks want; the reference holds when nothing is found.
+// fuzzRow runs one fuzzing and judges it: a planted bug is killed when a
+// finding breaks want (the row shows that one, else the first); the
+// reference holds when nothing is found.
 func fuzzRow(ctx context.Context, name string, cfg fuzz.Options, want fuzz.Invariant) (fuzzKill, error) {
 	rep, err := fuzz.Run(ctx, cfg)
 	if err != nil {
 		return fuzzKill{}, fmt.Errorf("selftest: fuzz %s: %w", name, err)
 	}
 	row := fuzzKill{Target: name, Transport: cfg.Target.Transport(), Want: string(want), Seconds: rep.Stats.Elapsed.Seconds(), Iterations: rep.Stats.Iterations}
-	if len(rep.Findings) > 0 {
-		f := rep.Findings[0]
-		row.Found, row.Detail, row.Frames = string(f.Violation.Invariant), f.Violation.Detail, len(f.Case.Frames)
+	for i, f := range rep.Findings {
+		if i == 0 || f.Violation.Invariant == want {
+			row.Found, row.Detail, row.Frames = string(f.Violation.Invariant), f.Violation.Detail, len(f.Case.Frames)
+		}
+		if f.Violation.Invariant == want {
+			break
+		}
 	}
 	row.OK = row.Found == string(want)
 	return row, nil

@@ -258,3 +258,19 @@ func (a *AS) record(rq Request) {
 	close(a.updated)
 	a.updated = make(chan struct{})
 }
+
+// Registered returns the client IDs the fake issued by dynamic
+// registration, in no order: a check of a client that must not present
+// one server's credentials to another compares them with what the other
+// received.
+func (a *AS) Registered() []string {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	var ids []string
+	for id := range a.clients {
+		if !slices.ContainsFunc(a.o.Clients, func(c Client) bool { return c.ID == id }) {
+			ids = append(ids, id)
+		}
+	}
+	return ids
+}

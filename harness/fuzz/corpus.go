@@ -3,6 +3,7 @@ package fuzz
 import (
 	"bufio"
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"io"
 	"strconv"
@@ -20,6 +21,7 @@ import (
 //	invariant: one-response
 //	transport: any
 //	seed: 1
+//	output-schema: get_weather {"type":"object","required":["temperature"]}
 //
 //	send {"jsonrpc":"2.0","id":1,"method":"ping"}
 //	send "{\"jsonrpc\":\"2.0\",\xff"
@@ -36,6 +38,10 @@ type Case struct {
 	Transport string
 	// Seed is the fuzzer seed that found it (0: written by hand).
 	Seed int64
+	// Outputs are the outputSchemas, by tool name, that the tools it
+	// calls declared when it was found: what an output-schema case is
+	// judged against (see ExecOptions.Outputs).
+	Outputs map[string]json.RawMessage
 	// Frames are sent in order. Without any, the case is the server's
 	// start, one probe ping and its end: what a server that breaks an
 	// invariant on that alone (a process it leaves behind) shrinks to.
@@ -88,6 +94,15 @@ func ParseCase(name string, r io.Reader) (*Case, error) {
 					return nil, bad("seed %q is not an integer", value)
 				}
 				c.Seed = seed
+			case "output-schema":
+				tool, schema, _ := strings.Cut(value, " ")
+				if tool == "" || !json.Valid([]byte(schema)) {
+					return nil, bad("output-schema %q; write output-schema: TOOL {JSON Schema}", clip(value, 60))
+				}
+				if c.Outputs == nil {
+					c.Outputs = map[string]json.RawMessage{}
+				}
+				c.Outputs[tool] = json.RawMessage(schema)
 			}
 			continue
 		}
@@ -147,7 +162,7 @@ func ParseCase(name string, r io.Reader) (*Case, error) {
 func header(line string) (key, value string, ok bool) {
 	key, value, ok = strings.Cut(line, ":")
 	switch key {
-	case "invariant", "transport", "seed":
+	case "invariant", "transport", "seed", "output-schema":
 		return key, strings.TrimSpace(value), ok
 	}
 	return "", "", false
@@ -179,6 +194,9 @@ func (c *Case) Format() []byte {
 	fmt.Fprintf(&b, "invariant: %s\ntransport: %s\n", c.Invariant, c.transport())
 	if c.Seed != 0 {
 		fmt.Fprintf(&b, "seed: %d\n", c.Seed)
+	}
+	for _, tool := range sortedKeys(c.Outputs) {
+		fmt.Fprintf(&b, "output-schema: %s %s\n", tool, compact(string(c.Outputs[tool])))
 	}
 	b.WriteString("\n")
 	for _, f := range c.Frames {

@@ -1,6 +1,7 @@
 package fuzz
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -42,6 +43,7 @@ func TestCorpusReplays(t *testing.T) {
 					continue
 				}
 				o := opt
+				o.Outputs = c.Outputs
 				if tg.URL != "" {
 					o.MaxRSS = 0
 				}
@@ -54,7 +56,7 @@ func TestCorpusReplays(t *testing.T) {
 				}
 			}
 			if m, ok := strings.CutPrefix(base, "planted-"); ok && c.Transport != "http" {
-				out, err := Execute(reference("--mutant", "planted-"+m), c.Frames, ExecOptions{Timeout: 300 * time.Millisecond, MaxRSS: opt.MaxRSS / 2})
+				out, err := Execute(reference("--mutant", "planted-"+m), c.Frames, ExecOptions{Timeout: opt.Timeout, MaxRSS: opt.MaxRSS / 2, Outputs: c.Outputs})
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -67,7 +69,7 @@ func TestCorpusReplays(t *testing.T) {
 }
 
 func TestCaseRoundTrip(t *testing.T) {
-	c := &Case{Comment: []string{"what", ""}, Invariant: OneResponse, Transport: "http", Seed: 7, Frames: []Frame{
+	c := &Case{Comment: []string{"what", ""}, Invariant: OneResponse, Transport: "http", Seed: 7, Outputs: map[string]json.RawMessage{"b": json.RawMessage(`{"type": "object"}`), "a": json.RawMessage(`{}`)}, Frames: []Frame{
 		{Body: []byte(`{"jsonrpc":"2.0","id":1,"method":"ping"}`)},
 		{Body: []byte("\"x\"\n\xff"), Only: "stdio"},
 		{Body: []byte(`{}`), Only: "http", Header: map[string]string{"Content-Type": "text/plain", "Mcp-Session-Id": ""}},

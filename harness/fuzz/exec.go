@@ -33,6 +33,11 @@ type ExecOptions struct {
 	// SpecOnly judges the specification's invariants only (--profile
 	// spec): the hardened ones (max-rss, no-leftovers) are not judged.
 	SpecOnly bool
+	// Outputs are the outputSchemas the server's tools declare, by name,
+	// as its tools/list read at the start: a successful call of one of
+	// them is judged against it (OutputSchema). A tools/list the run's
+	// own frames get adds to them and overrides them.
+	Outputs map[string]json.RawMessage
 	// rssSlack raises the memory bound while a max-rss finding is shrunk:
 	// a case kept there crosses --max-rss with room to spare, so that its
 	// runs afterwards (the confirmation, a replay) cross it too.
@@ -86,6 +91,10 @@ type account struct {
 	min, max, got int
 	what          string // the request, for messages
 	initialize    bool   // the request is an initialize
+	// method is the request's method, which decides the schema of its
+	// result ("" when unknown or when the id was sent with two methods);
+	// tool the tool a tools/call names.
+	method, tool string
 }
 
 // run is one execution: a connection, the frames, what has been seen.
@@ -112,6 +121,9 @@ type run struct {
 	// written: a server echoing one writes no valid message, which is
 	// judged as that error reply too, not as noise on stdout.
 	forbidden map[string]bool
+	// outputs are the outputSchemas this session's tools/list declared,
+	// by tool name.
+	outputs map[string]*outputSchema
 }
 
 // Execute sends frames (those for this transport) on a fresh connection to
@@ -140,7 +152,9 @@ func (r *run) closeConn() {
 }
 
 func newRun(c conn, transport string, opt ExecOptions) *run {
-	return &run{c: c, transport: transport, opt: opt, acct: map[string]*account{}, cancelled: map[string]bool{}, cancelAt: map[string]int{}, warned: map[Invariant]bool{}}
+	r := &run{c: c, transport: transport, opt: opt, acct: map[string]*account{}, cancelled: map[string]bool{}, cancelAt: map[string]int{}, warned: map[Invariant]bool{}}
+	r.learnOutputs(opt.Outputs)
+	return r
 }
 
 func (r *run) execute() {
@@ -397,8 +411,12 @@ func (r *run) expectMessage(m *jsonrpc.Message, required bool) (wait []string) {
 		// the server may answer it again or not. A reused id on an
 		// initialize still carries the version its answer negotiates,
 		// which decides whether a later batch binds (JR-35).
-		r.acct[key].max++
-		r.acct[key].initialize = r.acct[key].initialize || m.Method == "initialize"
+		a := r.acct[key]
+		a.max++
+		a.initialize = a.initialize || m.Method == "initialize"
+		if a.method != m.Method || a.tool != toolOf(m) {
+			a.method, a.tool = "", ""
+		}
 		return nil
 	case strings.HasPrefix(m.Method, "notifications/"):
 		// A notification's method with an id: a request by shape, which a
@@ -413,16 +431,17 @@ func (r *run) expectMessage(m *jsonrpc.Message, required bool) (wait []string) {
 		r.unreadableIDs++
 		return nil
 	case !required || r.cancelled[key] || r.cancelledLater(key):
-		r.acct[key] = &account{max: 1, what: what}
+		r.acct[key] = &account{max: 1, what: what, method: m.Method, tool: toolOf(m)}
 		return nil
 	}
-	r.acct[key] = &account{min: 1, max: 1, what: what, initialize: m.Method == "initialize"}
+	r.acct[key] = &account{min: 1, max: 1, what: what, initialize: m.Method == "initialize", method: m.Method, tool: toolOf(m)}
 	return []string{key}
 }
 
 func (r *run) allowOnce(key, what string) {
 	if a := r.acct[key]; a != nil {
 		a.max++
+		a.method, a.tool = "", ""
 		return
 	}
 	r.acct[key] = &account{max: 1, what: what}
@@ -557,9 +576,9 @@ func (r *run) receive(m *jsonrpc.Message) bool {
 	switch m.Kind() {
 	case jsonrpc.KindRequest:
 		r.answer(m)
-		return false
+		return r.checkSchema(m, "")
 	case jsonrpc.KindNotification:
-		return false
+		return r.checkSchema(m, "")
 	}
 	if m.ID.IsZero() {
 		// Over HTTP a transport error rides in the body with the status
@@ -592,6 +611,17 @@ func (r *run) receive(m *jsonrpc.Message) bool {
 		}
 		if json.Unmarshal(m.Result, &res) == nil {
 			r.version = res.ProtocolVersion
+		}
+	}
+	if r.checkSchema(m, a.method) {
+		return true
+	}
+	if m.Kind() == jsonrpc.KindResult {
+		switch a.method {
+		case "tools/list":
+			r.learnTools(m.Result)
+		case "tools/call":
+			return r.checkOutput(a.tool, m.Result)
 		}
 	}
 	return false

@@ -2,6 +2,7 @@ package fuzz
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"testing"
 	"time"
@@ -136,5 +137,42 @@ func TestPingCeilingOverHTTP(t *testing.T) {
 	s, err := PingCeiling(context.Background(), Target{URL: url}, 200*time.Millisecond, 2, ExecOptions{Timeout: 10 * time.Second})
 	if err != nil || s.Executions == 0 {
 		t.Fatalf("PingCeiling over HTTP: %d round trips, error %v", s.Executions, err)
+	}
+}
+
+// TestExecuteSchemaOracles: a result the version's schema refuses breaks
+// schema-valid, structuredContent off its outputSchema breaks
+// output-schema, and the reference breaks neither with the same frames.
+func TestExecuteSchemaOracles(t *testing.T) {
+	call := func(id int, tool string) string {
+		return fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":%q}}`, id, tool)
+	}
+	init0618 := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"fuzz","version":"1"}}}`
+	weather := json.RawMessage(`{"type":"object","properties":{"temperature":{"type":"number"},"conditions":{"type":"string"}},"required":["temperature","conditions"]}`)
+	cases := []struct {
+		mutant string
+		frames []Frame
+		want   Invariant
+	}{
+		{"planted-image-without-mime-type", frames(init0618, call(2, "test_image_content")), SchemaValid},
+		{"planted-structured-drift", frames(init0618, call(2, "test_structured_content"), call(3, "test_structured_content")), OutputSchema},
+		{"", frames(init0618, call(2, "test_image_content"), call(3, "test_structured_content"), call(4, "test_structured_content")), ""},
+	}
+	for _, c := range cases {
+		var args []string
+		if c.mutant != "" {
+			args = []string{"--mutant", c.mutant}
+		}
+		out, err := Execute(reference(args...), c.frames, ExecOptions{Timeout: time.Second, Outputs: map[string]json.RawMessage{"test_structured_content": weather}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got Invariant
+		if out.Violation != nil {
+			got = out.Violation.Invariant
+		}
+		if got != c.want {
+			t.Errorf("mutant %q: broke %q (%v), want %q", c.mutant, got, out.Violation, c.want)
+		}
 	}
 }

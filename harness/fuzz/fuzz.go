@@ -42,10 +42,17 @@ type Options struct {
 	// MaxFindings ends the run once that many new groups of findings are
 	// found (a group known by Known does not count); zero is no bound.
 	MaxFindings int
+	// StopOn, when set, also ends the run once a finding breaks that
+	// invariant: the self-test hunts one planted bug, and a finding of
+	// another kind on the way does not end its search.
+	StopOn Invariant
 	// Known maps the signatures of known findings to why they are
 	// expected: such a group is reported with its reason, and neither
 	// ends the run nor counts as new.
 	Known map[string]string
+	// Reuse is how many sequences one stdio process serves (see
+	// reuse.go); zero is DefaultReuse, 1 a fresh process for each.
+	Reuse int
 	// MaxSteps bounds a sequence's length; zero is DefaultMaxSteps.
 	MaxSteps int
 	// ShrinkBudget bounds the time spent shrinking a finding with gopter;
@@ -130,15 +137,16 @@ type Report struct {
 // new groups of findings, or ctx ends. A finding does not end the run: its
 // sequence is shrunk and grouped by its signature, and the search goes on.
 func Run(ctx context.Context, cfg Options) (*Report, error) {
-	tools, skipped, err := discover(cfg)
+	lists, skipped, err := discover(cfg)
 	if err != nil {
 		return nil, err
 	}
 	rep := &Report{Seed: cfg.Seed, Skipped: skipped}
-	for _, t := range tools {
+	for _, t := range lists.tools {
 		rep.Tools = append(rep.Tools, t.Name)
 	}
-	md := &model{tools: tools, transport: cfg.Target.Transport()}
+	md := &model{tools: lists.tools, uris: lists.uris, prompts: lists.prompts, transport: cfg.Target.Transport()}
+	cfg.Outputs = outputsOf(lists.tools, cfg.Outputs)
 	workers := max(cfg.Workers, 1)
 	start := time.Now()
 	var deadline time.Time
@@ -215,6 +223,7 @@ type fuzzer struct {
 
 	next, iterations, executions atomic.Int64
 	newGroups                    atomic.Int64 // groups not in Known
+	stopped                      atomic.Bool  // a finding broke Options.StopOn
 
 	mu       sync.Mutex
 	err      error // a harness error ends the run
@@ -241,23 +250,26 @@ func (f *fuzzer) over() bool {
 	f.mu.Lock()
 	failed := f.err != nil
 	f.mu.Unlock()
-	enough := f.cfg.MaxFindings > 0 && f.newGroups.Load() >= int64(f.cfg.MaxFindings)
+	enough := f.cfg.MaxFindings > 0 && f.newGroups.Load() >= int64(f.cfg.MaxFindings) || f.stopped.Load()
 	return failed || enough || f.ctx.Err() != nil || (!f.deadline.IsZero() && time.Now().After(f.deadline))
 }
 
 func (f *fuzzer) work() {
+	sl := &slot{}
+	defer sl.drop(f.cfg.grace())
 	for !f.over() {
 		i := f.next.Add(1) - 1
 		if f.cfg.Iterations > 0 && i >= int64(f.cfg.Iterations) {
 			return
 		}
-		f.iterate(i)
+		f.iterate(i, sl)
 		f.iterations.Add(1)
 	}
 }
 
-// iterate runs sequence i and, when it breaks an invariant, shrinks it.
-func (f *fuzzer) iterate(i int64) {
+// iterate runs sequence i, on the process sl holds when it may, and, when
+// it breaks an invariant, shrinks it.
+func (f *fuzzer) iterate(i int64, sl *slot) {
 	seed := f.cfg.Seed*1_000_003 + i
 	rng := rand.New(rand.NewSource(seed))
 	maxSteps := f.cfg.MaxSteps
@@ -265,7 +277,7 @@ func (f *fuzzer) iterate(i int64) {
 		maxSteps = DefaultMaxSteps
 	}
 	length := 1 + rng.Intn(maxSteps)
-	h := &hunt{f: f}
+	h := &hunt{f: f, slot: sl, idBase: i * idsPerSequence}
 	params := gopter.DefaultTestParametersWithSeed(seed)
 	params.MinSuccessfulTests = 1
 	params.MinSize, params.MaxSize = length, length
@@ -302,6 +314,9 @@ func (f *fuzzer) iterate(i int64) {
 	c := &Case{Invariant: h.want.Invariant, Transport: f.md.transport, Seed: f.cfg.Seed, Frames: h.best}
 	if !h.transportSpecific() {
 		c.Transport = "any"
+	}
+	if h.want.Invariant == OutputSchema {
+		c.Outputs = calledOutputs(h.best, f.cfg.Outputs)
 	}
 	sig := Signature(h.want.Invariant, h.best)
 	c.Comment = []string{
@@ -341,6 +356,9 @@ func (h *hunt) confirm() bool {
 func (f *fuzzer) add(fd Finding) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
+	if f.cfg.StopOn != "" && fd.Violation.Invariant == f.cfg.StopOn {
+		f.stopped.Store(true)
+	}
 	for i := range f.findings {
 		if g := &f.findings[i]; g.Signature == fd.Signature {
 			g.Count++
@@ -401,8 +419,13 @@ func holds(shapes []string, frames []Frame) bool {
 // invariant the first failing one broke, so that shrinking keeps to it,
 // and the smallest failing sequence.
 type hunt struct {
-	f    *fuzzer
-	want *Violation
+	f *fuzzer
+	// slot is the worker's process, which the sequence's first run may
+	// use; idBase is where its request ids start.
+	slot   *slot
+	idBase int64
+	served int // the sequences the slot's process served before this one
+	want   *Violation
 	// attributed says the first failing sequence was counted to a group
 	// found before: there is nothing to shrink.
 	attributed    bool
@@ -419,6 +442,11 @@ type sut struct {
 	r     *run
 	err   error
 	steps []string
+	// reused says r runs on a process that served earlier sequences;
+	// stale that it broke an invariant there which a fresh process
+	// running the sequence alone did not: the break is the earlier
+	// sequences' state, and the sequence goes no further.
+	reused, stale bool
 }
 
 func (h *hunt) commands() commands.Commands {
@@ -430,7 +458,7 @@ func (h *hunt) commands() commands.Commands {
 			return &sut{}
 		},
 		DestroySystemUnderTestFunc: func(s commands.SystemUnderTest) { h.finish(s.(*sut)) },
-		InitialStateGen:            h.f.md.initialState(),
+		InitialStateGen:            h.f.md.initialState(h.idBase),
 		GenCommandFunc: func(st commands.State) gopter.Gen {
 			return h.f.md.stepGen(st.(*state), mk)
 		},
@@ -451,13 +479,24 @@ func (h *hunt) runStep(s commands.SystemUnderTest, st *step) commands.Result {
 	if u.err != nil || h.aborted() {
 		return nil
 	}
+	if u.stale {
+		return nil
+	}
 	if u.r == nil {
-		c, err := h.f.cfg.Target.open(nil)
-		if err != nil {
-			u.err = err
-			return &Violation{Invariant: Alive, Kind: "start", Detail: fmt.Sprintf("the server did not start: %v", err)}
+		if h.want == nil && h.slot.c != nil {
+			h.served = h.slot.served
+			u.r, u.reused = h.slot.resume(h.f.md.transport, h.execOptions()), true
+		} else {
+			c, err := h.f.cfg.Target.open(nil)
+			if err != nil {
+				u.err = err
+				return &Violation{Invariant: Alive, Kind: "start", Detail: fmt.Sprintf("the server did not start: %v", err)}
+			}
+			u.r = newRun(c, h.f.md.transport, h.execOptions())
+			if h.want == nil {
+				h.slot.served = 0
+			}
 		}
-		u.r = newRun(c, h.f.md.transport, h.execOptions())
 	}
 	r := u.r
 	if r.out.Violation != nil {
@@ -480,6 +519,9 @@ func (h *hunt) runStep(s commands.SystemUnderTest, st *step) commands.Result {
 		}
 	}
 	h.f.executions.Add(int64(r.out.Sent - sent))
+	if r.out.Violation != nil && u.reused && !h.alone(u) {
+		return nil
+	}
 	return r.out.Violation
 }
 
@@ -503,7 +545,19 @@ func (h *hunt) finish(u *sut) {
 	if u.r == nil {
 		return
 	}
+	if !u.stale && u.r.out.Violation == nil && h.want == nil && h.f.reusable() && h.slot.keep(u.r, h.f.cfg.reuse()) {
+		if len(u.r.out.Warnings) > 0 {
+			h.f.warn(u.r.out.Warnings)
+		}
+		return
+	}
+	if u.reused {
+		h.slot.c = nil // the run owns the process now, and ends it
+	}
 	u.r.closeConn()
+	if u.stale {
+		return
+	}
 	v := u.r.out.Violation
 	if len(u.r.out.Warnings) > 0 {
 		h.f.warn(u.r.out.Warnings)
@@ -571,54 +625,112 @@ func (f *fuzzer) warn(ws []*Violation) {
 	}
 }
 
-// discover asks the server for its tools (every page) over a fresh
-// connection, and keeps those the configuration allows.
-func discover(cfg Options) (tools []Tool, skipped []string, err error) {
+// discover asks the server for its tools, resources and prompts (every
+// page) over a fresh connection, and keeps the tools the configuration
+// allows.
+func discover(cfg Options) (lists serverLists, skipped []string, err error) {
 	c, err := cfg.Target.open(nil)
 	if err != nil {
-		return nil, nil, err
+		return lists, nil, err
 	}
 	defer c.close(cfg.grace())
 	r := newRun(c, cfg.Target.Transport(), cfg.ExecOptions)
 	if err := r.initialize(); err != nil {
-		return nil, nil, err
+		return lists, nil, err
 	}
 	only := set(cfg.Only)
 	slow := set(cfg.Slow)
+	id := int64(2)
+	for _, raw := range r.listAll(&id, "tools/list", "tools") {
+		var t struct {
+			mcp.Tool
+			InputSchema  map[string]any  `json:"inputSchema"`
+			OutputSchema json.RawMessage `json:"outputSchema"`
+		}
+		if json.Unmarshal(raw, &t) != nil {
+			continue
+		}
+		ok, why := cfg.Policy.Allows(t.Tool)
+		switch {
+		case !ok:
+			skipped = append(skipped, t.Name+" ("+why+")")
+		case len(only) > 0 && !only[t.Name]:
+			skipped = append(skipped, t.Name+" (not in --tools)")
+		default:
+			lists.tools = append(lists.tools, Tool{Name: t.Name, Schema: t.InputSchema, Output: t.OutputSchema, Slow: slow[t.Name]})
+		}
+	}
+	for _, raw := range r.listAll(&id, "resources/list", "resources") {
+		var res struct {
+			URI string `json:"uri"`
+		}
+		if json.Unmarshal(raw, &res) == nil && res.URI != "" && len(lists.uris) < maxListed {
+			lists.uris = append(lists.uris, res.URI)
+		}
+	}
+	for _, raw := range r.listAll(&id, "prompts/list", "prompts") {
+		var p struct {
+			Name      string `json:"name"`
+			Arguments []struct {
+				Name string `json:"name"`
+			} `json:"arguments"`
+		}
+		if json.Unmarshal(raw, &p) != nil || p.Name == "" || len(lists.prompts) >= maxListed {
+			continue
+		}
+		pr := prompt{name: p.Name}
+		for _, a := range p.Arguments {
+			pr.args = append(pr.args, a.Name)
+		}
+		lists.prompts = append(lists.prompts, pr)
+	}
+	return lists, skipped, nil
+}
+
+// maxListed bounds the resources and prompts the model draws from.
+const maxListed = 64
+
+// serverLists are what the server listed: the tools the run may call, the
+// URIs of its resources, its prompts.
+type serverLists struct {
+	tools   []Tool
+	uris    []string
+	prompts []prompt
+}
+
+// prompt is a prompt the server listed, with its arguments' names.
+type prompt struct {
+	name string
+	args []string
+}
+
+// listAll pages through a list method and returns its items; a method
+// the server refuses has none. id numbers the requests.
+func (r *run) listAll(id *int64, method, key string) []json.RawMessage {
+	var items []json.RawMessage
 	var cursor any
-	for page := int64(2); page < 1000; page++ {
+	for range 1000 {
 		var p any
 		if cursor != nil {
 			p = map[string]any{"cursor": cursor}
 		}
-		res, err := r.call(page, "tools/list", p)
+		res, err := r.call(*id, method, p)
+		*id++
 		if err != nil || res.err != nil {
-			break // a server without tools is fuzzed without calls
+			break
 		}
-		var list struct {
-			Tools []struct {
-				mcp.Tool
-				InputSchema map[string]any `json:"inputSchema"`
-			} `json:"tools"`
-			NextCursor any `json:"nextCursor"`
-		}
-		_ = json.Unmarshal(res.result, &list)
-		for _, t := range list.Tools {
-			ok, why := cfg.Policy.Allows(t.Tool)
-			switch {
-			case !ok:
-				skipped = append(skipped, t.Name+" ("+why+")")
-			case len(only) > 0 && !only[t.Name]:
-				skipped = append(skipped, t.Name+" (not in --tools)")
-			default:
-				tools = append(tools, Tool{Name: t.Name, Schema: t.InputSchema, Slow: slow[t.Name]})
-			}
-		}
-		if cursor = list.NextCursor; cursor == nil || cursor == "" {
+		var page map[string]json.RawMessage
+		_ = json.Unmarshal(res.result, &page)
+		var these []json.RawMessage
+		_ = json.Unmarshal(page[key], &these)
+		items = append(items, these...)
+		cursor = nil
+		_ = json.Unmarshal(page["nextCursor"], &cursor)
+		if cursor == nil || cursor == "" {
 			break
 		}
 	}
-	return tools, skipped, nil
+	return items
 }
 
 // call sends the request id, method, params on r's connection and waits

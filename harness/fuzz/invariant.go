@@ -39,6 +39,14 @@ const (
 	// of its own (setsid) or a daemon is found by the reaper's mark, which
 	// it inherits (stdio only, where /proc is).
 	NoLeftovers Invariant = "no-leftovers"
+	// SchemaValid: every message the server sends, once a version is
+	// negotiated, validates against that version's published JSON Schema
+	// (JR-01): a result by the method of the request it answers.
+	SchemaValid Invariant = "schema-valid"
+	// OutputSchema: a successful call of a tool whose outputSchema the
+	// session's tools/list showed returns structuredContent that conforms
+	// to it (TL-12, from 2025-06-18 on).
+	OutputSchema Invariant = "output-schema"
 )
 
 // invariants lists every invariant with its level and source: a MUST break
@@ -59,6 +67,8 @@ var invariants = []struct {
 	{StdoutJSON, "MUST", false, []string{"ST-03"}, "stdout carries nothing but JSON-RPC messages"},
 	{AnswersPing, "MUST", false, []string{"PG-02"}, "the server answers a ping after any frame, within the timeout"},
 	{ErrorReply, "SHOULD", false, []string{"JR-20", "JR-21"}, "unreadable frames are answered, when at all, with an error of the right code and a null id"},
+	{SchemaValid, "MUST", false, []string{"JR-01"}, "every message the server sends validates against the JSON Schema of the negotiated version"},
+	{OutputSchema, "MUST", false, []string{"TL-12"}, "a tool that declares an outputSchema answers a successful call with structuredContent that conforms to it"},
 	{MaxRSS, "MUST", true, nil, "the resident memory of the server's process group stays under --max-rss"},
 	{NoLeftovers, "MUST", true, nil, "no process of the server's tree outlives its teardown (stdin closed, SIGTERM and SIGKILL to its process group)"},
 }

@@ -14,6 +14,8 @@ import (
 type Tool struct {
 	Name   string
 	Schema map[string]any
+	// Output is its outputSchema; nil without one.
+	Output json.RawMessage
 	// Slow marks a tool that answers only when cancelled or after long:
 	// the fuzzer calls it only together with its cancel.
 	Slow bool
@@ -54,6 +56,8 @@ type state struct {
 // model generates sequences for one server: its tools, the transport.
 type model struct {
 	tools     []Tool
+	uris      []string // the resources the server listed
+	prompts   []prompt // the prompts it listed
 	transport string
 }
 
@@ -62,7 +66,9 @@ var versions = []string{"2025-11-25", "2025-06-18", "2025-03-26"}
 
 // initialState draws a sequence's weights: each kind of step is on with
 // probability 3/4 and weighs 1 to 10; initialize comes first most often.
-func (md *model) initialState() gopter.Gen {
+// Its request ids start after base: the sequences one process serves
+// never share an id.
+func (md *model) initialState(base int64) gopter.Gen {
 	return gopter.CombineGens(
 		gen.SliceOfN(stepKinds, gen.IntRange(-3, 10)),
 		gen.IntRange(0, max(len(md.tools)-1, 0)),
@@ -71,7 +77,7 @@ func (md *model) initialState() gopter.Gen {
 	).Map(func(v []any) *state {
 		// One sequence in four hammers its favourite tool: what a leak or
 		// a count-triggered bug needs.
-		s := &state{next: 1, hot: v[1].(int), version: versions[v[2].(int)], focus: v[3].(int) == 0}
+		s := &state{next: base + 1, hot: v[1].(int), version: versions[v[2].(int)], focus: v[3].(int) == 0}
 		for i, w := range v[0].([]int) {
 			s.weights[i] = max(w, 0)
 		}
@@ -254,11 +260,21 @@ func (md *model) build(kind int, st *state, p *gopter.GenParameters, mk maker) *
 		return request("setLevel "+l, "logging/setLevel", map[string]any{"level": l})
 	case stepSubscribe:
 		m := pick(p, "resources/subscribe", "resources/unsubscribe", "resources/read")
-		return request(m, m, pick[any](p, map[string]any{"uri": "test://static-text"}, map[string]any{"uri": "mcpconform://no-such-resource"}, map[string]any{"uri": 5}, map[string]any{}))
+		params := []any{map[string]any{"uri": "mcpconform://no-such-resource"}, map[string]any{"uri": 5}, map[string]any{}}
+		for range 3 {
+			if len(md.uris) > 0 {
+				params = append(params, map[string]any{"uri": pick(p, md.uris...)})
+			}
+		}
+		return request(m, m, pick(p, params...))
 	case stepOther:
 		m := pick(p, "prompts/get", "completion/complete", "no/such/method", "sampling/createMessage")
-		return request(m+" request", m, pick[any](p, nil, map[string]any{"name": "no_such_prompt"},
-			map[string]any{"ref": map[string]any{"type": "ref/prompt", "name": "x"}, "argument": map[string]any{"name": "a", "value": ""}}))
+		params := []any{nil, map[string]any{"name": "no_such_prompt"},
+			map[string]any{"ref": map[string]any{"type": "ref/prompt", "name": "x"}, "argument": map[string]any{"name": "a", "value": ""}}}
+		if len(md.prompts) > 0 {
+			params = append(params, md.promptParams(m, pick(p, md.prompts...), p), md.promptParams(m, pick(p, md.prompts...), p))
+		}
+		return request(m+" request", m, pick(p, params...))
 	case stepGarbage:
 		g := drawGarbage(id, p)
 		return mk(g.name, []Frame{g.frame}, nil)
@@ -303,4 +319,24 @@ func httpStep(id any, key string, p *gopter.GenParameters, mk maker) *step {
 	}
 	v := pick(p, variants...)
 	return mk("ping with "+v.name, []Frame{{Body: message(id, "ping", nil), Only: "http", Header: map[string]string{v.header: v.value}}}, []string{key})
+}
+
+// promptParams are the params of prompts/get (or, for completion/complete,
+// of a completion of one of its arguments) for a prompt the server
+// listed: every argument it names, each a word or an unusual string.
+func (md *model) promptParams(method string, pr prompt, p *gopter.GenParameters) any {
+	word := func() string {
+		if p.Rng.Intn(3) == 0 {
+			return pick(p, unusualStrings...)
+		}
+		return pick(p, "a", "fuzz", "42", "mcpconform")
+	}
+	if method == "completion/complete" && len(pr.args) > 0 {
+		return map[string]any{"ref": map[string]any{"type": "ref/prompt", "name": pr.name}, "argument": map[string]any{"name": pick(p, pr.args...), "value": word()}}
+	}
+	args := map[string]any{}
+	for _, a := range pr.args {
+		args[a] = word()
+	}
+	return map[string]any{"name": pr.name, "arguments": args}
 }

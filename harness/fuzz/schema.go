@@ -2,6 +2,7 @@ package fuzz
 
 import (
 	"reflect"
+	"regexp"
 	"sort"
 	"strings"
 
@@ -25,7 +26,9 @@ type value struct{ v any }
 
 // argsGen generates tool arguments from the tool's inputSchema: valid
 // ones, or (invalid) just-invalid ones: one required property dropped, one
-// property of the wrong type, or one property the schema does not allow.
+// property of the wrong type, one string just outside its minLength,
+// maxLength, pattern or enum, or one property the schema does not allow
+// (additionalProperties: false).
 func argsGen(schema map[string]any, invalid bool) gopter.Gen {
 	root := schema
 	valid := valueGen(root, schema, 0)
@@ -44,6 +47,13 @@ func argsGen(schema map[string]any, invalid bool) gopter.Gen {
 		props := sortedKeys(asMap(schema["properties"]))
 		required := asStrings(schema["required"])
 		n := v[2].(int)
+		if len(props) > 0 && n%4 == 0 {
+			p := props[(n/4)%len(props)]
+			if bad, ok := violating(asMap(asMap(schema["properties"])[p])); ok {
+				out[p] = bad
+				return value{out}
+			}
+		}
 		switch v[1].(int) {
 		case 0:
 			if len(required) > 0 {
@@ -58,7 +68,12 @@ func argsGen(schema map[string]any, invalid bool) gopter.Gen {
 				return value{out}
 			}
 		}
-		out["mcpconform_unexpected"] = n
+		if schema["additionalProperties"] == false || len(props) == 0 {
+			out["mcpconform_unexpected"] = n
+			return value{out}
+		}
+		p := props[n%len(props)]
+		out[p] = wrongType(asMap(asMap(schema["properties"])[p]))
 		return value{out}
 	})
 }
@@ -124,15 +139,97 @@ func valueGen(root, schema map[string]any, depth int) gopter.Gen {
 	return gen.OneGenOf(stringGen(schema), gen.Const(value{}))
 }
 
-// stringGen draws an unusual string one time in three, else a word.
+// formats are valid strings of the formats tools use most.
+var formats = map[string][]string{
+	"uri":       {"https://example.com/mcpconform", "file:///tmp/x", "urn:x"},
+	"url":       {"https://example.com/mcpconform"},
+	"email":     {"fuzz@example.com", "a.b+c@example.org"},
+	"date":      {"2025-06-18", "1970-01-01"},
+	"date-time": {"2025-06-18T12:00:00Z", "1970-01-01T00:00:00.5+01:00"},
+	"time":      {"12:00:00Z"},
+	"uuid":      {"123e4567-e89b-12d3-a456-426614174000"},
+	"ipv4":      {"127.0.0.1"},
+	"ipv6":      {"::1"},
+	"hostname":  {"example.com"},
+}
+
+// stringGen draws a string the schema's format, pattern, minLength and
+// maxLength accept: one of the format, one its pattern generates, else an
+// unusual string one time in three or a word, each brought within the
+// length bounds.
 func stringGen(schema map[string]any) gopter.Gen {
-	if f, _ := schema["format"].(string); f == "uri" || f == "url" {
-		return gen.OneConstOf(value{"https://example.com/mcpconform"}, value{"file:///tmp/x"}, value{"urn:x"}, value{""})
+	if f, _ := schema["format"].(string); formats[f] != nil {
+		fs := formats[f]
+		return gen.IntRange(0, len(fs)-1).Map(func(i int) value { return value{fs[i]} })
 	}
+	lo, hi := int(bound(schema["minLength"], 0)), int(bound(schema["maxLength"], -1))
+	if pat, _ := schema["pattern"].(string); pat != "" {
+		if re, err := regexp.Compile(pat); err == nil {
+			return patternGen(re, lo, hi)
+		}
+	}
+	fit := func(s string) value { return value{fitLength(s, lo, hi)} }
 	return gen.Weighted([]gen.WeightedGen{
-		{Weight: 2, Gen: gen.AlphaString().Map(func(s string) value { return value{s} })},
-		{Weight: 1, Gen: gen.IntRange(0, len(unusualStrings)-1).Map(func(i int) value { return value{unusualStrings[i]} })},
+		{Weight: 2, Gen: gen.AlphaString().Map(fit)},
+		{Weight: 1, Gen: gen.IntRange(0, len(unusualStrings)-1).Map(func(i int) value { return fit(unusualStrings[i]) })},
 	})
+}
+
+// patternGen draws a string re matches (gopter's generator of a regular
+// expression's strings), and one within the length bounds when it can;
+// a pattern it cannot satisfy gets "".
+func patternGen(re *regexp.Regexp, lo, hi int) gopter.Gen {
+	matches := gen.RegexMatch(re.String())
+	return func(p *gopter.GenParameters) *gopter.GenResult {
+		for range 8 {
+			v, ok := matches(p).Retrieve()
+			if s, _ := v.(string); ok && re.MatchString(s) && fitLength(s, lo, hi) == s {
+				return gopter.NewGenResult(value{s}, gopter.NoShrinker)
+			}
+		}
+		return gopter.NewGenResult(value{""}, gopter.NoShrinker)
+	}
+}
+
+// fitLength pads s with "x" to lo characters and cuts it to hi (hi < 0:
+// no bound), counting characters as JSON Schema does (code points).
+func fitLength(s string, lo, hi int) string {
+	r := []rune(s)
+	for len(r) < lo {
+		r = append(r, 'x')
+	}
+	if hi >= 0 && len(r) > hi {
+		r = r[:hi]
+	}
+	return string(r)
+}
+
+// violating is a value just outside the string schema's bounds: one
+// character past maxLength, one short of minLength, one its pattern does
+// not match, one outside its enum; ok false when it has none.
+func violating(schema map[string]any) (any, bool) {
+	if enum, ok := schema["enum"].([]any); ok && len(enum) > 0 {
+		return "mcpconform-not-in-enum", true
+	}
+	if schema["type"] != "string" {
+		return nil, false
+	}
+	if hi := int(bound(schema["maxLength"], -1)); hi >= 0 {
+		return strings.Repeat("x", hi+1), true
+	}
+	if lo := int(bound(schema["minLength"], 0)); lo > 0 {
+		return strings.Repeat("x", lo-1), true
+	}
+	if pat, _ := schema["pattern"].(string); pat != "" {
+		if re, err := regexp.Compile(pat); err == nil {
+			for _, s := range []string{"", "\x00 !", "mcpconform-not-matching"} {
+				if !re.MatchString(s) {
+					return s, true
+				}
+			}
+		}
+	}
+	return nil, false
 }
 
 // objectGen generates every required property and each optional one half
@@ -147,9 +244,14 @@ func objectGen(root, schema map[string]any, depth int) gopter.Gen {
 	for _, r := range asStrings(schema["required"]) {
 		required[r] = true
 	}
-	gens := make([]gopter.Gen, 0, 2*len(names))
+	gens := make([]gopter.Gen, 0, 2*len(names)+2)
 	for _, n := range names {
 		gens = append(gens, valueGen(root, asMap(props[n]), depth+1), gen.Bool())
+	}
+	// additionalProperties as a schema lets one more property in, of it.
+	extra := asMap(schema["additionalProperties"])
+	if extra != nil {
+		gens = append(gens, valueGen(root, extra, depth+1), gen.Bool())
 	}
 	return gopter.CombineGens(gens...).Map(func(v []any) value {
 		out := map[string]any{}
@@ -157,6 +259,9 @@ func objectGen(root, schema map[string]any, depth int) gopter.Gen {
 			if required[n] || v[2*i+1].(bool) {
 				out[n] = v[2*i].(value).v
 			}
+		}
+		if extra != nil && v[2*len(names)+1].(bool) {
+			out["mcpconform_extra"] = v[2*len(names)].(value).v
 		}
 		return value{out}
 	})
@@ -219,7 +324,7 @@ func asSlice(v any) []any {
 	return s
 }
 
-func sortedKeys(m map[string]any) []string {
+func sortedKeys[V any](m map[string]V) []string {
 	keys := make([]string, 0, len(m))
 	for k := range m {
 		keys = append(keys, k)

@@ -2,6 +2,7 @@ package mcpserver
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"strings"
 	"sync"
@@ -133,4 +134,33 @@ func (sess *serverSession) wedge(m *jsonrpc.Message, handle func() *jsonrpc.Mess
 		return nil
 	}
 	return resp
+}
+
+// plantedImageWithoutMimeType is mutant PlantedImageWithoutMimeType's
+// image block: the reference's image without its mimeType.
+func plantedImageWithoutMimeType() json.RawMessage {
+	var block map[string]any
+	_ = json.Unmarshal(imageContent(), &block)
+	delete(block, "mimeType")
+	b, _ := json.Marshal(block)
+	return b
+}
+
+// plantedDrift is mutant PlantedStructuredDrift: the session's first call
+// of test_structured_content gets weather as it is, every later one its
+// temperature as a string.
+func (sess *serverSession) plantedDrift(weather map[string]any) map[string]any {
+	sess.mu.Lock()
+	sess.structured++
+	n := sess.structured
+	sess.mu.Unlock()
+	if n < 2 {
+		return weather
+	}
+	drifted := map[string]any{}
+	for k, v := range weather {
+		drifted[k] = v
+	}
+	drifted["temperature"] = fmt.Sprint(weather["temperature"])
+	return drifted
 }

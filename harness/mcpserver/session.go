@@ -51,6 +51,7 @@ type serverSession struct {
 	late        *jsonrpc.Message                 // mutant ProgressAfterResponse's stale progress
 	subscribed  map[string]bool                  // resource URIs the client subscribed to (at most maxSubscriptions)
 	modern      bool                             // the state of one 2026-07-28 request
+	structured  int                              // mutant PlantedStructuredDrift's count of test_structured_content calls
 	watched     <-chan struct{}                  // the Done channel whose end drops the state
 	stopWatched func() bool
 

@@ -68,6 +68,8 @@ func structuredContent(rc *RequestContext, _ json.RawMessage) (mcp.CallToolResul
 		structured = map[string]any{"temperature": "21.5", "conditions": "sunny"}
 	case mutant.StructuredContentNoText:
 		res.Content = []json.RawMessage{textContent("It is sunny.")}
+	case mutant.PlantedStructuredDrift:
+		structured = rc.sess.plantedDrift(structured)
 	}
 	res.StructuredContent, _ = json.Marshal(structured)
 	return res, nil

@@ -20,6 +20,9 @@ func imageOnly(rc *RequestContext, _ json.RawMessage) (mcp.CallToolResult, error
 	if rc.srv.opts.Mutant == mutant.ToolImageNotBase64 {
 		return mcp.CallToolResult{Content: []json.RawMessage{content(map[string]string{"type": "image", "data": "not base64!", "mimeType": "image/png"})}}, nil
 	}
+	if rc.srv.opts.Mutant == mutant.PlantedImageWithoutMimeType {
+		return mcp.CallToolResult{Content: []json.RawMessage{plantedImageWithoutMimeType()}}, nil
+	}
 	return mcp.CallToolResult{Content: []json.RawMessage{imageContent()}}, nil
 }
 

@@ -2,16 +2,8 @@ package mutant
 
 // Mutants of the reference client's OAuth 2.1 code (package harness/oauth).
 // Each breaks one authorization rule of the client; the oauth package
-// consults the active one where it keeps that rule (oauth.Config.Mutant).
-//
-// They are not registered yet: a registered mutant must be killed by a
-// check that names it (cmd/mcpconform's list-mutants test and the
-// self-test refuse one that none does), and the http.client.auth.* checks
-// that will kill these come with the fake authorization server (issue 21,
-// part 2). Until then the hooks are exercised by the oauth package's unit
-// tests, which set the name directly; the step that adds the checks
-// registers the list below (`func init() { register(clientAuth...) }`) and
-// names each mutant in its check's KilledBy.
+// consults the active one where it keeps that rule (oauth.Config.Mutant),
+// and a check of http.client.auth.* kills it (suites/http/client_auth.go).
 const (
 	AuthNoPKCE                  Name = "auth-no-pkce"
 	AuthNoResourceParam         Name = "auth-no-resource-param"
@@ -23,10 +15,13 @@ const (
 	AuthStepUpUnbounded         Name = "auth-step-up-unbounded"
 	AuthCredentialsReused       Name = "auth-credentials-reused"
 	AuthPKCEPlain               Name = "auth-pkce-plain"
+	AuthResourceMetadataIgnored Name = "auth-resource-metadata-ignored"
 )
 
+func init() { register(ClientAuth...) }
+
 // ClientAuth lists the OAuth mutants of the reference client with the rule
-// each breaks; see the comment above for why it is not registered yet.
+// each breaks.
 var ClientAuth = []Mutant{
 	{AuthNoPKCE, "client", "sends no code_challenge in the authorization request and no code_verifier in the token request (AU-11)"},
 	{AuthPKCEPlain, "client", "uses the plain PKCE method, and proceeds when the authorization server's metadata lacks code_challenge_methods_supported (AU-11)"},
@@ -38,4 +33,5 @@ var ClientAuth = []Mutant{
 	{AuthPRMResourceUnchecked, "client", "proceeds with a protected resource metadata document whose resource is not the server it connects to (RFC 9728 §3.3)"},
 	{AuthStepUpUnbounded, "client", "re-authorizes on every 403 insufficient_scope without a retry limit"},
 	{AuthCredentialsReused, "client", "presents the client credentials of one authorization server to another after a migration (AU-12)"},
+	{AuthResourceMetadataIgnored, "client", "ignores resource_metadata in the 401's WWW-Authenticate and looks at the well-known URIs only (AU-06)"},
 }

@@ -12,6 +12,8 @@ const (
 	PlantedWedgeAfterUnknownCancel Name = "planted-wedge-after-unknown-cancel"
 	PlantedLeak                    Name = "planted-leak"
 	PlantedSetsidChild             Name = "planted-setsid-child"
+	PlantedImageWithoutMimeType    Name = "planted-image-without-mime-type"
+	PlantedStructuredDrift         Name = "planted-structured-drift"
 )
 
 var planted = []Mutant{
@@ -21,6 +23,8 @@ var planted = []Mutant{
 	{PlantedWedgeAfterUnknownCancel, "server", "after notifications/cancelled names a requestId it never received, answers no request of that session any more (it keeps reading; stdio's own parse and invalid-request errors are still written)"},
 	{PlantedLeak, "server", "keeps 8 MiB, every page written, per call of the tool test_simple_text, forever"},
 	{PlantedSetsidChild, "server", "starts a child in a session of its own (setsid) on every start, which nothing ends with the server: it outlives the teardown until it exits by itself a minute later; no effect over HTTP"},
+	{PlantedImageWithoutMimeType, "server", "answers tools/call of test_image_content with an image block without its mimeType, which the schema of every version requires"},
+	{PlantedStructuredDrift, "server", "from the second call of test_structured_content in a session (2025-06-18 on), answers structuredContent whose temperature is the string \"21.5\", where its outputSchema says a number"},
 }
 
 func init() { registerProtocol(planted...) }

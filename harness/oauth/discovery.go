@@ -95,7 +95,7 @@ func (a *Authorizer) discover(ctx context.Context, ch Challenge) (*target, error
 // the root one (AU-06). It returns nil without error when none exists.
 func (a *Authorizer) findResourceMetadata(ctx context.Context, server *url.URL, ch Challenge) (*resourceMetadata, string, error) {
 	var candidates []string
-	if ch.ResourceMetadata != "" {
+	if ch.ResourceMetadata != "" && !a.is(mutant.AuthResourceMetadataIgnored) {
 		candidates = append(candidates, ch.ResourceMetadata)
 	}
 	origin := server.Scheme + "://" + server.Host

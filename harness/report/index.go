@@ -199,7 +199,7 @@ func NewIndex(tool Tool, target map[string]any, seed int64, results []check.Resu
 			DurationMS:    r.DurationMS,
 			Message:       r.Message,
 			Seed:          r.Seed,
-			Transcript:    r.Transcript,
+			Transcript:    clipPassing(r.Outcome, r.Transcript),
 			hardenedScore: inHardenedScore(r),
 		})
 		if p := ix.Summary.counter(r.Outcome); p != nil {
@@ -209,6 +209,47 @@ func NewIndex(tool Tool, target map[string]any, seed int64, results []check.Resu
 	}
 	sort.SliceStable(ix.Checks, func(i, j int) bool { return ix.Checks[i].ID < ix.Checks[j].ID })
 	return ix
+}
+
+// MaxPassingTranscript is how many bytes of transcript a report keeps of
+// a check whose outcome is no failure (PASS, INFO, UNIMPLEMENTED, …):
+// its first and its last lines, half of it each. A FAIL, WARN, HARDENED,
+// XFAIL, STALE or ERROR keeps every line its check recorded, the evidence
+// of its verdict. Without the bound, a run of the whole catalogue made a
+// page of 5.9 MB, most of it tools/list pages of passing checks.
+const MaxPassingTranscript = 16 << 10
+
+// clipPassing bounds the transcript of a check of outcome o (see
+// MaxPassingTranscript), with a note line where lines were left out.
+func clipPassing(o check.Outcome, lines []string) []string {
+	switch o {
+	case check.Fail, check.Warn, check.HardenedMiss, check.ExpectedFail, check.Stale, check.Error:
+		return lines
+	}
+	total := 0
+	for _, l := range lines {
+		total += len(l) + 1
+	}
+	if total <= MaxPassingTranscript {
+		return lines
+	}
+	head, size := 0, 0
+	for head < len(lines) && size+len(lines[head])+1 <= MaxPassingTranscript/2 {
+		size += len(lines[head]) + 1
+		head++
+	}
+	tail, size := len(lines), 0
+	for tail > head && size+len(lines[tail-1])+1 <= MaxPassingTranscript/2 {
+		tail--
+		size += len(lines[tail]) + 1
+	}
+	left := 0
+	for _, l := range lines[head:tail] {
+		left += len(l) + 1
+	}
+	out := append([]string{}, lines[:head]...)
+	out = append(out, fmt.Sprintf("note … %d lines (%s) of this %s check's transcript left out; a failing check keeps all of it", tail-head, Size(int64(left)), o))
+	return append(out, lines[tail:]...)
 }
 
 // ExitCode returns the process exit status the run earns: 2 when the

@@ -8,7 +8,9 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"slices"
 	"strconv"
+	"strings"
 	"sync"
 	"syscall"
 	"time"
@@ -77,7 +79,7 @@ func (a Adapter) Run(ctx context.Context, inv Invocation) (*Run, error) {
 	}
 	cmd := exec.Command(a.Command[0], a.Command[1:]...)
 	owner := reaper.NewOwner("client")
-	cmd.Env = append(append(append(os.Environ(), a.Env...), env...), reaper.Env(owner))
+	cmd.Env = append(append(append(inherited(), a.Env...), env...), reaper.Env(owner))
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	stdout, stderr := &boundedBuffer{max: maxCapture}, &boundedBuffer{max: maxCapture}
 	cmd.Stdout, cmd.Stderr = stdout, stderr
@@ -122,6 +124,14 @@ func (a Adapter) Run(ctx context.Context, inv Invocation) (*Run, error) {
 	r.Stdout, r.Stderr = stdout.Bytes(), stderr.Bytes()
 	r.Output = ParseOutput(r.Stdout)
 	return r, nil
+}
+
+// inherited is the harness's environment without MCPCONFORM_AUTH_TOKEN:
+// the harness alone decides which checks give the adapter a token (none
+// for the http.client.auth.* checks, whose client must authorize itself),
+// so a value in the harness's own environment never reaches the adapter.
+func inherited() []string {
+	return slices.DeleteFunc(os.Environ(), func(kv string) bool { return strings.HasPrefix(kv, EnvAuthToken+"=") })
 }
 
 func (inv Invocation) environment() ([]string, error) {

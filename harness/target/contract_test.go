@@ -88,6 +88,23 @@ func TestAdapterRunCapturesOutputAndExitStatus(t *testing.T) {
 	}
 }
 
+// TestAdapterRunNeverInheritsTheAuthToken: a MCPCONFORM_AUTH_TOKEN in the
+// harness's environment does not reach an adapter run given none (the
+// client auth checks give none), and one the run gives does.
+func TestAdapterRunNeverInheritsTheAuthToken(t *testing.T) {
+	t.Setenv(EnvAuthToken, "from-the-harness-environment")
+	a := Adapter{Command: script(t, `echo "{\"tool\":\"${MCPCONFORM_AUTH_TOKEN-unset}\",\"outcome\":\"ok\"}"`)}
+	for _, tc := range []struct{ given, want string }{{"", "unset"}, {"given-by-the-check", "given-by-the-check"}} {
+		r, err := a.Run(context.Background(), Invocation{Transport: "http", ServerURL: "http://127.0.0.1:1/mcp", AuthToken: tc.given, Deadline: 10 * time.Second})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(r.Calls) != 1 || r.Calls[0].Tool != tc.want {
+			t.Errorf("given %q, the adapter saw %+v, want %q", tc.given, r.Calls, tc.want)
+		}
+	}
+}
+
 func TestAdapterRunKillsAHangingAdapterAndItsGroup(t *testing.T) {
 	marker := filepath.Join(t.TempDir(), "late")
 	a := Adapter{Command: script(t, `(sleep 1; touch `+marker+`) & sleep 30`)}

@@ -22,7 +22,7 @@ var _ = serverCheck(check.Descriptor{
 	eachTransport(c, func(p *peer) {
 		r := p.initialize(v1125, nil)
 		c.Require(r.ProtocolVersion != "" && r.Capabilities != nil && r.ServerInfo.Name != "" && r.ServerInfo.Version != "",
-			"protocolVersion, capabilities and serverInfo {name, version} ("+p.transport+")", "%+v", r)
+			"protocolVersion, capabilities and serverInfo {name, version} ("+p.transport+")", "%s", r)
 	})
 })
 

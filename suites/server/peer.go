@@ -316,6 +316,12 @@ type initResult struct {
 	} `json:"serverInfo"`
 }
 
+// String is the result as JSON, the way a message shows it.
+func (r initResult) String() string {
+	b, _ := json.Marshal(r)
+	return string(b)
+}
+
 // initialize runs the handshake proposing version with the client
 // capabilities caps, and returns the result.
 func (p *peer) initialize(version string, caps map[string]any) initResult {
