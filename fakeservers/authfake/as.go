@@ -207,6 +207,18 @@ func (a *AS) Requests() []Request {
 	return slices.Clone(a.records)
 }
 
+// RequestsAt returns the requests of the record to endpoint (Endpoint…),
+// in arrival order.
+func (a *AS) RequestsAt(endpoint string) []Request {
+	var out []Request
+	for _, rq := range a.Requests() {
+		if rq.Endpoint == endpoint {
+			out = append(out, rq)
+		}
+	}
+	return out
+}
+
 // Changed returns a channel closed at the next new record, for waiting
 // on a client's requests without sleeping.
 func (a *AS) Changed() <-chan struct{} {

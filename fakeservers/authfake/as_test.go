@@ -269,3 +269,28 @@ func TestIssueAndValidate(t *testing.T) {
 		t.Fatalf("issued with ttl -1s: %v", err)
 	}
 }
+
+// TestSecretsCarryThePrefix: every secret the fake hands out starts with
+// SecretPrefix, and nothing public (a client ID) does.
+func TestSecretsCarryThePrefix(t *testing.T) {
+	a := start(t, Options{})
+	id, secret, _ := register(t, a, AuthBasic)
+	back := authorize(t, a, id, true)
+	f := url.Values{"grant_type": {"authorization_code"}, "code": {back.Get("code")},
+		"redirect_uri": {"http://127.0.0.1:1/cb"}, "code_verifier": {verifier}}
+	if st, m := postForm(t, a.URL()+PathToken, f, id, secret); st != 200 || m["refresh_token"] == nil {
+		t.Fatalf("token: %d %v", st, m)
+	}
+	minted := a.Minted()
+	if len(minted) != 4 {
+		t.Fatalf("%d secrets minted, want the client secret, the code, an access and a refresh token", len(minted))
+	}
+	for _, s := range minted {
+		if !strings.HasPrefix(s, SecretPrefix) || len(s) < len(SecretPrefix)+43 {
+			t.Errorf("secret %q lacks the prefix or its 32 random bytes", s)
+		}
+	}
+	if strings.Contains(id, SecretPrefix) {
+		t.Errorf("client ID %q carries the secret prefix", id)
+	}
+}

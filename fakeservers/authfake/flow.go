@@ -320,7 +320,7 @@ func (a *AS) register(w http.ResponseWriter, r *http.Request) string {
 		oauthError(w, http.StatusBadRequest, "invalid_redirect_uri", "redirect_uris is required for authorization_code")
 		return body
 	}
-	c := &Client{ID: "client-" + newSecret()[:16], RedirectURIs: m.RedirectURIs, AuthMethod: m.AuthMethod}
+	c := &Client{ID: "client-" + randomText()[:16], RedirectURIs: m.RedirectURIs, AuthMethod: m.AuthMethod}
 	if m.AuthMethod != AuthNone {
 		c.Secret = newSecret()
 	}

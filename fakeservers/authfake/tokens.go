@@ -78,9 +78,18 @@ func (a *AS) mint(g Grant, ttl time.Duration, refresh bool) (access, refreshToke
 	return access, refreshToken
 }
 
-// newSecret is 32 random bytes, base64url: a token, code or client secret
-// nobody can guess.
-func newSecret() string {
+// SecretPrefix starts every secret the fake hands out (access and refresh
+// tokens, authorization codes, client secrets), so that a test can find
+// one in any output, even one minted in another process, by this prefix
+// alone: masking replaces a secret whole.
+const SecretPrefix = "authfake_"
+
+// newSecret is SecretPrefix and 32 random bytes, base64url: a token, code
+// or client secret nobody can guess.
+func newSecret() string { return SecretPrefix + randomText() }
+
+// randomText is 32 random bytes, base64url.
+func randomText() string {
 	b := make([]byte, 32)
 	_, _ = rand.Read(b) // crypto/rand.Read never fails
 	return base64.RawURLEncoding.EncodeToString(b)

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"net/url"
 	"strings"
@@ -127,6 +128,9 @@ func (a *Authorizer) findServerMetadata(ctx context.Context, issuer string, lega
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.RawQuery != "" || u.Fragment != "" {
 		return nil, a.errorf("the authorization server %q is not an https or http URL without query or fragment", issuer)
 	}
+	if err := a.secure("authorization server", issuer); err != nil {
+		return nil, err
+	}
 	origin := u.Scheme + "://" + u.Host
 	path := strings.TrimSuffix(u.EscapedPath(), "/")
 	var candidates []string
@@ -153,6 +157,11 @@ func (a *Authorizer) findServerMetadata(ctx context.Context, issuer string, lega
 		}
 		if m.AuthorizationEndpoint == "" || m.TokenEndpoint == "" {
 			return nil, a.errorf("the authorization server metadata at %s lacks authorization_endpoint or token_endpoint", c)
+		}
+		for _, e := range [][2]string{{"authorization_endpoint", m.AuthorizationEndpoint}, {"token_endpoint", m.TokenEndpoint}, {"registration_endpoint", m.RegistrationEndpoint}} {
+			if err := a.secure(e[0], e[1]); e[1] != "" && err != nil {
+				return nil, err
+			}
 		}
 		if m.Issuer == "" {
 			m.Issuer = issuer
@@ -226,6 +235,29 @@ func resourceMatches(resource string, server *url.URL) bool {
 	}
 	rp, sp := strings.TrimSuffix(r.EscapedPath(), "/"), strings.TrimSuffix(server.EscapedPath(), "/")
 	return rp == sp || strings.HasPrefix(sp, rp+"/")
+}
+
+// secure refuses an authorization server URL that is neither https nor
+// http on a loopback host: OAuth 2.1 §1.5 serves every authorization server
+// endpoint over https, and a client's credentials, codes and tokens never
+// cross a network in the clear. Loopback http stays allowed for test
+// servers (mcpconform's, the official suite's).
+func (a *Authorizer) secure(what, raw string) error {
+	u, err := url.Parse(raw)
+	switch {
+	case err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "":
+		return a.errorf("the %s %q is not an absolute https URL", what, raw)
+	case u.Scheme == "http" && !loopbackHost(u.Hostname()):
+		return a.errorf("the %s %s is plain http on a host that is not loopback; refusing to send credentials over it (OAuth 2.1 §1.5: https; http only on 127.0.0.1, ::1 or localhost)", what, u.Redacted())
+	}
+	return nil
+}
+
+// loopbackHost reports whether a host name (no port, no brackets) is
+// localhost or a loopback IP address.
+func loopbackHost(name string) bool {
+	ip := net.ParseIP(name)
+	return strings.EqualFold(name, "localhost") || (ip != nil && ip.IsLoopback())
 }
 
 // withTimeout bounds ctx by requestTimeout when it has no deadline.

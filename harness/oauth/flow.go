@@ -207,7 +207,7 @@ func (a *Authorizer) followAuthorization(ctx context.Context, authURL, state str
 			return "", a.errorf("the authorization endpoint redirected to an unreadable Location: %v", err)
 		}
 		a.remember(to.Query().Get("code"))
-		if !strings.HasPrefix(to.String(), a.cfg.RedirectURI) {
+		if !a.isRedirectURI(to) {
 			next = to.String()
 			continue
 		}
@@ -233,6 +233,15 @@ func (a *Authorizer) followAuthorization(ctx context.Context, authURL, state str
 		}
 		return code, nil
 	}
+}
+
+// isRedirectURI reports whether u is the registered redirect URI with the
+// authorization response's query: the same scheme, host and path, compared
+// whole (a path that merely starts with the redirect URI's is another
+// place, whose hop the client follows).
+func (a *Authorizer) isRedirectURI(u *url.URL) bool {
+	r, err := url.Parse(a.cfg.RedirectURI)
+	return err == nil && strings.EqualFold(u.Scheme, r.Scheme) && strings.EqualFold(u.Host, r.Host) && u.EscapedPath() == r.EscapedPath()
 }
 
 // redeem posts form to the grant's token endpoint, authenticated as the

@@ -109,14 +109,13 @@ type credentials struct {
 
 // grant is the token the client holds, with what it was obtained for.
 type grant struct {
-	issuer       string
-	access       string
-	refresh      string
-	scope        []string // the scope requested
-	tokenURL     string
-	resource     string
-	creds        credentials
-	stepUpScopes string // the scope of the last step-up, to stop repeating it
+	issuer   string
+	access   string
+	refresh  string
+	scope    []string // the scope requested
+	tokenURL string
+	resource string
+	creds    credentials
 }
 
 // Authorizer holds one client's authorization state for one MCP endpoint.

@@ -25,7 +25,7 @@ const (
 // server (for Issue, Validate and its URL) and a stop function that stops
 // both.
 func StartAuth(o Options) (url string, as *authfake.AS, stop func() error, err error) {
-	as, err = authfake.Start(authfake.Options{Scopes: []string{ScopeRead, ScopeTools}})
+	as, err = authfake.Start(authfake.Options{Scopes: []string{ScopeRead, ScopeTools}, Clients: o.AuthClients})
 	if err != nil {
 		return "", nil, nil, err
 	}

@@ -56,6 +56,10 @@ type Options struct {
 	// it, and every request needs a bearer token it issued for this
 	// server; see StartAuth.
 	Auth bool
+	// AuthClients are clients pre-registered with the authorization
+	// server StartAuth starts (no flag: for tests of confidential
+	// clients, which dynamic registration with it does not make).
+	AuthClients []authfake.Client
 	// StartupDelay is how long `serve` waits before it serves (reads stdin,
 	// listens): a server that starts slowly, as one started by npx does,
 	// for the self-test's rerun-stability runs (selftest --repeat).
