@@ -1,6 +1,7 @@
 package certify
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"flag"
@@ -86,7 +87,9 @@ func parseRunFlags(name string, args []string, stdout io.Writer) (*runOptions, e
 	fs.StringVar(&o.json, "json", "", "write the JSON index to `FILE`")
 	fs.StringVar(&o.markdown, "markdown", "", "write a Markdown summary to `FILE`")
 	fs.StringVar(&o.html, "html", "", "write a self-contained HTML report to `FILE`")
-	fs.StringVar(&o.snapshots, "snapshots", "", "compare each check's normalised transcript with its snapshot under `DIR`")
+	// Snapshots are of what a client sent: server -h does not list them,
+	// and server --snapshots says why it has none.
+	fs.StringVar(&o.snapshots, "snapshots", "", "compare each client check's normalised transcript with its snapshot under `DIR`")
 	fs.BoolVar(&o.updateSnapshots, "update-snapshots", false, "rewrite the snapshots under --snapshots")
 	fs.StringVar(&o.labelFilter, "label-filter", "", "select checks by label, Ginkgo syntax: 'transport:stdio && level:MUST'")
 	fs.Var((*idList)(&o.only), "only", "run only these comma-separated check `IDS` (repeatable)")
@@ -94,7 +97,11 @@ func parseRunFlags(name string, args []string, stdout io.Writer) (*runOptions, e
 	fs.StringVar(&o.expectedFailures, "expected-failures", "", "expected-failures baseline (YAML) `FILE`")
 	fs.BoolVar(&o.strict, "strict", false, "treat WARN (a broken SHOULD) as FAIL")
 	fs.StringVar(&o.profile, "profile", "", "the rules that bind: spec (the MCP specification; default for a target you name) or hardened (the seed behaviours too; default for the built-in reference)")
-	fs.DurationVar(&o.timeout, "timeout", run.DefaultCheckDeadline, "deadline for one adapter run; past it the adapter is killed and the check fails")
+	timeoutUsage := "deadline for one adapter run; past it the adapter is killed and the check fails"
+	if name == "server" {
+		timeoutUsage = "how long an HTTP exchange with the server may take, and how long server.reverse.times-out lets the server wait for the client's answer"
+	}
+	fs.DurationVar(&o.timeout, "timeout", run.DefaultCheckDeadline, timeoutUsage)
 	fs.DurationVar(&o.patience, "patience", run.DefaultPatience, "how long a check waits for an answer a correct implementation gives (a response, a cancellation, an exit) before it judges it missing; it elapses only against a broken one")
 	fs.DurationVar(&o.runTimeout, "run-timeout", 0, "the whole run's budget; past it every target in flight is killed, the checks not finished are SKIPPED, the reports are written and the exit status is 2 (default: 1m plus 10s per selected check, stated at the start)")
 	fs.IntVar(&o.parallel, "parallel", 0, "checks run at once, each worker a process of its own; the reports do not depend on it (1: one after the other in this process; "+
@@ -675,9 +682,21 @@ func printSummary(w io.Writer, ix *report.Index, code int, colour bool) {
 			notSelected++
 		}
 	}
-	fmt.Fprintf(w, "\n%d pass, %d fail, %d warn, %d hardened, %d info, %d unimplemented, %d skipped (%d not selected), %d not applicable, %d expected failures, %d stale, %d error\n",
-		s.Pass, s.Fail, s.Warn, s.Hardened, s.Info, s.Unimplemented, s.Skipped, notSelected, s.NotApplicable, s.XFail, s.Stale, s.Error)
+	// Only the outcomes that happened, in the reports' order.
+	var counts []string
+	for _, c := range []struct {
+		n    int
+		what string
+	}{{s.Pass, "pass"}, {s.Fail, "fail"}, {s.Warn, "warn"}, {s.Hardened, "hardened"}, {s.Info, "info"},
+		{s.Unimplemented, "unimplemented"}, {s.Skipped, fmt.Sprintf("skipped (%d not selected)", notSelected)},
+		{s.NotApplicable, "not applicable"}, {s.XFail, "expected failures"}, {s.Stale, "stale"}, {s.Error, "error"}} {
+		if c.n > 0 {
+			counts = append(counts, fmt.Sprintf("%d %s", c.n, c.what))
+		}
+	}
+	fmt.Fprintf(w, "\n%s\n", cmp.Or(strings.Join(counts, ", "), "no check ran"))
 	fmt.Fprintf(w, "%s (profile %s)\n", ix.Scores, ix.Profile)
+	fmt.Fprintln(w, "  (scores count the checks judged: spec checks by level; hardened, the checks of a seed rule, where a spec check that also cites one counts again)")
 	if eras := ix.CertifiedEras.String(); eras != "" {
 		fmt.Fprintf(w, "eras certified: %s\n", eras)
 	}

@@ -40,6 +40,7 @@ printing a JSON line per step (README: "Certify your client").
 	},
 	"server": {
 		Command: "mcpconform server",
+		Hidden:  []string{"snapshots", "update-snapshots"},
 		Synopsis: []string{
 			"[flags] -- CMD…           certify the stdio server CMD… (a fresh process per check)",
 			"[flags] --url U           certify the streamable HTTP server at U (a fresh session per check)",

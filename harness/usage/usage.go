@@ -10,6 +10,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 )
 
@@ -26,6 +27,9 @@ type Help struct {
 	About string
 	// Examples are command lines, shown as they are to copy.
 	Examples []string
+	// Hidden names flags the command accepts but does not list: flags of
+	// a shared set that do nothing here and answer with why.
+	Hidden []string
 }
 
 // NewFlagSet returns a flag set that prints nothing of its own: Parse
@@ -59,10 +63,19 @@ func (h Help) Write(w io.Writer, fs *flag.FlagSet) {
 		}
 	}
 	if fs != nil && hasFlags(fs) {
+		shown := fs
+		if len(h.Hidden) > 0 {
+			shown = flag.NewFlagSet(fs.Name(), flag.ContinueOnError)
+			fs.VisitAll(func(f *flag.Flag) {
+				if !slices.Contains(h.Hidden, f.Name) {
+					shown.Var(f.Value, f.Name, f.Usage)
+				}
+			})
+		}
 		b.WriteString("\nFlags:\n")
-		fs.SetOutput(&b)
-		fs.PrintDefaults()
-		fs.SetOutput(io.Discard)
+		shown.SetOutput(&b)
+		shown.PrintDefaults()
+		shown.SetOutput(io.Discard)
 	}
 	_, _ = io.WriteString(w, b.String())
 }
