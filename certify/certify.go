@@ -6,6 +6,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/mcpconform/mcpconform/harness/confclient"
 	"io"
 	"maps"
 	"net/url"
@@ -59,6 +60,7 @@ type runOptions struct {
 	fixtures                    string     // server: the fixtures file
 	authTokenCommand            string     // server: --auth-token-command, the shell command that prints bearer tokens
 	target                      []string   // client: the adapter command after --
+	conformanceClient           bool       // client: the command after -- is a conformance client of the official suite
 }
 
 // idList is a flag of comma-separated check IDs that a repeated use
@@ -121,6 +123,9 @@ func parseRunFlags(name string, args []string, stdout io.Writer) (*runOptions, e
 		fs.DurationVar(&o.toolBudget, "tool-budget", run.DefaultToolBudget, "how long a server check waits for a call of a tool it does not know; past it the call is cancelled and not judged")
 		fs.Var(&o.callTools, "call-tools", CallToolsUsage)
 	}
+	if name == "client" {
+		fs.BoolVar(&o.conformanceClient, "conformance-client", false, "the command after -- is a conformance client of the official suite (the server URL last, MCP_CONFORMANCE_SCENARIO set): run it as mcpconform adapter --conformance-client -- CMD… does")
+	}
 	if name == "server" {
 		fs.StringVar(&o.url, "url", "", "the streamable HTTP endpoint of the server under test (default: the built-in reference)")
 		fs.StringVar(&o.authTokenCommand, "auth-token-command", "", authTokenCommandUsage)
@@ -145,6 +150,12 @@ func parseRunFlags(name string, args []string, stdout io.Writer) (*runOptions, e
 	}
 	if n := len(args) - len(o.target) - 1; len(o.target) > 0 && (n < 0 || args[n] != "--") {
 		return nil, fmt.Errorf("%s: unexpected argument %q; put the adapter command after --: mcpconform %s [flags] -- CMD…", name, o.target[0], name)
+	}
+	if o.conformanceClient {
+		if len(o.target) == 0 {
+			return nil, fmt.Errorf("client: --conformance-client needs the conformance client's command after --: mcpconform client --conformance-client -- CMD…")
+		}
+		o.target = confclient.Command(o.target)
 	}
 	if o.parallel < 0 {
 		return nil, fmt.Errorf("%s: --parallel must be 1 or more (or 0: what the machine carries), got %d", name, o.parallel)

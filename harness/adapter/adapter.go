@@ -16,6 +16,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/mcpconform/mcpconform/harness/confclient"
 	"github.com/mcpconform/mcpconform/harness/httpclient"
 	"github.com/mcpconform/mcpconform/harness/mcp"
 	"github.com/mcpconform/mcpconform/harness/mcpclient"
@@ -112,6 +113,9 @@ func parseFlags(args []string, stdout io.Writer) (Config, error) {
 
 // Main runs the reference adapter; it returns the exit status.
 func Main(args []string) int {
+	if len(args) > 0 && args[0] == confclient.Flag {
+		return confclient.Main(args[1:])
+	}
 	s, err := parseFlags(args, os.Stdout)
 	if code, done := usage.Exit(err, os.Stderr, ""); done {
 		return code
