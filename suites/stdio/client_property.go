@@ -74,13 +74,28 @@ func propertyCheck(c *run.C, g gopter.Gen, judge func(s stdiofake.Script) (bool,
 	params.MaxSize = 24
 	params.MaxShrinkCount = 0
 	var firstFailure string
-	result := prop.ForAll(func(s stdiofake.Script) bool {
+	// A verdict other than a failure (UNIMPLEMENTED: an adapter without
+	// stdio; ERROR) ends the check as it is: gopter would take its panic
+	// for a failing case.
+	var escaped any
+	result := prop.ForAll(func(s stdiofake.Script) (ok bool) {
+		if escaped != nil {
+			return true
+		}
+		defer func() {
+			if r := recover(); r != nil {
+				escaped, ok = r, true
+			}
+		}()
 		ok, msg := judge(s)
 		if !ok && firstFailure == "" {
 			firstFailure = msg
 		}
 		return ok
 	}, g).Check(params)
+	if escaped != nil {
+		panic(escaped)
+	}
 	if !result.Passed() {
 		detail := firstFailure
 		if result.Error != nil {
