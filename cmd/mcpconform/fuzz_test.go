@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mcpconform/mcpconform/certify"
 	"github.com/mcpconform/mcpconform/harness/fuzz/fuzzfake"
 	"github.com/mcpconform/mcpconform/harness/mutant"
 	"github.com/mcpconform/mcpconform/harness/selfexec"
@@ -31,7 +32,7 @@ func TestFuzzFindsSavesAndReplays(t *testing.T) {
 		t.Fatalf("the minimal case was not saved once: %v\n%s", found, stdout.String())
 	}
 	saved := found[0]
-	var doc fuzzJSON
+	var doc certify.FuzzJSON
 	b, err := os.ReadFile(report)
 	if err == nil {
 		err = json.Unmarshal(b, &doc)
@@ -60,7 +61,7 @@ func TestFuzzBenchReportsRatios(t *testing.T) {
 		t.Fatalf("fuzz --bench exited %d\nstdout:\n%s\nstderr:\n%s", code, stdout.String(), stderr.String())
 	}
 	var doc struct {
-		Bench []benchJSON `json:"bench"`
+		Bench []certify.BenchJSON `json:"bench"`
 	}
 	b, err := os.ReadFile(report)
 	if err == nil {
@@ -109,7 +110,7 @@ func TestFuzzExpectedFailures(t *testing.T) {
 	if code := dispatch(args, &stdout, &stderr); code != 1 {
 		t.Fatalf("fuzz exited %d, want 1\nstdout:\n%s\nstderr:\n%s", code, stdout.String(), stderr.String())
 	}
-	var doc fuzzJSON
+	var doc certify.FuzzJSON
 	b, err := os.ReadFile(report)
 	if err == nil {
 		err = json.Unmarshal(b, &doc)
