@@ -4,13 +4,16 @@ import (
 	"cmp"
 	"context"
 	"encoding/json"
-	"encoding/xml"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
 	"time"
+
+	"github.com/onsi/ginkgo/v2/reporters"
 
 	"github.com/mcpconform/mcpconform/harness/check"
 	"github.com/mcpconform/mcpconform/harness/fuzz"
@@ -121,6 +124,7 @@ func Fuzz(ctx context.Context, o FuzzOptions, stdout io.Writer) (found bool, err
 		return fuzzBench(ctx, &o, targets, stdout)
 	}
 	var runs []fuzzRun
+	start := time.Now()
 	for _, t := range targets {
 		cfg := fuzz.Options{Target: t.target, Seed: o.Seed, Duration: o.Duration / time.Duration(len(targets)), Iterations: o.Iterations,
 			Workers: o.Workers, MaxFindings: o.MaxFindings, Known: o.Known, Policy: o.policy, Slow: slow, Progress: progressPrinter(stdout),
@@ -144,7 +148,7 @@ func Fuzz(ctx context.Context, o FuzzOptions, stdout io.Writer) (found bool, err
 			break
 		}
 	}
-	if err := writeFuzzReports(&o, runs); err != nil {
+	if err := writeFuzzReports(&o, runs, start); err != nil {
 		return false, err
 	}
 	for _, r := range runs {
@@ -347,7 +351,9 @@ func (f FindingJSON) redact(mask transcript.Secrets) FindingJSON {
 	return f
 }
 
-func writeFuzzReports(o *FuzzOptions, runs []fuzzRun) error {
+// writeFuzzReports writes the run's JSON and JUnit reports; start is when
+// it began.
+func writeFuzzReports(o *FuzzOptions, runs []fuzzRun, start time.Time) error {
 	doc := FuzzJSON{Tool: map[string]string{"name": "mcpconform", "version": Version}, Seed: o.Seed}
 	for _, r := range runs {
 		t := FuzzTargetJSON{Target: r.name, Transport: r.transport, Iterations: r.rep.Stats.Iterations, Executions: r.rep.Stats.Executions,
@@ -382,7 +388,7 @@ func writeFuzzReports(o *FuzzOptions, runs []fuzzRun) error {
 		}
 	}
 	if o.JUnitPath != "" {
-		if err := report.WriteFile(o.JUnitPath, fuzzJUnit(doc)); err != nil {
+		if err := report.WriteJUnitDocument(fuzzJUnit(doc, start), o.JUnitPath); err != nil {
 			return err
 		}
 	}
@@ -399,56 +405,61 @@ func transcriptLines(entries []transcript.Entry) []string {
 	return lines
 }
 
-// fuzzJUnit renders one testsuite per target and one testcase per
-// invariant: failed when a finding broke it.
-func fuzzJUnit(doc FuzzJSON) []byte {
-	type failure struct {
-		Message string `xml:"message,attr"`
-		Text    string `xml:",chardata"`
-	}
-	type testcase struct {
-		Name      string   `xml:"name,attr"`
-		Classname string   `xml:"classname,attr"`
-		Failure   *failure `xml:"failure,omitempty"`
-		SystemOut string   `xml:"system-out,omitempty"`
-	}
-	type testsuite struct {
-		Name     string     `xml:"name,attr"`
-		Tests    int        `xml:"tests,attr"`
-		Failures int        `xml:"failures,attr"`
-		Cases    []testcase `xml:"testcase"`
-	}
-	type testsuites struct {
-		XMLName xml.Name    `xml:"testsuites"`
-		Suites  []testsuite `xml:"testsuite"`
-	}
-	var out testsuites
+// fuzzJUnit is the JUnit document of a fuzz run, written by the
+// checks' writer (report.JUnitTestCase, report.JUnitDocument): a testsuite
+// per target, a testcase per invariant, its outcome what the run found of
+// it (fuzzOutcome).
+func fuzzJUnit(doc FuzzJSON, start time.Time) reporters.JUnitTestSuites {
+	timestamp := start.UTC().Format("2006-01-02T15:04:05")
+	props := reporters.JUnitProperties{Properties: []reporters.JUnitProperty{
+		{Name: "tool", Value: strings.TrimSpace(doc.Tool["name"] + " " + doc.Tool["version"])},
+		{Name: "seed", Value: strconv.FormatInt(doc.Seed, 10)},
+	}}
+	var suites []reporters.JUnitTestSuite
+	var elapsed float64
 	for _, t := range doc.Targets {
-		s := testsuite{Name: "fuzz " + t.Transport + ": " + t.Target}
+		s := reporters.JUnitTestSuite{Name: "fuzz " + t.Transport + ": " + t.Target, Package: "mcpconform", Timestamp: timestamp,
+			Time: float64(t.ElapsedMS) / 1000, Properties: props}
+		elapsed += s.Time
 		for _, inv := range fuzz.Invariants() {
-			c := testcase{Name: string(inv), Classname: "fuzz." + t.Transport}
-			for _, f := range t.Findings {
-				switch {
-				case f.Invariant != string(inv):
-				case f.Known != "":
-					c.SystemOut += fmt.Sprintf("KNOWN %s (%d×; expected: %s): %s\n", f.Signature, f.Count, f.Known, f.Detail)
-				case c.Failure == nil:
-					c.Failure = &failure{Message: f.Signature + ": " + f.Detail, Text: f.Case + "\n" + strings.Join(f.Transcript, "\n")}
-					s.Failures++
-				default:
-					c.Failure.Text += fmt.Sprintf("\n\nalso %s (%d×): %s\n%s", f.Signature, f.Count, f.Detail, f.Case)
-				}
-			}
-			for _, w := range t.Warnings {
-				if w.Invariant == string(inv) {
-					c.SystemOut += "WARN (SHOULD): " + w.Detail + "\n" + w.Case + "\n" + strings.Join(w.Transcript, "\n")
-				}
-			}
-			s.Cases = append(s.Cases, c)
+			o, msg := fuzzOutcome(t, string(inv))
+			s.TestCases = append(s.TestCases, report.JUnitTestCase(string(inv), "fuzz."+t.Transport, o, msg, 0))
 		}
-		s.Tests = len(s.Cases)
-		out.Suites = append(out.Suites, s)
+		suites = append(suites, s)
 	}
-	b, _ := xml.MarshalIndent(out, "", "  ")
-	return append([]byte(xml.Header), append(b, '\n')...)
+	return report.JUnitDocument(suites, elapsed)
+}
+
+// fuzzOutcome is what a fuzz run found of invariant inv on a target, as
+// a check's outcome and message: FAIL when a new finding broke it (the
+// first group's case and transcript, then the others'), else WARN when it
+// broke only as a SHOULD, else XFAIL when only known findings broke it
+// (each with its expected-failures reason), else PASS.
+func fuzzOutcome(t FuzzTargetJSON, inv string) (check.Outcome, string) {
+	var failed, warned, known []string
+	for _, f := range t.Findings {
+		switch {
+		case f.Invariant != inv:
+		case f.Known != "":
+			known = append(known, fmt.Sprintf("KNOWN %s (%d×; expected: %s): %s", f.Signature, f.Count, f.Known, f.Detail))
+		case len(failed) == 0:
+			failed = append(failed, f.Signature+": "+f.Detail+"\n"+f.Case+"\n"+strings.Join(f.Transcript, "\n"))
+		default:
+			failed = append(failed, fmt.Sprintf("also %s (%d×): %s\n%s", f.Signature, f.Count, f.Detail, f.Case))
+		}
+	}
+	for _, w := range t.Warnings {
+		if w.Invariant == inv {
+			warned = append(warned, "SHOULD: "+w.Detail+"\n"+w.Case+"\n"+strings.Join(w.Transcript, "\n"))
+		}
+	}
+	switch {
+	case len(failed) > 0:
+		return check.Fail, strings.Join(slices.Concat(failed, warned, known), "\n\n")
+	case len(warned) > 0:
+		return check.Warn, strings.Join(slices.Concat(warned, known), "\n\n")
+	case len(known) > 0:
+		return check.ExpectedFail, strings.Join(known, "\n")
+	}
+	return check.Pass, ""
 }
