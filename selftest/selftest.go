@@ -87,7 +87,7 @@ type Options struct {
 	// Matrix runs every mutant against every check (slow), proving
 	// nothing else changes.
 	Matrix bool
-	// Parallel is how many mutant runs go at once.
+	// Parallel is how many mutant runs go at once (at least one).
 	Parallel int
 	// Seed is the seed of the property checks and of the fuzzer.
 	Seed int64
@@ -97,7 +97,7 @@ type Options struct {
 	// matches run, and the references on the checks that name them.
 	Mutants string
 	// Progress receives a line as each run ends; Verbose writes each
-	// run's command to Log.
+	// run's command to Log. Nil writers discard.
 	Progress io.Writer
 	Verbose  bool
 	Log      io.Writer
@@ -109,6 +109,8 @@ type Options struct {
 // returns the kill matrix. An error is the harness's: a run that could not
 // be made, never a surviving mutant.
 func Run(ctx context.Context, o Options) (KillMatrix, error) {
+	o.Parallel = max(o.Parallel, 1)
+	o.Progress, o.Log = cmp.Or[io.Writer](o.Progress, io.Discard), cmp.Or[io.Writer](o.Log, io.Discard)
 	dir, err := os.MkdirTemp("", "mcpconform-selftest-")
 	if err != nil {
 		return KillMatrix{}, err

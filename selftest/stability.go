@@ -1,6 +1,7 @@
 package selftest
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"io"
@@ -68,8 +69,9 @@ type StabilityDiff struct {
 // while every core is kept busy, and returns what each target's runs
 // gave: the checks whose outcome differed, the verdicts no conformant
 // target may get, the runs stopped before their checks. Progress receives
-// a line per run.
+// a line per run (nil: none).
 func Repeat(n int, seed int64, progress io.Writer) ([]StabilityResult, error) {
+	progress = cmp.Or[io.Writer](progress, io.Discard)
 	dir, err := os.MkdirTemp("", "mcpconform-repeat-")
 	if err != nil {
 		return nil, err
