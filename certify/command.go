@@ -2,7 +2,10 @@
 // certifying command's arguments (client, server, or the default run of the
 // built-in references), it prepares the run, probes the targets, runs the
 // checks in this process or in worker processes, merges what they found and
-// writes the reports. Command mcpconform and package mcpconformtest call it.
+// writes the reports. It runs the fuzzer the same way (Fuzz: the targets,
+// the search, the saved cases, the JSON and JUnit reports) and replays
+// corpus cases (Replay). Command mcpconform and package mcpconformtest
+// call it.
 package certify
 
 import (

@@ -9,6 +9,7 @@ import (
 	"github.com/mcpconform/mcpconform/harness/check"
 	"github.com/mcpconform/mcpconform/harness/mutant"
 	"github.com/mcpconform/mcpconform/harness/serve"
+	"github.com/mcpconform/mcpconform/selftest"
 	"github.com/mcpconform/mcpconform/suites/run"
 )
 
@@ -36,7 +37,7 @@ func TestAuthCertificationMasksTokens(t *testing.T) {
 		dir := t.TempDir()
 		out := func(name string) string { return filepath.Join(dir, name) }
 		code, ix, console := runServer(t, "--url", url, "--auth-token-command", serve.TokenCommand(as.URL()), "--profile", "hardened", "-v",
-			"--only", strings.Join(append(authChecks(), otherChecks...), ","), "--junit", out("r.xml"), "--markdown", out("r.md"), "--html", out("r.html"))
+			"--only", strings.Join(append(selftest.AuthChecks(), otherChecks...), ","), "--junit", out("r.xml"), "--markdown", out("r.md"), "--html", out("r.html"))
 		stop()
 		ran := 0
 		for _, c := range ix.Checks {
@@ -52,8 +53,8 @@ func TestAuthCertificationMasksTokens(t *testing.T) {
 				t.Errorf("mutant %q: %s is %s, want %s\n%s", tc.mutant, c.ID, c.Outcome, want, c.Message)
 			}
 		}
-		if ran != len(authChecks())+len(otherChecks) {
-			t.Fatalf("mutant %q: %d checks ran, want %d\n%s", tc.mutant, ran, len(authChecks())+len(otherChecks), console)
+		if ran != len(selftest.AuthChecks())+len(otherChecks) {
+			t.Fatalf("mutant %q: %d checks ran, want %d\n%s", tc.mutant, ran, len(selftest.AuthChecks())+len(otherChecks), console)
 		}
 		if (code == 0) != (tc.mutant == "") {
 			t.Errorf("mutant %q: exit status %d", tc.mutant, code)

@@ -66,3 +66,62 @@ Prints the module version and the commit the binary was built from, as every
 report's tool.version shows them.`,
 	Examples: []string{"mcpconform version"},
 }
+
+var fuzzHelp = usage.Help{
+	Command: "mcpconform fuzz",
+	Synopsis: []string{
+		"[flags] -- CMD…   fuzz the stdio server CMD…",
+		"[flags] --url U   fuzz the streamable HTTP server at U",
+		"[flags]           fuzz the built-in reference server, stdio then HTTP",
+	},
+	About: `
+Fuzzes an MCP server: gopter's stateful commands drive a model of the
+session (initialize, list, call, ping, cancel, set level, progress,
+subscriptions; over HTTP also DELETE and wrong headers) interleaved with
+damaged frames, and check the invariants after every frame. A failure is
+shrunk to a minimal case and the search goes on, until --duration,
+--iterations or --max-findings: findings are grouped by their signature
+(the invariant and the shape of the minimal case, without its ids and
+strings), each group printed once with its count and first sequence, and
+its case saved under --corpus. A signature listed under fuzz: in the
+--expected-failures file is reported as known and fails nothing.
+--profile spec (the default for a server you name) judges the
+specification's invariants only; hardened (the default for the built-in
+reference) adds max-rss and no-leftovers. Without a target it fuzzes the
+built-in reference server over stdio, then over streamable HTTP, half
+the duration each.
+
+--bench measures instead: per target, four phases of a quarter of the
+duration each (a ping round-trip loop on one connection, the fuzzer with
+one worker, the loop on two connections, the fuzzer with two workers),
+and prints executions per second beside the ceiling.
+
+Exit status: 0 no new finding; 1 a new finding; 2 usage or harness error;
+130 or 143 SIGINT or SIGTERM stopped it (the summary so far is printed).`,
+	Examples: []string{
+		"mcpconform fuzz --duration 5m -- ./my-server --stdio",
+		"mcpconform fuzz --url http://127.0.0.1:8080/mcp --seed 42 --iterations 200 --corpus corpus",
+		"mcpconform fuzz --duration 10m --max-findings 5 --expected-failures baseline.yaml -- ./my-server",
+		"mcpconform fuzz --bench --duration 20s",
+	},
+}
+
+var replayHelp = usage.Help{
+	Command: "mcpconform replay",
+	Synopsis: []string{
+		"[flags] FILE… -- CMD…   replay against the stdio server CMD…",
+		"[flags] FILE… --url U   replay against the streamable HTTP server at U",
+		"[flags] FILE…           replay against the built-in reference server, both transports",
+	},
+	About: `
+Runs corpus cases (see corpus/README.md) against a server: each case's
+frames in order, a probe ping after each, the fuzzer's invariants after
+every frame. A case marked for one transport is skipped on the other. Flags
+may come before or after the files.
+
+Exit status: 0 every invariant held; 1 one broke; 2 usage or harness error.`,
+	Examples: []string{
+		"mcpconform replay corpus/*.case",
+		"mcpconform replay corpus/edge-ids.case --timeout 10s -- ./my-server --stdio",
+	},
+}

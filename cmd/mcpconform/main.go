@@ -71,7 +71,7 @@ func dispatch(args []string, stdout, stderr io.Writer) int {
 	case serve.PlantedOrphanCommand: // the child of a planted bug of the reference server
 		return serve.PlantedOrphan(args[1:])
 	case "selftest":
-		return selftest(args[1:], stdout, stderr)
+		return selftestCommand(args[1:], stdout, stderr)
 	case "list":
 		return list(args[1:], stdout, stderr)
 	case "badge":

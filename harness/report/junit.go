@@ -62,7 +62,14 @@ const junitSuiteNodes = "mcpconform suite nodes"
 // Nothing holds a source path: Ginkgo's failure locations are not written.
 // Pass both redacted.
 func WriteJUnit(report types.Report, ix *Index, path string) error {
-	data, err := xml.MarshalIndent(JUnit(report, ix), "", "  ")
+	return WriteJUnitDocument(JUnit(report, ix), path)
+}
+
+// WriteJUnitDocument writes a JUnit document, XML under its header, to
+// path with WriteFile: the one writer of the project's JUnit reports (the
+// checks' and the fuzzer's).
+func WriteJUnitDocument(doc reporters.JUnitTestSuites, path string) error {
+	data, err := xml.MarshalIndent(doc, "", "  ")
 	if err != nil {
 		return fmt.Errorf("JUnit report %s: %w", path, err)
 	}
@@ -102,7 +109,14 @@ func JUnit(report types.Report, ix *Index) reporters.JUnitTestSuites {
 			TestCases: []reporters.JUnitTestCase{{Name: "the targets are MCP implementations", Classname: "preflight", Status: string(check.Error),
 				Error: &reporters.JUnitError{Message: ix.Stopped, Type: "stopped", Description: ix.Stopped}}}})
 	}
-	out := reporters.JUnitTestSuites{Time: report.RunTime.Seconds(), TestSuites: suites}
+	return JUnitDocument(suites, report.RunTime.Seconds())
+}
+
+// JUnitDocument totals suites as JUnit counts them: each suite's tests,
+// failures, errors, skips and time from its test cases, the document's
+// from its suites; runTime is the document's time in seconds.
+func JUnitDocument(suites []reporters.JUnitTestSuite, runTime float64) reporters.JUnitTestSuites {
+	out := reporters.JUnitTestSuites{Time: runTime, TestSuites: suites}
 	for i := range suites {
 		s := &suites[i]
 		for _, tc := range s.TestCases {
@@ -148,35 +162,43 @@ func runProperties(ix *Index) []reporters.JUnitProperty {
 
 // junitCase is one check's testcase.
 func junitCase(c Check) reporters.JUnitTestCase {
-	tc := reporters.JUnitTestCase{
-		Name:      fmt.Sprintf("[%s] %s", c.ID, c.Title),
-		Classname: area(c.ID),
-		Status:    string(c.Outcome),
-		Time:      float64(c.DurationMS) / 1000,
-	}
-	msg := strings.TrimSpace(c.Message)
-	switch c.Outcome {
-	case check.Fail, check.Stale:
-		tc.Failure = &reporters.JUnitFailure{Type: string(c.Outcome), Message: firstLine(msg), Description: msg}
-	case check.Error:
-		tc.Error = &reporters.JUnitError{Type: string(c.Outcome), Message: firstLine(msg), Description: msg}
-	case check.ExpectedFail:
-		tc.Skipped = &reporters.JUnitSkipped{Message: "expected failure: " + msg}
-	case check.Unimplemented, check.NotApplicable, check.Skipped:
-		tc.Skipped = &reporters.JUnitSkipped{Message: strings.ToLower(string(c.Outcome)) + ": " + msg}
-	case check.Warn, check.HardenedMiss:
-		// They fail nothing, yet a passed test case hides them from a
-		// dashboard's summary: a skipped one shows, with its message.
-		tc.Skipped = &reporters.JUnitSkipped{Message: strings.ToLower(string(c.Outcome)) + ": " + msg}
-	default: // PASS, INFO pass the run
-		if msg != "" {
-			tc.SystemOut = string(c.Outcome) + ": " + msg
-		}
-	}
+	tc := JUnitTestCase(fmt.Sprintf("[%s] %s", c.ID, c.Title), area(c.ID), c.Outcome, c.Message, float64(c.DurationMS)/1000)
 	// The schema gives a test case no properties: its eras and the links
 	// of its rules are lines of its system-out.
 	lines := append([]string{"eras " + erasText(c.Eras)}, ruleURLLines(c.Rules)...)
 	tc.SystemOut = strings.TrimSpace(tc.SystemOut + "\n" + strings.Join(lines, "\n"))
+	return tc
+}
+
+// JUnitTestCase is the testcase of an outcome with its message, as every
+// JUnit report of the project writes one:
+//
+//   - FAIL and STALE a failure, ERROR an error, each with the full message
+//     and its first line as the message attribute;
+//   - INFO and PASS passed, the message in system-out;
+//   - WARN, HARDENED, UNIMPLEMENTED, N/A, SKIPPED and XFAIL skipped, with
+//     the message ("warn: …", "expected failure: …").
+func JUnitTestCase(name, classname string, o check.Outcome, message string, seconds float64) reporters.JUnitTestCase {
+	tc := reporters.JUnitTestCase{Name: name, Classname: classname, Status: string(o), Time: seconds}
+	msg := strings.TrimSpace(message)
+	switch o {
+	case check.Fail, check.Stale:
+		tc.Failure = &reporters.JUnitFailure{Type: string(o), Message: firstLine(msg), Description: msg}
+	case check.Error:
+		tc.Error = &reporters.JUnitError{Type: string(o), Message: firstLine(msg), Description: msg}
+	case check.ExpectedFail:
+		tc.Skipped = &reporters.JUnitSkipped{Message: "expected failure: " + msg}
+	case check.Unimplemented, check.NotApplicable, check.Skipped:
+		tc.Skipped = &reporters.JUnitSkipped{Message: strings.ToLower(string(o)) + ": " + msg}
+	case check.Warn, check.HardenedMiss:
+		// They fail nothing, yet a passed test case hides them from a
+		// dashboard's summary: a skipped one shows, with its message.
+		tc.Skipped = &reporters.JUnitSkipped{Message: strings.ToLower(string(o)) + ": " + msg}
+	default: // PASS, INFO pass the run
+		if msg != "" {
+			tc.SystemOut = string(o) + ": " + msg
+		}
+	}
 	return tc
 }
 

@@ -1,9 +1,8 @@
-package main
+package selftest
 
 import (
 	"cmp"
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"maps"
@@ -11,7 +10,6 @@ import (
 	"path/filepath"
 	"runtime"
 	"slices"
-	"strings"
 	"sync"
 	"time"
 
@@ -48,13 +46,13 @@ func stabilityTargets() []stabilityTarget {
 	}
 }
 
-// stabilityResult is what the repeat found of one target.
-type stabilityResult struct {
+// StabilityResult is what the repeat found of one target.
+type StabilityResult struct {
 	Target  string    `json:"target"`
 	Seconds []float64 `json:"seconds"`
 	// Differs are the checks whose outcome changed between runs, each with
 	// its outcome in every run ("" where a run did not report it).
-	Differs []stabilityDiff `json:"differs"`
+	Differs []StabilityDiff `json:"differs"`
 	// Unearned are the verdicts no run of a conformant target may give:
 	// FAIL, WARN, HARDENED, STALE or ERROR, as "ID: OUTCOME (run N)".
 	Unearned []string `json:"unearned"`
@@ -62,24 +60,27 @@ type stabilityResult struct {
 	Stopped []string `json:"stopped"`
 }
 
-type stabilityDiff struct {
+type StabilityDiff struct {
 	ID       string          `json:"id"`
 	Outcomes []check.Outcome `json:"outcomes"`
 }
 
-// rerunStability certifies each target n times, every run at once, while
-// every core is kept busy, and reports what differed; the exit status is 1
-// when anything did.
-func rerunStability(n int, seed int64, jsonPath string, stdout, stderr io.Writer) int {
+// Repeat certifies each stability target n times, every run at once,
+// while every core is kept busy, and returns what each target's runs
+// gave: the checks whose outcome differed, the verdicts no conformant
+// target may get, the runs stopped before their checks. Progress receives
+// a line per run (nil: none).
+func Repeat(n int, seed int64, progress io.Writer) ([]StabilityResult, error) {
+	progress = cmp.Or[io.Writer](progress, io.Discard)
 	dir, err := os.MkdirTemp("", "mcpconform-repeat-")
 	if err != nil {
-		return exitFor(err, stderr)
+		return nil, err
 	}
 	defer os.RemoveAll(dir)
 	ctx, stopLoad := context.WithCancel(context.Background())
 	defer stopLoad()
 	loadCPU(ctx, runtime.NumCPU())
-	fmt.Fprintf(stdout, "selftest --repeat %d: under CPU load on %d cores\n", n, runtime.NumCPU())
+	fmt.Fprintf(progress, "selftest --repeat %d: under CPU load on %d cores\n", n, runtime.NumCPU())
 	// Every run of every target at once: each is a user's run on a busy
 	// machine, and together they take the time of the slowest.
 	targets := stabilityTargets()
@@ -102,16 +103,16 @@ func rerunStability(n int, seed int64, jsonPath string, stdout, stderr io.Writer
 		}
 	}
 	wg.Wait()
-	var results []stabilityResult
+	var results []StabilityResult
 	for i, t := range targets {
-		r := stabilityResult{Target: t.Name, Differs: []stabilityDiff{}, Unearned: []string{}, Stopped: []string{}}
+		r := StabilityResult{Target: t.Name, Differs: []StabilityDiff{}, Unearned: []string{}, Stopped: []string{}}
 		var outcomes []map[string]check.Outcome
 		for k, got := range runs[i] {
 			if got.err != nil {
-				return exitFor(fmt.Errorf("selftest --repeat: %s, run %d: %w", t.Name, k+1, got.err), stderr)
+				return nil, fmt.Errorf("selftest --repeat: %s, run %d: %w", t.Name, k+1, got.err)
 			}
 			r.Seconds = append(r.Seconds, got.took)
-			fmt.Fprintf(stdout, "selftest --repeat: %-50s run %d in %.1fs: %s\n", t.Name, k+1, got.took, got.ix.Summary)
+			fmt.Fprintf(progress, "selftest --repeat: %-50s run %d in %.1fs: %s\n", t.Name, k+1, got.took, got.ix.Summary)
 			if got.ix.Stopped != "" {
 				r.Stopped = append(r.Stopped, fmt.Sprintf("run %d: %s", k+1, got.ix.Stopped))
 			}
@@ -125,16 +126,7 @@ func rerunStability(n int, seed int64, jsonPath string, stdout, stderr io.Writer
 		r.Differs = differing(outcomes)
 		results = append(results, r)
 	}
-	if jsonPath != "" {
-		b, err := json.MarshalIndent(map[string]any{"repeat": n, "targets": results}, "", "  ")
-		if err == nil {
-			err = report.WriteFile(jsonPath, append(b, '\n'))
-		}
-		if err != nil {
-			return exitFor(err, stderr)
-		}
-	}
-	return printStability(stdout, n, results)
+	return results, nil
 }
 
 // certifyOnce runs `mcpconform server` with args in a child, its output
@@ -171,21 +163,21 @@ func unearned(o check.Outcome) bool {
 }
 
 // differing lists the checks whose outcome is not the same in every run.
-func differing(runs []map[string]check.Outcome) []stabilityDiff {
+func differing(runs []map[string]check.Outcome) []StabilityDiff {
 	ids := map[string]bool{}
 	for _, r := range runs {
 		for id := range r {
 			ids[id] = true
 		}
 	}
-	diffs := []stabilityDiff{}
+	diffs := []StabilityDiff{}
 	for _, id := range slices.Sorted(maps.Keys(ids)) {
 		outcomes := make([]check.Outcome, len(runs))
 		for k, r := range runs {
 			outcomes[k] = r[id]
 		}
 		if slices.ContainsFunc(outcomes, func(o check.Outcome) bool { return o != outcomes[0] }) {
-			diffs = append(diffs, stabilityDiff{ID: id, Outcomes: outcomes})
+			diffs = append(diffs, StabilityDiff{ID: id, Outcomes: outcomes})
 		}
 	}
 	return diffs
@@ -203,30 +195,4 @@ func loadCPU(ctx context.Context, n int) {
 			}
 		}()
 	}
-}
-
-func printStability(w io.Writer, n int, results []stabilityResult) int {
-	code := 0
-	for _, r := range results {
-		if len(r.Differs) == 0 && len(r.Unearned) == 0 && len(r.Stopped) == 0 {
-			fmt.Fprintf(w, "%s: every check gave the same outcome in %d runs, none FAIL, WARN or ERROR\n", r.Target, n)
-			continue
-		}
-		code = 1
-		fmt.Fprintf(w, "%s: NOT STABLE\n", r.Target)
-		for _, d := range r.Differs {
-			outs := make([]string, len(d.Outcomes))
-			for k, o := range d.Outcomes {
-				outs[k] = cmp.Or(string(o), "absent")
-			}
-			fmt.Fprintf(w, "  %s differs between runs: %s\n", d.ID, strings.Join(outs, ", "))
-		}
-		for _, u := range r.Unearned {
-			fmt.Fprintf(w, "  unearned verdict %s\n", u)
-		}
-		for _, s := range r.Stopped {
-			fmt.Fprintf(w, "  stopped before its checks in %s\n", s)
-		}
-	}
-	return code
 }

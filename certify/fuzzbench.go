@@ -1,4 +1,4 @@
-package main
+package certify
 
 import (
 	"context"
@@ -12,9 +12,9 @@ import (
 	"github.com/mcpconform/mcpconform/harness/report"
 )
 
-// benchJSON is one target's figures from mcpconform fuzz --bench; the
+// BenchJSON is one target's figures from mcpconform fuzz --bench; the
 // field names are a public contract.
-type benchJSON struct {
+type BenchJSON struct {
 	Target    string  `json:"target"`
 	Transport string  `json:"transport"`
 	PhaseMS   int64   `json:"phase_ms"`
@@ -31,28 +31,28 @@ type benchJSON struct {
 // fuzzBench measures each target in four phases of equal length, one
 // after the other in this run: the ping ceiling on one connection, the
 // fuzzer with one worker, the ceiling on two connections, the fuzzer with
-// two workers. It prints the ratios; a finding on the way exits 1.
-func fuzzBench(ctx context.Context, o *fuzzOptions, targets []fuzzTarget, stdout, stderr io.Writer) int {
-	phase := o.duration / time.Duration(4*len(targets))
+// two workers. It prints the ratios, and reports whether a new finding
+// came on the way; interrupted (ctx ended), it stops, writing nothing.
+func fuzzBench(ctx context.Context, o *FuzzOptions, targets []fuzzTarget, stdout io.Writer) (found bool, err error) {
+	phase := o.Duration / time.Duration(4*len(targets))
 	if phase <= 0 {
-		return exitFor(errUsage{fmt.Errorf("fuzz --bench needs a --duration (it has four phases per target), not %s", o.duration)}, stderr)
+		return false, UsageError{fmt.Errorf("fuzz --bench needs a --duration (it has four phases per target), not %s", o.Duration)}
 	}
-	opt := fuzz.ExecOptions{Timeout: o.timeout, SpecOnly: o.profile == string(check.SpecProfile)}
-	var out []benchJSON
-	found := false
+	opt := fuzz.ExecOptions{Timeout: o.Timeout, SpecOnly: o.Profile == string(check.SpecProfile)}
+	var out []BenchJSON
 	for _, t := range targets {
 		fmt.Fprintf(stdout, "bench %s: four phases of %s\n", t.name, phase)
-		b := benchJSON{Target: t.name, Transport: t.target.Transport(), PhaseMS: phase.Milliseconds()}
+		b := BenchJSON{Target: t.name, Transport: t.target.Transport(), PhaseMS: phase.Milliseconds()}
 		for _, workers := range []int{1, 2} {
 			s, err := fuzz.PingCeiling(ctx, t.target, phase, workers, opt)
 			if err != nil {
-				return exitFor(fmt.Errorf("fuzz --bench %s: the ping ceiling: %w", t.name, err), stderr)
+				return false, fmt.Errorf("fuzz --bench %s: the ping ceiling: %w", t.name, err)
 			}
 			ceiling := s.PerSecond()
 			fmt.Fprintf(stdout, "  ping ceiling, %d connection(s): %8.0f round trips/s\n", workers, ceiling)
-			rep, err := fuzz.Run(ctx, fuzz.Options{Target: t.target, Seed: o.seed, Duration: phase, Workers: workers, ExecOptions: opt, Policy: o.policy, Slow: []string{"slow"}, Known: o.known})
+			rep, err := fuzz.Run(ctx, fuzz.Options{Target: t.target, Seed: o.Seed, Duration: phase, Workers: workers, ExecOptions: opt, Policy: o.policy, Slow: []string{"slow"}, Known: o.Known})
 			if err != nil {
-				return exitFor(fmt.Errorf("fuzz --bench %s: %w", t.name, err), stderr)
+				return false, fmt.Errorf("fuzz --bench %s: %w", t.name, err)
 			}
 			rate := rep.Stats.PerSecond()
 			fmt.Fprintf(stdout, "  fuzz, %d worker(s):             %8.0f executions/s, %.2f of the ceiling", workers, rate, rate/ceiling)
@@ -69,27 +69,24 @@ func fuzzBench(ctx context.Context, o *fuzzOptions, targets []fuzzTarget, stdout
 					continue
 				}
 				found = true
-				fmt.Fprintf(stdout, "  FINDING %s (%d×) %s: %s (run mcpconform fuzz --seed %d on this target for the case)\n", f.Signature, f.Count, f.Violation.Invariant, f.Violation.Detail, o.seed)
+				fmt.Fprintf(stdout, "  FINDING %s (%d×) %s: %s (run mcpconform fuzz --seed %d on this target for the case)\n", f.Signature, f.Count, f.Violation.Invariant, f.Violation.Detail, o.Seed)
 			}
 			if ctx.Err() != nil {
-				return 130
+				return false, nil
 			}
 		}
 		out = append(out, b)
 	}
-	if o.jsonPath != "" {
+	if o.JSONPath != "" {
 		doc := struct {
 			Tool  map[string]string `json:"tool"`
 			Seed  int64             `json:"seed"`
-			Bench []benchJSON       `json:"bench"`
-		}{map[string]string{"name": "mcpconform", "version": Version}, o.seed, out}
+			Bench []BenchJSON       `json:"bench"`
+		}{map[string]string{"name": "mcpconform", "version": Version}, o.Seed, out}
 		b, _ := json.MarshalIndent(doc, "", "  ")
-		if err := report.WriteFile(o.jsonPath, append(b, '\n')); err != nil {
-			return exitFor(err, stderr)
+		if err := report.WriteFile(o.JSONPath, append(b, '\n')); err != nil {
+			return false, err
 		}
 	}
-	if found {
-		return 1
-	}
-	return 0
+	return found, nil
 }

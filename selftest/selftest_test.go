@@ -1,4 +1,4 @@
-package main
+package selftest
 
 import (
 	"testing"
@@ -22,5 +22,16 @@ func TestReferenceNotApplicableNeedsAPassingVariant(t *testing.T) {
 		if len(km.ReferenceFailures) != tc.failures {
 			t.Errorf("variant %s: reference failures %v, want %d", tc.variant, km.ReferenceFailures, tc.failures)
 		}
+	}
+}
+
+func TestEveryPlantedBugHasItsInvariant(t *testing.T) {
+	for _, m := range mutant.Planted() {
+		if _, ok := plantedBreaks[m.Name]; !ok {
+			t.Errorf("planted bug %s is not in plantedBreaks: the self-test could not judge the fuzzer on it", m.Name)
+		}
+	}
+	if len(plantedBreaks) != len(mutant.Planted()) {
+		t.Errorf("plantedBreaks names %d bugs, mutant.Planted %d", len(plantedBreaks), len(mutant.Planted()))
 	}
 }

@@ -1,10 +1,9 @@
-package main
+package selftest
 
 import (
 	"context"
 	"fmt"
 	"io"
-	"strings"
 	"time"
 
 	"github.com/mcpconform/mcpconform/harness/fuzz"
@@ -43,10 +42,10 @@ const (
 	selftestFuzzShrink     = 5 * time.Second // the row needs the invariant, not the smallest case
 )
 
-// fuzzKill is one row of the fuzzer's kill matrix (selftest --json,
+// FuzzKill is one row of the fuzzer's kill matrix (selftest --json,
 // "fuzz"): a planted bug and what the fuzzer found against it, or the
 // reference over one transport, where it must find nothing.
-type fuzzKill struct {
+type FuzzKill struct {
 	Target     string  `json:"target"`
 	Transport  string  `json:"transport"`
 	Want       string  `json:"want"` // the invariant it must break; "" for the reference
@@ -60,8 +59,8 @@ type fuzzKill struct {
 
 // fuzzMatrix runs the fuzzer with the seed against each planted bug over
 // stdio, and against the reference over stdio and HTTP.
-func fuzzMatrix(ctx context.Context, seed int64, stdout io.Writer) ([]fuzzKill, error) {
-	var rows []fuzzKill
+func fuzzMatrix(ctx context.Context, seed int64, stdout io.Writer) ([]FuzzKill, error) {
+	var rows []FuzzKill
 	// A planted bug's run ends when a finding breaks the invariant it
 	// plants, or at its sequences; the reference's at its first finding.
 	base := fuzz.Options{Seed: seed, Slow: []string{"slow"}, ShrinkBudget: selftestFuzzShrink,
@@ -110,12 +109,12 @@ func fuzzMatrix(ctx context.Context, seed int64, stdout io.Writer) ([]fuzzKill, 
 // fuzzRow runs one fuzzing and judges it: a planted bug is killed when a
 // finding breaks want (the row shows that one, else the first); the
 // reference holds when nothing is found.
-func fuzzRow(ctx context.Context, name string, cfg fuzz.Options, want fuzz.Invariant) (fuzzKill, error) {
+func fuzzRow(ctx context.Context, name string, cfg fuzz.Options, want fuzz.Invariant) (FuzzKill, error) {
 	rep, err := fuzz.Run(ctx, cfg)
 	if err != nil {
-		return fuzzKill{}, fmt.Errorf("selftest: fuzz %s: %w", name, err)
+		return FuzzKill{}, fmt.Errorf("selftest: fuzz %s: %w", name, err)
 	}
-	row := fuzzKill{Target: name, Transport: cfg.Target.Transport(), Want: string(want), Seconds: rep.Stats.Elapsed.Seconds(), Iterations: rep.Stats.Iterations}
+	row := FuzzKill{Target: name, Transport: cfg.Target.Transport(), Want: string(want), Seconds: rep.Stats.Elapsed.Seconds(), Iterations: rep.Stats.Iterations}
 	for i, f := range rep.Findings {
 		if i == 0 || f.Violation.Invariant == want {
 			row.Found, row.Detail, row.Frames = string(f.Violation.Invariant), f.Violation.Detail, len(f.Case.Frames)
@@ -126,33 +125,4 @@ func fuzzRow(ctx context.Context, name string, cfg fuzz.Options, want fuzz.Invar
 	}
 	row.OK = row.Found == string(want)
 	return row, nil
-}
-
-// printFuzzMatrix prints the fuzzer's kill matrix; it reports whether a
-// planted bug survived or the reference broke an invariant.
-func printFuzzMatrix(w io.Writer, rows []fuzzKill) (bad bool) {
-	if len(rows) == 0 {
-		return false
-	}
-	fmt.Fprintln(w, "\nfuzzer (seed as above)              transport  result")
-	for _, r := range rows {
-		var status string
-		switch {
-		case r.Want == "" && r.OK:
-			status = fmt.Sprintf("holds: no finding in %.1fs", r.Seconds)
-		case r.Want == "":
-			status = fmt.Sprintf("BROKE %s: %s", r.Found, r.Detail)
-		case r.OK:
-			status = fmt.Sprintf("killed: %s broken within %d sequences, shrunk to %d frames, %.1fs", r.Found, r.Iterations, r.Frames, r.Seconds)
-		case r.Found == "":
-			status = fmt.Sprintf("SURVIVED: %s not broken in %d sequences", r.Want, r.Iterations)
-		default:
-			status = fmt.Sprintf("SURVIVED: found %s (%s), not %s", r.Found, r.Detail, r.Want)
-		}
-		if !r.OK {
-			bad = true
-		}
-		fmt.Fprintf(w, "%-36s %-10s %s\n", r.Target, r.Transport, strings.TrimSpace(status))
-	}
-	return bad
 }
