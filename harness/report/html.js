@@ -15,7 +15,13 @@
     form.querySelectorAll("input[name=outcome]:checked").forEach(function (i) { outcomes[i.value] = true; });
     var q = f.q.value.trim().toLowerCase();
     if (q && !texts) {
-      texts = rows.map(function (r) { return r.textContent.toLowerCase(); });
+      // A check's own text: not the other checks its rules are also
+      // cited by, so that searching an ID finds that check.
+      texts = rows.map(function (r) {
+        var c = r.cloneNode(true);
+        c.querySelectorAll(".rule-also").forEach(function (e) { e.remove(); });
+        return c.textContent.toLowerCase();
+      });
     }
     var shown = 0;
     rows.forEach(function (r, i) {
