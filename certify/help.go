@@ -30,7 +30,7 @@ Runs the client checks. Each check runs the adapter CMD… once, with the
 transport and the (fake) server to connect to in its environment
 (MCPCONFORM_TRANSPORT, MCPCONFORM_SERVER_COMMAND or MCPCONFORM_SERVER_URL);
 the adapter makes the client under test connect, call each tool and close,
-printing a JSON line per step (README: "Certify your client").
+printing a JSON line per step (docs/client.md).
 ` + certifyAbout,
 		Examples: []string{
 			"mcpconform client -- ./my-adapter",

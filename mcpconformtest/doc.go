@@ -8,8 +8,8 @@
 //
 // Server certifies a server: an http.Handler (served on 127.0.0.1 for the
 // run), a streamable HTTP endpoint at a URL, or a stdio server command.
-// Client certifies a client through its adapter program (README: "Certify
-// your client"). The options are the mcpconform command's flags: the
+// Client certifies a client through its adapter program (docs/client.md:
+// the adapter contract). The options are the mcpconform command's flags: the
 // profile, a baseline of expected failures, a fixtures file, the checks
 // to run or skip, the seed, the workers, report paths and the budgets.
 //

@@ -62,7 +62,7 @@ func Server[T TB[T]](t T, target Target, opts ...Option) {
 }
 
 // Client certifies a client through its adapter (argv: the adapter
-// command, which the README's "Certify your client" describes) with the
+// command, which docs/client.md describes) with the
 // client checks, each a subtest of t named by its ID.
 func Client[T TB[T]](t T, adapter []string, opts ...Option) {
 	t.Helper()

@@ -218,20 +218,20 @@ func TestRulesCoverageFormats(t *testing.T) {
 	}
 }
 
-var updateREADME = flag.Bool("update-readme", false, "write the coverage table into README.md")
+var updateREADME = flag.Bool("update-readme", false, "write the coverage table into docs/profiles.md")
 
-// TestREADMECoverage keeps the README's coverage table the one rules
+// TestREADMECoverage keeps the coverage table of docs/profiles.md the one rules
 // --coverage --format markdown prints.
 func TestREADMECoverage(t *testing.T) {
 	const begin, end = "<!-- coverage: mcpconform rules --coverage --format markdown -->\n", "<!-- end of coverage -->\n"
-	b, err := os.ReadFile("../../README.md")
+	b, err := os.ReadFile("../../docs/profiles.md")
 	if err != nil {
 		t.Fatal(err)
 	}
 	readme := string(b)
 	i, j := strings.Index(readme, begin), strings.Index(readme, end)
 	if i < 0 || j < i {
-		t.Fatalf("README.md has no coverage table between %q and %q", begin, end)
+		t.Fatalf("docs/profiles.md has no coverage table between %q and %q", begin, end)
 	}
 	var want strings.Builder
 	writeCoverageSummary(&want, measureCoverage())
@@ -239,9 +239,9 @@ func TestREADMECoverage(t *testing.T) {
 		return
 	}
 	if !*updateREADME {
-		t.Fatalf("README.md's coverage table is out of date: go test ./cmd/mcpconform -run TestREADMECoverage -update-readme\nwant:\n%s", want.String())
+		t.Fatalf("docs/profiles.md's coverage table is out of date: go test ./cmd/mcpconform -run TestREADMECoverage -update-readme\nwant:\n%s", want.String())
 	}
-	if err := os.WriteFile("../../README.md", []byte(readme[:i+len(begin)]+want.String()+readme[j:]), 0o644); err != nil {
+	if err := os.WriteFile("../../docs/profiles.md", []byte(readme[:i+len(begin)]+want.String()+readme[j:]), 0o644); err != nil {
 		t.Fatal(err)
 	}
 }

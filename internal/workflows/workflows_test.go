@@ -157,10 +157,10 @@ func TestCertifyWorkflowPassesEveryInput(t *testing.T) {
 // section: each one a complete workflow.
 func readmeExamples(t *testing.T) []string {
 	t.Helper()
-	readme := string(readFile(t, "README.md"))
+	readme := string(readFile(t, "docs/ci.md"))
 	start := strings.Index(readme, "\n## Use it in CI\n")
 	if start < 0 {
-		t.Fatal(`README.md: no "## Use it in CI" section`)
+		t.Fatal(`docs/ci.md: no "## Use it in CI" section`)
 	}
 	section := readme[start+1:]
 	if end := strings.Index(section[3:], "\n## "); end >= 0 {

@@ -27,7 +27,7 @@ const (
 // ContractWayOut is what an adapter that breaks the contract must do.
 const ContractWayOut = `an adapter connects to the server it is given (MCPCONFORM_SERVER_COMMAND or MCPCONFORM_SERVER_URL), ` +
 	`lists the tools, calls each and prints one {"tool":…,"outcome":"ok"|"error"} line per call and no other text on stdout, ` +
-	`closes its client and exits 0 (README.md, "Certify your client")`
+	`closes its client and exits 0 (docs/client.md, "Certify your client")`
 
 // probeTools are the tools the well-behaved fakes offer.
 var probeTools = []string{"echo"}
@@ -243,7 +243,7 @@ func PreflightClient(ctx context.Context) error {
 	}
 	if len(unsupported) == 2 {
 		return errors.New("client adapter " + strings.Join(cfg.ClientAdapter, " ") + " supports neither transport: it exited 127 for " +
-			target.EnvTransport + "=stdio and =http; an adapter exits 127 only for a transport its client lacks (README.md, \"Certify your client\")")
+			target.EnvTransport + "=stdio and =http; an adapter exits 127 only for a transport its client lacks (docs/client.md, \"Certify your client\")")
 	}
 	return nil
 }
