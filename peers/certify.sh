@@ -50,6 +50,8 @@ if ((${#server_http[@]} > 0)); then
 	url=$url$url_path
 	echo "certify.sh: the $peer peer listens at $url"
 	target=(--url "$url")
+else
+	exec {bg_stdin}</dev/null # no background server: nothing for mcpconform to leave open
 fi
 
 status=0
