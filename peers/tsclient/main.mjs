@@ -11,10 +11,9 @@
 // way Client.connect runs the initialize handshake (the SDK speaks the
 // legacy era only: its latest version is 2025-11-25, so no eras are claimed
 // and MCPCONFORM_ERA is ignored), Client.listTools walks every page,
-// Client.callTool calls each tool with {}, each request (initialize too)
-// under the request option timeout of MCPCONFORM_CALL_TIMEOUT_MS (the SDK's
-// way to time a request out: it sends notifications/cancelled), and
-// Client.close ends the client.
+// Client.callTool calls each tool with {} under the request option timeout
+// of MCPCONFORM_CALL_TIMEOUT_MS (the SDK's way to time a request out: it
+// sends notifications/cancelled), and Client.close ends the client.
 //
 // What a server asks of the client is answered as MCPCONFORM_SAMPLING,
 // MCPCONFORM_ELICITATION and MCPCONFORM_ROOTS say: each, set, declares its
@@ -209,13 +208,10 @@ async function run(e) {
   const client = new Client({ name: 'mcpconform-ts-client', version: '1.0.0' }, { capabilities: capabilities(e) });
   answer(client, e);
   print({ config });
-  // The SDK's timeout is a per-request option (RequestOptions.timeout,
-  // default 60 s), with no client-wide setting: the call timeout goes to
-  // every request, initialize (Client.connect's options) included.
-  const options = e.timeout ? { timeout: e.timeout } : undefined;
-  const connect = await phase(() => client.connect(transport, options));
+  const connect = await phase(() => client.connect(transport));
   print({ connect });
   if (connect.outcome !== 'ok') return;
+  const options = e.timeout ? { timeout: e.timeout } : undefined;
   const tools = [];
   const list = await phase(async () => {
     let cursor;
