@@ -11,6 +11,20 @@
 # Environment: OFFICIAL_CACHE_DIR, the cache shared with peers/official
 # (default ${TMPDIR:-/tmp}/mcpconform-official); OFFICIAL_NODE, a Node.js
 # >= 22 binary to use instead of installing one.
+#
+# Run as a script (bash peers/ts/install.sh), it installs and exits: .ci/run
+# does so before it starts the certifications, which share the cache, side
+# by side.
+if [[ ${BASH_SOURCE[0]} == "$0" ]]; then
+	set -euo pipefail
+	name=ts/install.sh
+	tmp=$(mktemp -d)
+	trap 'rm -rf "$tmp"' EXIT
+	die() {
+		echo "$name: $*" >&2
+		exit 2
+	}
+fi
 ts_lock=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 cache=${OFFICIAL_CACHE_DIR:-${TMPDIR:-/tmp}/mcpconform-official}
 # shellcheck source=peers/node.sh
@@ -19,16 +33,21 @@ source "$ts_lock/../node.sh"
 ts_key=$(sha256sum "$ts_lock/package-lock.json" | cut -c1-16) || die "cannot hash $ts_lock/package-lock.json"
 ts_dir=$cache/ts-peers-$ts_key
 ts_modules=$ts_dir/node_modules
-if [[ ! -f $ts_dir/.installed ]]; then
+cache_lock "$cache/ts-peers.lock"
+if [[ ! -d $ts_dir ]]; then
+	# Installed beside it and renamed whole, so that a run never sees half
+	# an installation (one that loses a race to rename drops its own).
 	echo "$name: installing $ts_lock/package-lock.json into $ts_dir"
-	rm -rf "$ts_dir"
-	mkdir -p "$ts_dir"
-	cp "$ts_lock/package.json" "$ts_lock/package-lock.json" "$ts_dir/"
+	staging=$ts_dir.$$
+	rm -rf "$staging"
+	mkdir -p "$staging"
+	cp "$ts_lock/package.json" "$ts_lock/package-lock.json" "$staging/"
 	# npm runs under the installed Node.js 22, whatever node is on PATH.
-	(cd "$ts_dir" && PATH=$(dirname "$node"):$PATH npm ci --no-audit --no-fund --ignore-scripts) >"$tmp/npm-ts.log" 2>&1 ||
+	(cd "$staging" && PATH=$(dirname "$node"):$PATH npm ci --no-audit --no-fund --ignore-scripts) >"$tmp/npm-ts.log" 2>&1 ||
 		die "npm ci of the TypeScript peers failed: $(tail -n 5 "$tmp/npm-ts.log")"
-	: >"$ts_dir/.installed"
+	if [[ -d $ts_dir ]]; then rm -rf "$staging"; else mv "$staging" "$ts_dir"; fi
 fi
+cache_unlock
 
 # ts_check PACKAGE: dies unless the installed PACKAGE is the version
 # package.json pins, and says which it is.
