@@ -35,6 +35,9 @@ build_peer() {
 		# its environment (server-everything's get-env) reports nothing secret.
 		mkdir -p "$tmp/home"
 		ts_env=(env -i "PATH=$PATH" "HOME=$tmp/home")
+		# A Node.js server imports its packages before it listens: on a busy
+		# machine that took more than the 10 s a Go peer gets for its URL line.
+		[[ -n ${PEER_START_TIMEOUT:-} ]] || start_timeout=30
 		# shellcheck source=/dev/null # the peer's own
 		source "$peer_dir/launch.sh"
 	fi
