@@ -30,7 +30,12 @@ cache=${OFFICIAL_CACHE_DIR:-${TMPDIR:-/tmp}/mcpconform-official}
 # shellcheck source=peers/node.sh
 source "$ts_lock/../node.sh"
 
-ts_key=$(sha256sum "$ts_lock/package-lock.json" | cut -c1-16) || die "cannot hash $ts_lock/package-lock.json"
+if command -v sha256sum >/dev/null; then
+	ts_key=$(sha256sum "$ts_lock/package-lock.json" | cut -c1-16)
+else
+	ts_key=$(shasum -a 256 "$ts_lock/package-lock.json" | cut -c1-16)
+fi
+[[ -n $ts_key ]] || die "cannot hash $ts_lock/package-lock.json"
 ts_dir=$cache/ts-peers-$ts_key
 ts_modules=$ts_dir/node_modules
 cache_lock "$cache/ts-peers.lock"
