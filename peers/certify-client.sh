@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# Certifies one client peer with mcpconform: vets peers/adapterhost and the
-# peer's module (peers/PEER), builds the peer's adapter and mcpconform, and
+# Certifies one client peer with mcpconform: makes the adapter ready and
+# builds mcpconform (peers/build.sh: a Go adapter vetted and built with
+# peers/adapterhost vetted and tested; a TypeScript one installed and launched
+# as its launch.sh says), and
 # runs `mcpconform client -- PEER-adapter` under --profile spec and then
 # --profile hardened against the peer's committed expected-failures baseline
 # (peers/PEER/baseline.yaml, a client: list).
@@ -15,7 +17,7 @@
 # and PEER.md (spec profile) and the same as PEER-hardened-*. Exits with the
 # worse of mcpconform's two statuses (0 pass, 1 a check failed or
 # a baseline entry is stale, 2 usage or harness error); 2 as well when the
-# adapter cannot be vetted or built.
+# adapter cannot be vetted, built or installed.
 set -euo pipefail
 
 peers=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -35,25 +37,25 @@ die() {
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-(cd "$peers/adapterhost" && go vet ./... && go test ./...) || die "go vet or go test of peers/adapterhost failed"
-(cd "$peer_dir" && go vet ./...) || die "go vet of the $peer module failed"
-(cd "$peer_dir" && go build -o "$tmp/$peer-adapter" .) || die "building the $peer adapter failed"
-(cd "$root" && go build -o "$tmp/mcpconform" ./cmd/mcpconform) || die "building mcpconform failed"
+name=certify-client.sh
+# shellcheck source=peers/build.sh
+source "$peers/build.sh"
+build_peer client
 
 # Both profiles, against the one baseline: under spec a listed hardened
 # miss stays HARDENED (it neither fails nor goes stale); under hardened it is
 # an expected failure like any other.
 status=0
 for profile in spec hardened; do
-	name=$peer
-	[[ $profile == spec ]] || name=$peer-$profile
+	report=$peer
+	[[ $profile == spec ]] || report=$peer-$profile
 	start=$SECONDS
 	s=0
 	"$tmp/mcpconform" client --profile "$profile" \
 		--expected-failures "$peer_dir/baseline.yaml" \
-		--junit "$out/$name-junit.xml" --json "$out/$name.json" --markdown "$out/$name.md" \
+		--junit "$out/$report-junit.xml" --json "$out/$report.json" --markdown "$out/$report.md" \
 		${extra[@]+"${extra[@]}"} \
-		-- "$tmp/$peer-adapter" </dev/null || s=$?
+		-- "${adapter[@]}" </dev/null || s=$?
 	echo "certify-client.sh: $peer certified under --profile $profile in $((SECONDS - start))s, mcpconform exited $s"
 	((s > status)) && status=$s
 done

@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
-# Certifies one peer server with mcpconform: vets and builds the peer (the
-# module in peers/PEER) and mcpconform, starts the peer over streamable HTTP,
-# runs `mcpconform server --url URL -- PEER-server --transport stdio` against
-# it with the peer's committed expected-failures baseline
-# (peers/PEER/baseline.yaml), and stops it. peers/PEER/certify.sh calls this.
+# Certifies one peer server with mcpconform: makes the peer ready and builds
+# mcpconform (peers/build.sh: a Go peer, the module in peers/PEER, vetted and
+# built; a TypeScript one installed and launched as its launch.sh says),
+# starts the peer over streamable HTTP, runs
+# `mcpconform server --url URL -- PEER-server --transport stdio` against it
+# with the peer's committed expected-failures baseline
+# (peers/PEER/baseline.yaml), and stops it; a peer that serves stdio alone
+# is run as `mcpconform server -- …`. peers/PEER/certify.sh calls this.
 #
 # Usage: peers/certify.sh PEER [OUT_DIR [MCPCONFORM_FLAG…]]
 # (OUT_DIR defaults to ./reports). The peer's own mcpconform flags, if any,
@@ -11,7 +14,8 @@
 # flags given here follow them. Writes OUT_DIR/PEER-junit.xml, PEER.json,
 # PEER.md and PEER-peer.log (the peer's stderr). Exits with mcpconform's
 # status (0 pass, 1 a check failed or a baseline entry is stale, 2 usage or
-# harness error); 2 as well when the peer cannot be vetted, built or started.
+# harness error); 2 as well when the peer cannot be vetted, built, installed
+# or started.
 #
 # Budgets, in seconds: PEER_START_TIMEOUT for the URL line (default 10),
 # PEER_STOP_GRACE for each step of the shutdown (default 5).
@@ -35,20 +39,28 @@ tmp=$(mktemp -d)
 # shellcheck source=peers/background.sh
 source "$peers/background.sh"
 
-(cd "$peers/peerhost" && go vet ./...) || die "go vet of peers/peerhost failed"
-(cd "$peer_dir" && go vet ./...) || die "go vet of the $peer module failed"
-(cd "$peer_dir" && go build -o "$tmp/$peer-server" .) || die "building the $peer peer failed"
-(cd "$root" && go build -o "$tmp/mcpconform" ./cmd/mcpconform) || die "building mcpconform failed"
+# shellcheck source=peers/build.sh
+source "$peers/build.sh"
+build_peer server
 
-start_background "$out/$peer-peer.log" "$tmp/$peer-server" --transport http --addr 127.0.0.1:0
-echo "certify.sh: the $peer peer listens at $url"
+start=$SECONDS
+target=()
+if ((${#server_http[@]} > 0)); then
+	start_background "$out/$peer-peer.log" "${server_http[@]}"
+	url=$url$url_path
+	echo "certify.sh: the $peer peer listens at $url"
+	target=(--url "$url")
+else
+	exec {bg_stdin}</dev/null # no background server: nothing for mcpconform to leave open
+fi
 
 status=0
-"$tmp/mcpconform" server --url "$url" \
+"$tmp/mcpconform" server ${target[@]+"${target[@]}"} \
 	--expected-failures "$peer_dir/baseline.yaml" \
 	--junit "$out/$peer-junit.xml" --json "$out/$peer.json" --markdown "$out/$peer.md" \
 	${extra[@]+"${extra[@]}"} \
-	-- "$tmp/$peer-server" --transport stdio \
+	-- "${server_stdio[@]}" \
 	{bg_stdin}>&- || status=$?
 stop_background
+echo "certify.sh: $peer certified in $((SECONDS - start))s, mcpconform exited $status"
 exit "$status"

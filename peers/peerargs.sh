@@ -12,7 +12,8 @@ peer_args() {
 	peer=${1:-}
 	[[ $peer =~ ^[a-z0-9_-]+$ ]] || usage "PEER ${peer:-(none)} is not a peer's directory name"
 	peer_dir=$peers/$peer
-	[[ -f $peer_dir/go.mod && -f $peer_dir/baseline.yaml ]] || usage "no peer $peer: $peer_dir needs go.mod and baseline.yaml"
+	[[ (-f $peer_dir/go.mod || -f $peer_dir/launch.sh) && -f $peer_dir/baseline.yaml ]] ||
+		usage "no peer $peer: $peer_dir needs baseline.yaml and go.mod (a Go peer) or launch.sh (a TypeScript one)"
 	grep -q "^$role:" "$peer_dir/baseline.yaml" || usage "$peer is not a $role peer: its baseline.yaml has no $role: list ($other peers go through $script)"
 	mkdir -p "${2:-reports}" || usage "cannot create the output directory ${2:-reports}"
 	out=$(cd "${2:-reports}" && pwd)

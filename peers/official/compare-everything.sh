@@ -40,7 +40,7 @@
 #   OFFICIAL_SUITE_TIMEOUT   seconds each run may take before it is stopped (default 300)
 set -euo pipefail
 
-# Pinned versions: Node.js in install.sh, the suite in everything/package.json
+# Pinned versions: Node.js in peers/node.sh, the suite in everything/package.json
 # (install.sh reads it there); keep EVERYTHING_VERSION equal to the
 # server-everything of everything/package.json, whose package-lock.json pins
 # the whole tree.
