@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"fmt"
 	"net/url"
+	"regexp"
 	"slices"
 	"strings"
 	"time"
@@ -163,10 +164,36 @@ func authTranscript(r *ProtectedRun) []transcript.Entry {
 	}
 	slices.SortStableFunc(lines, func(a, b line) int { return cmp.Compare(a.at.UnixNano(), b.at.UnixNano()) })
 	out := make([]transcript.Entry, 0, len(lines))
+	seen := map[string]string{}
 	for _, l := range lines {
-		out = append(out, transcript.Entry{Dir: transcript.Note, Line: l.text})
+		out = append(out, transcript.Entry{Dir: transcript.Note, Line: stableValues(l.text, seen)})
 	}
 	return out
+}
+
+// volatileParam matches the parameters whose values each run draws anew
+// (an issued client_id, a state, a PKCE challenge).
+var volatileParam = regexp.MustCompile(`\b(client_id|state|code_challenge)=([^&\s]+)`)
+
+// stableValues writes each volatile value as its parameter and the order
+// it first appeared in (client_id=<client_id-1>), the same value the same
+// way, so that a transcript, and the snapshot made of it, are the same on
+// every run while two client IDs stay two.
+func stableValues(text string, seen map[string]string) string {
+	return volatileParam.ReplaceAllStringFunc(text, func(m string) string {
+		name, value, _ := strings.Cut(m, "=")
+		key := name + "=" + value
+		if _, ok := seen[key]; !ok {
+			n := 1
+			for k := range seen {
+				if strings.HasPrefix(k, name+"=") {
+					n++
+				}
+			}
+			seen[key] = fmt.Sprintf("%s=<%s-%d>", name, name, n)
+		}
+		return seen[key]
+	})
 }
 
 // withQuery is path with its query, the values of secret parameters
