@@ -44,6 +44,12 @@ type ExecOptions struct {
 	rssSlack int64
 }
 
+// StartupGrace is how much longer than the answer timeout a sequence
+// waits for a server that has sent nothing yet on its connection: a fresh
+// process on a loaded machine takes that to start, and a wedge found
+// there costs only that once.
+const StartupGrace = 5 * time.Second
+
 // DefaultTimeout is how long the executor waits for an answer.
 const DefaultTimeout = 2 * time.Second
 
@@ -124,8 +130,9 @@ type run struct {
 	// outputs are the outputSchemas this session's tools/list declared,
 	// by tool name.
 	outputs map[string]*outputSchema
-	// heard says a message of the server's arrived during discovery (see
-	// StartupBudget).
+	// heard says a message of the server's arrived on this connection:
+	// until then a wait also gives it StartupGrace (StartupBudget at
+	// discovery), the time a process takes to start.
 	heard bool
 }
 
@@ -489,6 +496,7 @@ func (r *run) await(key string, inv Invariant, kind string) bool {
 	deadline := time.NewTimer(r.opt.timeout())
 	defer deadline.Stop()
 	paused := r.c.paused()
+	graced := false
 	for a.got < 1 {
 		select {
 		case m, ok := <-r.c.messages():
@@ -496,6 +504,7 @@ func (r *run) await(key string, inv Invariant, kind string) bool {
 				r.fail(Alive, "exit", fmt.Sprintf("the server's output ended before it answered %s%s", a.what, r.why()))
 				return true
 			}
+			r.heard = true
 			// Noise on stdout is noted before the message after it is
 			// delivered, so each message is the moment to look.
 			if r.receive(m) || r.broken() {
@@ -510,6 +519,13 @@ func (r *run) await(key string, inv Invariant, kind string) bool {
 			if now := r.c.paused(); now > paused {
 				deadline.Reset(now - paused)
 				paused = now
+				continue
+			}
+			// A process that has said nothing yet may still be starting:
+			// its start is not the answer's time.
+			if !r.heard && !graced {
+				graced = true
+				deadline.Reset(StartupGrace)
 				continue
 			}
 			r.fail(inv, kind, fmt.Sprintf("no answer to %s within %s", a.what, r.opt.timeout()))
@@ -527,7 +543,7 @@ func (r *run) settle() bool {
 		case m, ok := <-r.c.messages():
 			if !ok {
 				drained = true
-			} else if r.receive(m) {
+			} else if r.heard = true; r.receive(m) {
 				return true
 			}
 		default:
