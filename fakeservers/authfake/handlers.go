@@ -8,24 +8,35 @@ import (
 	"time"
 )
 
-// statusWriter remembers the status a handler answered.
-type statusWriter struct {
+// StatusWriter remembers the status a handler answered; it flushes
+// through, so that an SSE answer streams. resourcefake records with it too.
+type StatusWriter struct {
 	http.ResponseWriter
 	status int
 }
 
-func (w *statusWriter) WriteHeader(code int) {
+func (w *StatusWriter) WriteHeader(code int) {
 	if w.status == 0 {
 		w.status = code
 	}
 	w.ResponseWriter.WriteHeader(code)
 }
 
-func (w *statusWriter) Write(b []byte) (int, error) {
+func (w *StatusWriter) Write(b []byte) (int, error) {
 	if w.status == 0 {
 		w.status = http.StatusOK
 	}
 	return w.ResponseWriter.Write(b)
+}
+
+// Status is the status answered; zero while nothing was.
+func (w *StatusWriter) Status() int { return w.status }
+
+// Flush passes a flush on to the writer under it.
+func (w *StatusWriter) Flush() {
+	if f, ok := w.ResponseWriter.(http.Flusher); ok {
+		f.Flush()
+	}
 }
 
 // serve routes one request to its endpoint and records it.
@@ -37,7 +48,7 @@ func (a *AS) serve(w http.ResponseWriter, r *http.Request) {
 		Query:  r.URL.Query(),
 		Header: r.Header.Clone(),
 	}
-	sw := &statusWriter{ResponseWriter: w}
+	sw := &StatusWriter{ResponseWriter: w}
 	r.Body = http.MaxBytesReader(sw, r.Body, maxBody)
 	rq.Endpoint = a.endpoint(r.URL.Path)
 	switch rq.Endpoint {

@@ -225,38 +225,11 @@ func (r *Resource) current() *authfake.AS {
 	return r.o.AS
 }
 
-// statusWriter remembers the status answered.
-type statusWriter struct {
-	http.ResponseWriter
-	status int
-}
-
-func (w *statusWriter) WriteHeader(code int) {
-	if w.status == 0 {
-		w.status = code
-	}
-	w.ResponseWriter.WriteHeader(code)
-}
-
-func (w *statusWriter) Write(b []byte) (int, error) {
-	if w.status == 0 {
-		w.status = http.StatusOK
-	}
-	return w.ResponseWriter.Write(b)
-}
-
-// Flush lets the proxy stream SSE answers through the recorder.
-func (w *statusWriter) Flush() {
-	if f, ok := w.ResponseWriter.(http.Flusher); ok {
-		f.Flush()
-	}
-}
-
 func (r *Resource) serve(w http.ResponseWriter, req *http.Request) {
 	rec := Request{Time: time.Now(), Method: req.Method, Path: req.URL.Path, RawQuery: req.URL.RawQuery, Header: req.Header.Clone()}
-	sw := &statusWriter{ResponseWriter: w}
+	sw := &authfake.StatusWriter{ResponseWriter: w}
 	defer func() {
-		rec.Status = sw.status
+		rec.Status = sw.Status()
 		r.mu.Lock()
 		if len(r.records) < maxRecords {
 			r.records = append(r.records, rec)
