@@ -217,7 +217,8 @@ func TestClientRunShowsNoSecret(t *testing.T) {
 	var stdout, stderr bytes.Buffer
 	cmd := exec.Command(argv[0], argv[1:]...)
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	// go-snaps writes no snapshot where it detects CI, which this is not.
+	// go-snaps writes no snapshot where it detects CI (a CI machine sets
+	// CI): this run makes its snapshots, wherever it runs.
 	cmd.Env = append(os.Environ(), "UPDATE_SNAPS=always")
 	if code := exitCode(cmd.Run()); code != 0 {
 		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout.String(), stderr.String())
