@@ -342,6 +342,7 @@ func certifyWith(o *runOptions, roles []check.Role, stdout, stderr io.Writer) in
 	}
 	run.StartCensus()
 	fmt.Fprintf(stdout, "mcpconform %s: certifying %s (seed %d, profile %s, run budget %s)\n", Version, describeTarget(roles, o, t.url), o.seed, p.profile, p.budget)
+	printDiscovery(stdout, roles, o.verbose)
 	con := console.New(stdout, p.console)
 	run.SetProgress(con)
 	passed := runSpecs(o, p)
@@ -456,13 +457,18 @@ func startTargets(o *runOptions, roles []check.Role) (targets, func(), error) {
 
 // preflight probes, for the roles of the selected checks, the server of
 // each transport the run names for its eras (and how long it takes to
-// start) and the client adapter for its transports, once for the whole run: the checks, and the workers of a
-// parallel run, reuse what it found. A target that is no MCP
-// implementation stops the run here. An interrupted run skips what is left.
+// start), then finds the tools of the behaviours no fixture names
+// (run.DiscoverFixtures), and the client adapter for its transports, once
+// for the whole run: the checks, and the workers of a parallel run, reuse
+// what it found. A target that is no MCP implementation stops the run
+// here. An interrupted run skips what is left.
 func preflight(cfg run.Options, roles []check.Role) error {
 	if slices.Contains(roles, check.Server) {
 		if err := probeTarget(cfg); err != nil && !run.Interrupted() {
 			return err
+		}
+		if !run.Interrupted() {
+			run.DiscoverFixtures()
 		}
 	}
 	if slices.Contains(roles, check.Client) && !run.Interrupted() {

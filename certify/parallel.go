@@ -167,6 +167,7 @@ func certifyParallel(o *runOptions, p *prepared, roles []check.Role, stdout, std
 	}
 	fmt.Fprintf(stdout, "mcpconform %s: certifying %s (seed %d, profile %s, run budget %s, %d workers)\n",
 		Version, describeTarget(roles, o, ""), o.seed, p.profile, p.budget, n)
+	printDiscovery(stdout, roles, o.verbose)
 	f := finished{passed: true}
 	if !run.Interrupted() {
 		con := console.New(stdout, p.console)

@@ -36,6 +36,33 @@ func Arguments(inputSchema json.RawMessage) map[string]any { return top(inputSch
 // required property a value of its schema (EL-06, SEP-1034).
 func Form(requestedSchema json.RawMessage) map[string]any { return top(requestedSchema, true) }
 
+// Brief returns the arguments a tool is called with to learn what it does
+// (the fixtures discovery): those of Arguments, but every top-level
+// property of type number or integer, required or not, at 1 moved into its
+// bounds instead of its default, so that a tool whose duration, size or
+// count is a number runs briefly. A numeric property with const or enum
+// keeps its value.
+func Brief(inputSchema json.RawMessage) map[string]any {
+	var root map[string]any
+	_ = json.Unmarshal(inputSchema, &root) // not an object: no schema, {}
+	out := object(root, root, false, 0)
+	props, _ := deref(root, root, 0)["properties"].(map[string]any)
+	for name, p := range props {
+		ps, _ := p.(map[string]any)
+		ps = deref(root, ps, 1)
+		if _, fixed := ps["const"]; fixed || ps["enum"] != nil {
+			continue
+		}
+		switch ps["type"] {
+		case "integer":
+			out[name] = int64(between(1, ps))
+		case "number":
+			out[name] = between(1, ps)
+		}
+	}
+	return out
+}
+
 // top is the object instance of a schema document.
 func top(raw json.RawMessage, defaults bool) map[string]any {
 	var root map[string]any

@@ -31,6 +31,21 @@ func TestArguments(t *testing.T) {
 	}
 }
 
+// TestBrief: every top-level number or integer, required or not, is 1 (or
+// its minimum) rather than its default; const and enum keep their value; the
+// rest is as Arguments makes it.
+func TestBrief(t *testing.T) {
+	schema := `{"type":"object","properties":{"duration":{"type":"number","default":10},"steps":{"type":"integer","default":5,"minimum":2},
+		"mode":{"type":"integer","enum":[7,8]},"prompt":{"type":"string"},"note":{"type":"string","default":"x"}},"required":["prompt","mode"]}`
+	want := map[string]any{"duration": 1.0, "steps": int64(2), "mode": 7.0, "prompt": Text}
+	if got := Brief(json.RawMessage(schema)); !reflect.DeepEqual(got, want) {
+		t.Errorf("%#v, want %#v", got, want)
+	}
+	if got := Brief(nil); !reflect.DeepEqual(got, map[string]any{}) {
+		t.Errorf("no schema: %#v, want {}", got)
+	}
+}
+
 // TestForm: every property with a default gets it (SEP-1034), required ones
 // without a default a value of their type, others nothing.
 func TestForm(t *testing.T) {

@@ -14,6 +14,17 @@ import (
 type Use struct {
 	Called    []string    `json:"called"`
 	LeftAlone []LeftAlone `json:"left_alone"`
+	// FixturesFound are the tools that show a fixture role, as the run's
+	// fixtures discovery found them (none when it ran no pass).
+	FixturesFound []FoundFixture `json:"fixtures_found,omitempty"`
+}
+
+// FoundFixture is a tool that shows a fixture role (progress, logging,
+// sampling, …), and how the run learnt it.
+type FoundFixture struct {
+	Role string `json:"role"`
+	Tool string `json:"tool"`
+	How  string `json:"how"`
 }
 
 // Summary is Use in one line: the console's and the Markdown's.

@@ -70,6 +70,10 @@ type Options struct {
 	// call of a tool it does not know before it cancels the call
 	// (check.ToolBudget).
 	QuietWindow, ToolBudget time.Duration
+	// DiscoveryTools is how many tools the fixtures discovery calls at
+	// most, for each declaration of the client's capabilities it calls
+	// them under (DiscoverFixtures); each call waits Patience at most.
+	DiscoveryTools int
 	// Census: the run certifies a server at a URL the user gave, whose
 	// tools a census classifies once for the checks that call every tool
 	// (StartCensus).
@@ -112,8 +116,8 @@ type Options struct {
 // Fixture is a tool of the server under test and the arguments that make
 // it show one behaviour.
 type Fixture struct {
-	Tool      string         `yaml:"tool"`
-	Arguments map[string]any `yaml:"arguments"`
+	Tool      string         `yaml:"tool" json:"tool"`
+	Arguments map[string]any `yaml:"arguments" json:"arguments,omitempty"`
 }
 
 // Defaults for an Options' zero fields.
@@ -134,6 +138,7 @@ const (
 	DefaultFuzzCases       = 20
 	DefaultQuietWindow     = DefaultPrompt / 4
 	DefaultToolBudget      = 500 * time.Millisecond
+	DefaultDiscoveryTools  = 32
 )
 
 // ReferenceConfig are the reference adapter's settings when it is the
@@ -175,6 +180,7 @@ func Configure(c Options) {
 	resetDeclared()
 	resetEras()
 	resetCensus()
+	resetDiscovery()
 }
 
 // WithDefaults returns c with its zero fields set to their defaults.
@@ -214,6 +220,9 @@ func (c Options) WithDefaults() Options {
 	}
 	if c.ToolBudget <= 0 {
 		c.ToolBudget = DefaultToolBudget
+	}
+	if c.DiscoveryTools <= 0 {
+		c.DiscoveryTools = DefaultDiscoveryTools
 	}
 	return c
 }

@@ -14,6 +14,8 @@ type Handoff struct {
 	Eras       map[check.Transport]ServerEras `json:"eras,omitempty"`
 	Clients    map[string]ClientProbe         `json:"clients,omitempty"`
 	ClientInfo string                         `json:"client_info,omitempty"`
+	// Discovery is the fixtures discovery's, when the pre-flight ran it.
+	Discovery *Discovery `json:"discovery,omitempty"`
 }
 
 // ClientProbe is one transport's pre-flight run of the client adapter.
@@ -25,7 +27,7 @@ type ClientProbe struct {
 // TakeHandoff returns what this process's pre-flight probed; call it after
 // the pre-flight. Probes that failed are left out (they stopped the run).
 func TakeHandoff() Handoff {
-	h := Handoff{Eras: ProbedEras(), Clients: map[string]ClientProbe{}, ClientInfo: ClientInfo()}
+	h := Handoff{Eras: ProbedEras(), Clients: map[string]ClientProbe{}, ClientInfo: ClientInfo(), Discovery: takenDiscovery()}
 	probesMu.Lock()
 	defer probesMu.Unlock()
 	for t, p := range probes {
@@ -60,4 +62,7 @@ func GiveHandoff(h Handoff) {
 	clientInfoMu.Lock()
 	clientInfo = h.ClientInfo
 	clientInfoMu.Unlock()
+	if h.Discovery != nil {
+		givenDiscovery(h.Discovery)
+	}
 }

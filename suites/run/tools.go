@@ -50,7 +50,12 @@ func CensusCalls(name string) { toolUse.Called(name) }
 
 // ToolUse is what the run's checks called and left alone: in the
 // coordinator of a parallel run, its workers' (AdoptToolUse).
-func ToolUse() toolpolicy.Use { return toolUse.Use() }
+// The roles its discovery pass found a tool for are the coordinator's.
+func ToolUse() toolpolicy.Use {
+	u := toolUse.Use()
+	u.FixturesFound = FixturesFound()
+	return u
+}
 
 // AdoptToolUse records what another process's checks called and left
 // alone (a worker's of a parallel run).

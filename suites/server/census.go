@@ -3,7 +3,6 @@ package server
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"slices"
 	"sync"
 
@@ -30,34 +29,14 @@ func takeCensus(ctx context.Context, cfg run.Options, answered func(tool string)
 	}
 	h := newHTTPConn(cfg.ServerURL, cfg.Patience, nil)
 	defer h.close()
-	init, err := exchange(ctx, h, jsonrpc.IntID(1), "initialize", initializeParams(v1125, nil))
-	if err != nil || init.Error != nil {
-		return run.Census{Why: fmt.Sprintf("its initialize was not answered with a result (%s)", why(init, err))}
+	if _, err := handshake(ctx, h, nil, nil); err != nil {
+		return run.Census{Why: err.Error()}
 	}
-	var r initResult
-	_ = json.Unmarshal(init.Result, &r)
-	h.version = r.ProtocolVersion
-	if raw, err := jsonrpc.EncodeCall(jsonrpc.ID{}, "notifications/initialized", nil); err == nil {
-		_ = h.send(raw)
+	raws, err := walkTools(ctx, h, nil)
+	if err != nil {
+		return run.Census{Why: err.Error()}
 	}
 	var tools []mcp.Tool
-	var raws []json.RawMessage
-	cursor := ""
-	for page := range run.MaxPages {
-		m, err := exchange(ctx, h, jsonrpc.IntID(int64(2+page)), "tools/list", run.CursorParams(cursor))
-		if err != nil || m.Error != nil {
-			return run.Census{Why: fmt.Sprintf("its tools/list was not answered with a result (%s)", why(m, err))}
-		}
-		var res struct {
-			Tools      []json.RawMessage `json:"tools"`
-			NextCursor string            `json:"nextCursor"`
-		}
-		_ = json.Unmarshal(m.Result, &res)
-		raws = append(raws, res.Tools...)
-		if cursor = res.NextCursor; cursor == "" {
-			break
-		}
-	}
 	policy, slowByName := cfg.ToolPolicy(), run.SlowTools(cfg.Fixtures)
 	for _, raw := range raws {
 		var t mcp.Tool // its inputSchema whole, for the arguments
@@ -112,7 +91,7 @@ func answersWithin(ctx context.Context, h *httpConn, cfg run.Options, id jsonrpc
 	call := newHTTPConn(h.url, 0, nil) // the budget bounds it
 	call.session, call.version = h.session, h.version
 	defer call.cancel() // not close: the session is h's
-	if _, err := exchange(budget, call, id, "tools/call", map[string]any{"name": t.Name, "arguments": args}); budget.Err() == nil || err == nil {
+	if _, err := exchange(budget, call, id, "tools/call", map[string]any{"name": t.Name, "arguments": args}, nil); budget.Err() == nil || err == nil {
 		return true
 	}
 	if raw, err := jsonrpc.EncodeCall(jsonrpc.ID{}, "notifications/cancelled", map[string]any{"requestId": id, "reason": "mcpconform: the tool census waits no longer than the tool budget"}); err == nil {
@@ -122,59 +101,4 @@ func answersWithin(ctx context.Context, h *httpConn, cfg run.Options, id jsonrpc
 		note.cancel()
 	}
 	return false
-}
-
-// exchange sends the request on c and returns the response to id, or an
-// error when ctx ends first or the reply ended without it.
-func exchange(ctx context.Context, c *httpConn, id jsonrpc.ID, method string, params any) (*jsonrpc.Message, error) {
-	raw, err := jsonrpc.EncodeCall(id, method, params)
-	if err != nil {
-		return nil, err
-	}
-	sent := make(chan error, 1)
-	go func() { sent <- c.send(raw) }()
-	var ended <-chan struct{}
-	for {
-		select {
-		case err := <-sent:
-			if err != nil {
-				return nil, err
-			}
-			if c.settled() {
-				ended = closed
-			} else {
-				ended = c.streamEnd
-			}
-			sent = nil
-		case m := <-c.messages():
-			if responseTo(id)(m) {
-				return m, nil
-			}
-		case <-ended:
-			// What the reply carried is delivered before its end.
-			for {
-				select {
-				case m := <-c.messages():
-					if responseTo(id)(m) {
-						return m, nil
-					}
-				default:
-					return nil, fmt.Errorf("its reply ended without the response (%s)", c.last)
-				}
-			}
-		case <-ctx.Done():
-			return nil, ctx.Err()
-		}
-	}
-}
-
-// closed is a channel that is closed.
-var closed = func() chan struct{} { c := make(chan struct{}); close(c); return c }()
-
-// why says why an exchange got no result.
-func why(m *jsonrpc.Message, err error) string {
-	if err != nil {
-		return err.Error()
-	}
-	return describe(m)
 }

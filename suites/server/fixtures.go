@@ -33,10 +33,11 @@ var officialFixtures = map[string][]run.Fixture{
 }
 
 // fixture finds the tool that shows role: from the fixtures file, else by
-// an official fixture name the server offers, and only one the run's tool
-// policy lets checks call; else the check is UNIMPLEMENTED with a message
-// saying which tools were left alone and why, or how to map one. A server
-// is never failed for lacking a fixture.
+// an official fixture name the server offers, else as the run's fixtures
+// discovery found it, and only one the run's tool policy lets checks call;
+// else the check is UNIMPLEMENTED with a message saying which tools were
+// left alone and why (the tools it would call among them), or how to map
+// one. A server is never failed for lacking a fixture.
 func fixture(c *run.C, p *peer, role string) run.Fixture { return fixtures(c, p, role)[0] }
 
 // fixtures is fixture, with every offered tool that shows role.
@@ -45,24 +46,52 @@ func fixtures(c *run.C, p *peer, role string) []run.Fixture {
 	if len(found) > 0 {
 		return found
 	}
-	if len(left) > 0 {
-		c.Unimplemented(fmt.Sprintf("no tool for the %q behaviour may be called: %s", role, toolpolicy.Explain(left)))
+	var d run.Discovery
+	if slices.Contains(run.DiscoverableRoles, role) {
+		d = c.Discovery()
+	}
+	if hints := d.HintsFor(role); len(hints)+len(left) > 0 {
+		msg := fmt.Sprintf("no tool for the %q behaviour may be called: ", role)
+		if len(hints) > 0 {
+			names := make([]string, len(hints))
+			for i, h := range hints {
+				names[i] = h.Name
+			}
+			msg += fmt.Sprintf("none of the %d tools that may be called showed it when called, and its checks would call %s, whose name or description suggests it; ",
+				len(d.Called), strings.Join(names, " or "))
+		}
+		c.Unimplemented(msg + toolpolicy.Explain(append(left, hints...)))
 	}
 	var names []string
 	for _, f := range officialFixtures[role] {
 		names = append(names, f.Tool)
 	}
 	sort.Strings(offered)
-	c.Unimplemented(fmt.Sprintf("no tool for the %q behaviour: the server offers none of %s (it offers: %s); map one in a --fixtures file, e.g. %s: {tool: NAME, arguments: {}}",
-		role, strings.Join(names, ", "), strings.Join(offered, ", "), role))
+	c.Unimplemented(fmt.Sprintf("no tool for the %q behaviour: the server offers none of %s (it offers: %s)%s; map one in a --fixtures file, e.g. %s: {tool: NAME, arguments: {}}",
+		role, strings.Join(names, ", "), strings.Join(offered, ", "), discoveryMissed(d, role), role))
 	return nil
+}
+
+// discoveryMissed says, for a message, what the fixtures discovery tried
+// for role that found no tool: "" for a role it does not look for.
+func discoveryMissed(d run.Discovery, role string) string {
+	switch {
+	case !slices.Contains(run.DiscoverableRoles, role):
+		return ""
+	case d.Why != "":
+		return fmt.Sprintf(", and no tool was called to find one (%s)", d.Why)
+	case len(d.Over) > 0:
+		return fmt.Sprintf(", and calling the %d tools that may be called, once each, showed none (%d more were past the tool budget: %s)", len(d.Called), len(d.Over), strings.Join(d.Over, ", "))
+	}
+	return fmt.Sprintf(", and calling the %d tools that may be called, once each, showed none", len(d.Called))
 }
 
 // offeredFixtures are the tools that show role and that the run's tool
 // policy lets checks call: the fixtures file's, else the official fixtures
-// the server offers; none is not a failure. offered lists the server's
-// tools when they were asked for; left are the tools of role the policy
-// left alone.
+// the server offers, else the one the run's fixtures discovery found
+// (used as a fixtures file's, and noted in the check's message); none is
+// not a failure. offered lists the server's tools when they were asked
+// for; left are the tools of role the policy left alone.
 func offeredFixtures(c *run.C, p *peer, role string) (found []run.Fixture, offered []string, left []toolpolicy.LeftAlone) {
 	if f, ok := c.Options().Fixtures[role]; ok {
 		if ok, why := c.MayCall(mcp.Tool{Name: f.Tool}); !ok {
@@ -84,6 +113,16 @@ func offeredFixtures(c *run.C, p *peer, role string) (found []run.Fixture, offer
 		} else {
 			left = append(left, toolpolicy.LeftAlone{Name: f.Tool, Why: why})
 		}
+	}
+	if len(found) > 0 || !slices.Contains(run.DiscoverableRoles, role) {
+		return found, offered, left
+	}
+	if d, ok := c.Discovery().For(role); ok && !d.Official {
+		if ok, why := c.MayCall(d.Tool); !ok {
+			return nil, offered, append(left, toolpolicy.LeftAlone{Name: d.Tool.Name, Why: why})
+		}
+		c.Note("the %s tool %s was %s", role, d.Fixture.Tool, d.How)
+		return []run.Fixture{d.Fixture}, offered, nil
 	}
 	return found, offered, left
 }
