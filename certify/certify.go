@@ -143,13 +143,8 @@ func parseRunFlags(name string, args []string, stdout io.Writer) (*runOptions, e
 	if o.color = mode; *noColor {
 		o.color = console.Never
 	}
-	if o.url != "" {
-		if u, err := url.Parse(o.url); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-			return nil, fmt.Errorf("server: --url %q is not an http(s) URL with a host, e.g. http://127.0.0.1:8080/mcp", transcript.RedactURL(o.url))
-		}
-	}
-	if n := len(args) - len(o.target) - 1; len(o.target) > 0 && (n < 0 || args[n] != "--") {
-		return nil, fmt.Errorf("%s: unexpected argument %q; put the adapter command after --: mcpconform %s [flags] -- CMD…", name, o.target[0], name)
+	if err := checkTarget(name, "adapter", o.url, args, o.target); err != nil {
+		return nil, err
 	}
 	if o.conformanceClient {
 		if len(o.target) == 0 {
@@ -204,6 +199,21 @@ func parseRunFlags(name string, args []string, stdout io.Writer) (*runOptions, e
 		return nil, fmt.Errorf("%s: --update-snapshots needs --snapshots DIR", name)
 	}
 	return o, nil
+}
+
+// checkTarget checks the target flags of command name: rawURL (--url) is
+// an http(s) URL with a host, and the command (target, what is left of
+// args: the adapter's or the server's, as what says) comes after --.
+func checkTarget(name, what, rawURL string, args, target []string) error {
+	if rawURL != "" {
+		if u, err := url.Parse(rawURL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			return fmt.Errorf("%s: --url %q is not an http(s) URL with a host, e.g. http://127.0.0.1:8080/mcp", name, transcript.RedactURL(rawURL))
+		}
+	}
+	if n := len(args) - len(target) - 1; len(target) > 0 && (n < 0 || args[n] != "--") {
+		return fmt.Errorf("%s: unexpected argument %q; put the %s command after --: mcpconform %s [flags] -- CMD…", name, target[0], what, name)
+	}
+	return nil
 }
 
 // filter builds the Ginkgo label filter from the roles, --label-filter,

@@ -39,10 +39,11 @@ func init() {
 	selfexec.Register("shard", Main)
 	selfexec.Register("client", func(args []string) int { return Main(append([]string{"client"}, args...)) })
 	selfexec.Register("server", func(args []string) int { return Main(append([]string{"server"}, args...)) })
+	selfexec.Register("fixtures", func(args []string) int { return Main(append([]string{"fixtures"}, args...)) })
 }
 
-// Main runs a certifying command: client ARGS, server ARGS, or the default
-// run with ARGS (flags only), writing to this process's stdout and stderr.
+// Main runs a certifying command: client ARGS, server ARGS, fixtures ARGS,
+// or the default run with ARGS (flags only), writing to this process's stdout and stderr.
 // It makes this process the subreaper of everything the run starts and
 // reaps what is left before it returns: no process of a run outlives it.
 func Main(args []string) int {
@@ -51,8 +52,8 @@ func Main(args []string) int {
 	return Command(args, os.Stdout, os.Stderr)
 }
 
-// Command runs a certifying command (client ARGS, server ARGS, or the
-// default run with ARGS) and returns its exit status.
+// Command runs a certifying command (client ARGS, server ARGS, fixtures
+// ARGS, or the default run with ARGS) and returns its exit status.
 func Command(args []string, stdout, stderr io.Writer) int {
 	if len(args) > 0 {
 		switch args[0] {
@@ -60,6 +61,8 @@ func Command(args []string, stdout, stderr io.Writer) int {
 			return Client(args[1:], stdout, stderr)
 		case "server":
 			return Server(args[1:], stdout, stderr)
+		case "fixtures":
+			return Fixtures(args[1:], stdout, stderr)
 		}
 	}
 	return All(args, stdout, stderr)

@@ -33,8 +33,11 @@ func DiscoveryLines(d run.Discovery) []string {
 		lines = append(lines, fmt.Sprintf("%s: %s (%s)", f.Role, f.Fixture.Tool, f.How))
 	}
 	for _, role := range run.DiscoverableRoles {
+		if near := d.NearFor(role); near != "" {
+			lines = append(lines, fmt.Sprintf("%s: shown by %s, without a result: map it in a fixtures file with other arguments", role, near))
+		}
 		if hints := d.HintsFor(role); len(hints) > 0 {
-			lines = append(lines, fmt.Sprintf("%s: no tool that may be called showed it; its checks would call %s", role, toolpolicy.Explain(hints)))
+			lines = append(lines, fmt.Sprintf("%s: no tool that may be called showed it; its checks would call a tool left alone: %s", role, toolpolicy.Grouped(hints)))
 		}
 	}
 	switch {

@@ -70,6 +70,8 @@ every tool); the summary lists the tools called and those left alone.
 			"                         certify a server over streamable HTTP and/or stdio (default: the reference, both)",
 			"serve [--mutant M]       the reference server over streamable HTTP (prints its URL)",
 			"auth-token --as URL      a token of the authorization server of serve --auth",
+			"fixtures --suggest [flags] [--url U | -- CMD…]",
+			"                         print the fixtures file a server run would use, the tools found by calling them",
 			"selftest [flags]         run the reference and every mutant; report the kill matrix",
 			"fuzz [flags] [--url U | -- CMD…]",
 			"                         fuzz a server (default: the reference, both transports)",

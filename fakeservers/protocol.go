@@ -52,6 +52,7 @@ type Tool struct {
 	Description  string         `json:"description"`
 	InputSchema  map[string]any `json:"inputSchema"`
 	OutputSchema map[string]any `json:"outputSchema,omitempty"`
+	Annotations  map[string]any `json:"annotations,omitempty"`
 }
 
 // ToolListResult is a fake's tools/list result; the modern era's carries
@@ -72,6 +73,10 @@ type Offer struct {
 	Schemas map[string]map[string]any
 	// OutputSchemas are the output schemas of the tools that declare one.
 	OutputSchemas map[string]map[string]any
+	// Descriptions and Annotations are those of the tools that have their
+	// own; the others say "mcpconform fake tool NAME" and have none.
+	Descriptions map[string]string
+	Annotations  map[string]map[string]any
 	// Capabilities are the server's capabilities; nil: tools.
 	Capabilities map[string]any
 	// Paged: tools/list serves PagedTools in pages, whatever Tools says.
@@ -91,7 +96,11 @@ func (o Offer) ToolList(modern bool) ToolListResult {
 		if schema == nil {
 			schema = map[string]any{"type": "object"}
 		}
-		tools[i] = Tool{Name: n, Description: "mcpconform fake tool " + n, InputSchema: schema, OutputSchema: o.OutputSchemas[n]}
+		desc, ok := o.Descriptions[n]
+		if !ok {
+			desc = "mcpconform fake tool " + n
+		}
+		tools[i] = Tool{Name: n, Description: desc, InputSchema: schema, OutputSchema: o.OutputSchemas[n], Annotations: o.Annotations[n]}
 	}
 	r := ToolListResult{Tools: tools}
 	if modern {

@@ -299,6 +299,14 @@ func (a *Asker) Seen(m *jsonrpc.Message) {
 	}
 }
 
+// Declared is what the client declared in its initialize: its
+// capabilities, and the version the fake answers it with.
+func (a *Asker) Declared() (caps map[string]json.RawMessage, version string) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.caps, a.version
+}
+
 // Requests are the legacy-era requests for what the client declared in
 // its initialize.
 func (a *Asker) Requests() []ClientRequest {

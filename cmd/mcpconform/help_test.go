@@ -21,7 +21,7 @@ func init() { selfexec.Register("mcpconform", runHarness) }
 // synopsis, the -- CMD… form where the command takes a target, and an
 // example; help COMMAND prints the same.
 func TestEveryCommandHasHelp(t *testing.T) {
-	takesTarget := []string{"client", "server", "fuzz", "replay"}
+	takesTarget := []string{"client", "server", "fixtures", "fuzz", "replay"}
 	code, top, _ := runCLI("-h")
 	if code != 0 {
 		t.Fatalf("mcpconform -h: exit %d", code)
@@ -30,7 +30,7 @@ func TestEveryCommandHasHelp(t *testing.T) {
 	for _, m := range regexp.MustCompile(`(?m)^  mcpconform ([a-z][a-z-]*)`).FindAllStringSubmatch(top, -1) {
 		commands = append(commands, m[1])
 	}
-	for _, want := range []string{"client", "server", "selftest", "list", "rules", "fuzz", "replay", "badge", "serve", "version", "adapter", "fakeserver", "auth-token"} {
+	for _, want := range []string{"client", "server", "fixtures", "selftest", "list", "rules", "fuzz", "replay", "badge", "serve", "version", "adapter", "fakeserver", "auth-token"} {
 		if !slices.Contains(commands, want) {
 			t.Errorf("mcpconform -h does not list %s", want)
 		}

@@ -36,7 +36,8 @@ func runHarness(args []string) int {
 }
 
 // startsTargets says whether the command runs targets (certifies, fuzzes,
-// replays): the default run and client, server, selftest, fuzz, replay. The
+// replays, finds fixtures): the default run and client, server, fixtures,
+// selftest, fuzz, replay. The
 // reference adapter and servers and the fakes are targets themselves and
 // must behave as any would, so they never adopt orphans.
 func startsTargets(args []string) bool {
@@ -44,7 +45,7 @@ func startsTargets(args []string) bool {
 		return true
 	}
 	switch args[0] {
-	case "client", "server", "selftest", "fuzz", "replay", "shard":
+	case "client", "server", "fixtures", "selftest", "fuzz", "replay", "shard":
 		return true
 	}
 	return false
@@ -64,6 +65,8 @@ func dispatch(args []string, stdout, stderr io.Writer) int {
 		return certify.Client(args[1:], stdout, stderr)
 	case "server":
 		return certify.Server(args[1:], stdout, stderr)
+	case "fixtures":
+		return certify.Fixtures(args[1:], stdout, stderr)
 	case "serve":
 		return serve.Main(args[1:])
 	case serve.AuthTokenCommand: // a token of serve --auth's authorization server

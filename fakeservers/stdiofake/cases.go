@@ -44,6 +44,10 @@ type behaviour struct {
 
 	// outputSchemas are the output schemas of the tools that declare one.
 	outputSchemas map[string]map[string]any
+	// descriptions and annotations are those of the tools that have their
+	// own (fakeservers.Offer).
+	descriptions map[string]string
+	annotations  map[string]map[string]any
 	// capabilities are the server's, in server/discover; nil: tools.
 	capabilities map[string]any
 	// listen answers a subscriptions/listen of the modern era; nil: -32601.
@@ -160,6 +164,11 @@ var cases = map[string]fakeCase{
 	"client-requests": {
 		desc:  fakeservers.ClientRequestsCase,
 		build: clientRequests,
+	},
+	"renamed-fixtures": {
+		desc: "a server under test whose tools show progress (count-sheep, with a progressToken), logging (chatter), sampling (ask-model) and form elicitation " +
+			"(ask-user, not read-only) under names no official fixture has, beside echo and wipe (destructive: never to be called by default)",
+		build: renamedFixtures,
 	},
 	"paged": {
 		desc:  fakeservers.PagedCase,

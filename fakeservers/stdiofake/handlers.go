@@ -27,7 +27,8 @@ func (s *server) request(m *jsonrpc.Message, a fakeservers.Admission) {
 
 // offer is what the fake offers: the case's tools and capabilities.
 func (s *server) offer() fakeservers.Offer {
-	return fakeservers.Offer{Tools: s.b.tools, OutputSchemas: s.b.outputSchemas, Capabilities: s.b.capabilities, Paged: s.b.paged}
+	return fakeservers.Offer{Tools: s.b.tools, OutputSchemas: s.b.outputSchemas, Descriptions: s.b.descriptions, Annotations: s.b.annotations,
+		Capabilities: s.b.capabilities, Paged: s.b.paged}
 }
 
 // opening answers the handshake's request with reply after the case's

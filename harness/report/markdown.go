@@ -116,14 +116,21 @@ func renderMarkdown(ix *Index, lineRunes int) []byte {
 	return b.Bytes()
 }
 
-// writeToolsMarkdown writes the Tools section: the tools called, and a
-// table of those left alone with why.
+// writeToolsMarkdown writes the Tools section: the tools called, a table
+// of the fixtures found and how, and one of the tools left alone with why.
 func writeToolsMarkdown(b *bytes.Buffer, u toolpolicy.Use) {
 	called := "none"
 	if len(u.Called) > 0 {
 		called = mdCell(strings.Join(u.Called, ", "))
 	}
 	fmt.Fprintf(b, "### Tools\n\n**Called (%d):** %s\n\n", len(u.Called), called)
+	if len(u.FixturesFound) > 0 {
+		b.WriteString("**Fixtures** (the tool of each behaviour no `--fixtures` entry names):\n\n| Behaviour | Tool | How it was found |\n| --- | --- | --- |\n")
+		for _, f := range u.FixturesFound {
+			fmt.Fprintf(b, "| %s | %s | %s |\n", mdCell(f.Role), mdCell(f.Tool), mdCell(f.How))
+		}
+		b.WriteString("\n")
+	}
 	if len(u.LeftAlone) == 0 {
 		return
 	}

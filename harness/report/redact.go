@@ -25,6 +25,10 @@ func (ix *Index) Redact(s transcript.Secrets) {
 		for i := range t.LeftAlone {
 			t.LeftAlone[i].Name = s.Redact(t.LeftAlone[i].Name)
 		}
+		for i := range t.FixturesFound {
+			f := &t.FixturesFound[i]
+			f.Tool, f.How = s.Redact(f.Tool), s.Redact(f.How)
+		}
 	}
 }
 

@@ -19,6 +19,7 @@ func toolsIndex() *Index {
 			{Name: "gzip-file-as-resource", Why: toolpolicy.WhyNotReadOnly},
 			{Name: "<b>fetch|all</b>", Why: toolpolicy.WhyOpenWorld},
 		},
+		FixturesFound: []toolpolicy.FoundFixture{{Role: "progress", Tool: "count<sheep>", How: "found by calling count<sheep>: it sent notifications/progress"}},
 	}
 	return ix
 }
@@ -49,7 +50,7 @@ func TestJSONIndexTools(t *testing.T) {
 
 func TestMarkdownTools(t *testing.T) {
 	md := string(RenderMarkdown(toolsIndex()))
-	wantContains(t, md, "### Tools", "**Called (2):** echo, get-env", "**Left alone (2)**",
+	wantContains(t, md, "### Tools", "**Called (2):** echo, get-env", "**Left alone (2)**", "| progress | count&lt;sheep&gt; | found by calling count&lt;sheep&gt;: it sent notifications/progress |",
 		"| gzip-file-as-resource | not marked readOnlyHint: true |", "`--call-tools all`")
 	if strings.Contains(md, "<b>") || strings.Contains(md, "fetch|all") {
 		t.Errorf("a tool's name breaks the table:\n%s", md)
@@ -61,7 +62,8 @@ func TestHTMLTools(t *testing.T) {
 	wantContains(t, page, `<details id="tools"><summary><b>Tools</b> 2 called · 2 left alone</summary>`,
 		"<code>echo</code>, <code>get-env</code>",
 		"<tr><td><code>gzip-file-as-resource</code></td><td>not marked readOnlyHint: true</td></tr>",
-		"<code>&lt;b&gt;fetch|all&lt;/b&gt;</code>")
+		"<code>&lt;b&gt;fetch|all&lt;/b&gt;</code>",
+		"<tr><td>progress</td><td><code>count&lt;sheep&gt;</code></td><td>found by calling count&lt;sheep&gt;: it sent notifications/progress</td></tr>")
 	if strings.Contains(page, "<b>fetch") {
 		t.Error("a tool's name is not escaped")
 	}
@@ -74,6 +76,7 @@ func TestRedactMasksToolNames(t *testing.T) {
 	ix := toolsIndex()
 	ix.Tools.Called = append(ix.Tools.Called, "PLANTED<&>-tool")
 	ix.Tools.LeftAlone = append(ix.Tools.LeftAlone, toolpolicy.LeftAlone{Name: "x-SECRETQ", Why: toolpolicy.WhyNotReadOnly})
+	ix.Tools.FixturesFound = append(ix.Tools.FixturesFound, toolpolicy.FoundFixture{Role: "logging", Tool: "PLANTED<&>-log", How: "found by calling PLANTED<&>-log"})
 	ix.Redact(plantedSecrets)
 	js, _ := json.Marshal(ix)
 	for _, leak := range []string{"PLANTED", "SECRETQ"} {

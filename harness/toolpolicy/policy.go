@@ -100,7 +100,11 @@ type LeftAlone struct {
 
 // Explain says which tools were left alone, grouped by why, and how to let
 // each group be called: what a check that needed one of them says.
-func Explain(left []LeftAlone) string {
+func Explain(left []LeftAlone) string { return "left alone: " + Grouped(left) }
+
+// Grouped is Explain without its "left alone: ": the tools grouped by why,
+// each group with its way out, "A, B (why; way out); C (…)".
+func Grouped(left []LeftAlone) string {
 	var whys []string
 	names := map[string][]string{}
 	for _, l := range left {
@@ -113,5 +117,5 @@ func Explain(left []LeftAlone) string {
 	for i, why := range whys {
 		parts[i] = fmt.Sprintf("%s (%s; %s)", strings.Join(names[why], ", "), why, wayOut(why))
 	}
-	return "left alone: " + strings.Join(parts, "; ")
+	return strings.Join(parts, "; ")
 }

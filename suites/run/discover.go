@@ -3,6 +3,7 @@ package run
 import (
 	"context"
 	"slices"
+	"strings"
 	"sync"
 
 	"github.com/mcpconform/mcpconform/harness/check"
@@ -50,6 +51,10 @@ type Discovery struct {
 	// left alone whose name or description suggests the role: the tools a
 	// check of that role would call, and why it may not.
 	Hints []Hint `json:"hints,omitempty"`
+	// Near are the tools that showed a role no tool serves, but whose call
+	// did not end with a result in time: a fixtures file can map one with
+	// other arguments.
+	Near []Near `json:"near,omitempty"`
 	// LeftAlone are the tools it did not call because the policy left
 	// them alone.
 	LeftAlone []toolpolicy.LeftAlone `json:"left_alone,omitempty"`
@@ -68,6 +73,25 @@ type Discovery struct {
 type Hint struct {
 	Role string `json:"role"`
 	toolpolicy.LeftAlone
+}
+
+// Near is a tool that showed role when called, and what then went wrong.
+type Near struct {
+	Role    string `json:"role"`
+	Tool    string `json:"tool"`
+	Problem string `json:"problem"`
+}
+
+// NearFor says which tools showed role but did not serve it, and why:
+// "X (no answer within 5s …)", or "".
+func (d Discovery) NearFor(role string) string {
+	var out []string
+	for _, n := range d.Near {
+		if n.Role == role {
+			out = append(out, n.Tool+" ("+n.Problem+")")
+		}
+	}
+	return strings.Join(out, ", ")
 }
 
 // HintsFor returns the tools left alone that would show role.

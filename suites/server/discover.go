@@ -82,7 +82,7 @@ func discoverFixtures(ctx context.Context, cfg run.Options) run.Discovery {
 	runTrials(ctx, cfg, t, trials)
 	for _, tr := range trials {
 		d.Called = append(d.Called, tr.tool.Name)
-		if !tr.result && ctx.Err() == nil {
+		if tr.late {
 			d.Unanswered = append(d.Unanswered, tr.tool.Name)
 		}
 	}
@@ -95,6 +95,11 @@ func discoverFixtures(ctx context.Context, cfg run.Options) run.Discovery {
 			d.Found = append(d.Found, f)
 			continue
 		}
+		for _, tr := range trials {
+			if tr.shown[role] > 0 {
+				d.Near = append(d.Near, run.Near{Role: role, Tool: tr.tool.Name, Problem: tr.problem})
+			}
+		}
 		for _, r := range refused[role] {
 			if hints(r.tool, role) {
 				d.Hints = append(d.Hints, run.Hint{Role: role, LeftAlone: toolpolicy.LeftAlone{Name: r.tool.Name, Why: r.why}})
@@ -104,9 +109,10 @@ func discoverFixtures(ctx context.Context, cfg run.Options) run.Discovery {
 	slices.SortStableFunc(d.Found, func(a, b run.Found) int {
 		return cmp.Compare(slices.Index(run.DiscoverableRoles, a.Role), slices.Index(run.DiscoverableRoles, b.Role))
 	})
-	if len(trials) == 0 && d.Why == "" {
+	if len(trials) == 0 && len(d.Found) < len(toFind) {
 		d.Why = "no tool that may be called was left to try"
 	}
+	d.LeftAlone = slices.CompactFunc(d.LeftAlone, func(a, b toolpolicy.LeftAlone) bool { return a.Name == b.Name })
 	return d
 }
 

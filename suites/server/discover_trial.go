@@ -36,9 +36,11 @@ type trial struct {
 	// before its result.
 	shown map[string]int
 	// result: the call was answered with a result (isError or not);
-	// otherwise problem says what came instead.
+	// otherwise problem says what came instead, and late that it was
+	// nothing within the patience.
 	result  bool
 	problem string
+	late    bool
 }
 
 // runTrials makes every trial's call, discoveryParallel at a time.
@@ -79,7 +81,7 @@ func (tr *trial) call(ctx context.Context, cfg run.Options, t check.Transport) {
 	m, err := exchange(patience, c, id, "tools/call", params, tr.decl.reply(tr))
 	switch {
 	case err != nil && patience.Err() != nil && ctx.Err() == nil:
-		tr.problem = fmt.Sprintf("no answer within %s (--patience): its call was cancelled", cfg.Patience)
+		tr.problem, tr.late = fmt.Sprintf("no answer within %s (--patience): its call was cancelled", cfg.Patience), true
 		if raw, err := jsonrpc.EncodeCall(jsonrpc.ID{}, "notifications/cancelled", map[string]any{"requestId": id, "reason": "mcpconform: the fixtures discovery waits no longer than --patience"}); err == nil {
 			_ = c.send(raw)
 		}

@@ -80,6 +80,8 @@ func discoveryMissed(d run.Discovery, role string) string {
 		return ""
 	case d.Why != "":
 		return fmt.Sprintf(", and no tool was called to find one (%s)", d.Why)
+	case d.NearFor(role) != "":
+		return fmt.Sprintf(", and of the %d tools that may be called, called once each, %s showed it but did not end with a result: map it with other arguments", len(d.Called), d.NearFor(role))
 	case len(d.Over) > 0:
 		return fmt.Sprintf(", and calling the %d tools that may be called, once each, showed none (%d more were past the tool budget: %s)", len(d.Called), len(d.Over), strings.Join(d.Over, ", "))
 	}
