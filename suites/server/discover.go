@@ -9,6 +9,7 @@ import (
 
 	"github.com/mcpconform/mcpconform/harness/check"
 	"github.com/mcpconform/mcpconform/harness/instance"
+	"github.com/mcpconform/mcpconform/harness/jsonrpc"
 	"github.com/mcpconform/mcpconform/harness/mcp"
 	"github.com/mcpconform/mcpconform/harness/toolpolicy"
 	"github.com/mcpconform/mcpconform/suites/run"
@@ -247,8 +248,11 @@ func discoveryTools(ctx context.Context, cfg run.Options, t check.Transport, dec
 	return tools, nil
 }
 
-// openDiscovery connects to the server over t and runs the handshake
-// declaring decl, within the start-up budget and the patience.
+// openDiscovery connects to the server over t, runs the handshake
+// declaring decl and then pings it, within the start-up budget and the
+// patience: what a server sends of its own accord once initialized (a
+// roots/list, a log line) comes before its answer to the ping, not during
+// the call that follows, which it would seem to belong to.
 func openDiscovery(ctx context.Context, cfg run.Options, t check.Transport, decl declaration) (conn, error) {
 	c, err := dial(cfg, t, nil)
 	if err != nil {
@@ -259,6 +263,10 @@ func openDiscovery(ctx context.Context, cfg run.Options, t check.Transport, decl
 	if _, err := handshake(start, c, decl.caps, decl.reply(nil)); err != nil {
 		c.close()
 		return nil, err
+	}
+	if m, err := exchange(start, c, jsonrpc.StringID("mcpconform-discovery-ping"), "ping", nil, decl.reply(nil)); err != nil {
+		c.close()
+		return nil, fmt.Errorf("its ping was not answered (%s)", why(m, err))
 	}
 	return c, nil
 }
