@@ -50,10 +50,13 @@ printing a JSON line per step (docs/client.md).
 		About: `
 Runs the server checks. Checks that need a behaviour (progress, logging,
 sampling, a slow or failing tool) find its tool in --fixtures, else by the
-official conformance suite's fixture names, else they are UNIMPLEMENTED.
-A check calls only the tools the server marks readOnlyHint: true and not
-openWorldHint: true, and those --fixtures names (--call-tools all calls
-every tool); the summary lists the tools called and those left alone.
+official conformance suite's fixture names, else as a discovery pass found
+it by calling each tool once (progress, logging, sampling, elicitation,
+roots; mcpconform fixtures --suggest prints what it finds), else they are
+UNIMPLEMENTED. A check calls only the tools the server marks
+readOnlyHint: true and not openWorldHint: true, and those --fixtures names
+(--call-tools all calls every tool); the summary lists the tools called
+and those left alone.
 ` + certifyAbout,
 		Examples: []string{
 			"mcpconform server -- ./my-server --stdio",
