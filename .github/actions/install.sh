@@ -71,10 +71,10 @@ curl_get() {
 		--retry-max-time "$((timeout * (retries + 1)))" "$@"
 }
 
-# download fetches URL into FILE, failing with the URL (redacted), the HTTP
-# status and what to do.
+# download fetches URL into FILE, failing with WHAT it is, the URL
+# (redacted), the HTTP status and what to do.
 download() {
-	local url=$1 file=$2 code status=0
+	local url=$1 file=$2 what=$3 code status=0
 	code="$(curl_get --output "$file" --write-out '%{http_code}' "$url" 2>"$file.err")" || status=$?
 	if [ "$status" -eq 0 ]; then
 		return 0
@@ -82,9 +82,9 @@ download() {
 	local why
 	why="$(redact "$(tr '\n' ' ' <"$file.err")")"
 	if [ "$code" = 404 ]; then
-		fail "$(redact "$url") was not found (HTTP 404): version $version has no release archive for $os/$arch there; pin a released version (see the releases page), or give a commit or a checkout directory to build from source"
+		fail "$what $(redact "$url") was not found (HTTP 404): version $version is not released for $os/$arch at base-url; pin a released version (see the releases page), or give a commit or a checkout directory to build from source"
 	fi
-	fail "downloading $(redact "$url") failed (HTTP ${code:-none}, curl exit status $status: ${why% }); retry, or check base-url"
+	fail "downloading $what $(redact "$url") failed (HTTP ${code:-none}, curl exit status $status: ${why% }); retry, or check base-url"
 }
 
 sha256() {
@@ -135,9 +135,9 @@ resolve() {
 			echo "latest is $tag ($(redact "${base%/download}/latest"))"
 			version=$tag
 		elif [ "${base%/download}" = "$base" ]; then
-			echo "::warning title=mcpconform install::base-url $(redact "$base") does not end in /download, so latest cannot be resolved to a release; building $module@latest from source with go install instead (pin a version to use its release binary)"
+			echo "::warning title=mcpconform install::base-url $(redact "$base") does not end in /download, so latest cannot be resolved to a release; building $module/cmd/mcpconform@latest from source with go install instead (pin a version to use its release binary)"
 		else
-			echo "::warning title=mcpconform install::latest names no release at $(redact "${base%/download}/latest"); building $module@latest from source with go install instead (pin a version to use its release binary)"
+			echo "::warning title=mcpconform install::latest names no release at $(redact "${base%/download}/latest"); building $module/cmd/mcpconform@latest from source with go install instead (pin a version to use its release binary)"
 		fi
 	fi
 	if [[ "$version" =~ $release_tag ]]; then
@@ -189,12 +189,12 @@ install_release() {
 	# shellcheck disable=SC2064 # tmp is fixed now; expand it now.
 	trap "rm -rf '$tmp'" EXIT
 	echo "downloading $(redact "$base/$version/$name")"
-	download "$base/$version/$name" "$tmp/$name"
-	download "$base/$version/$sums" "$tmp/$sums"
+	download "$base/$version/$name" "$tmp/$name" "the release archive"
+	download "$base/$version/$sums" "$tmp/$sums" "the checksums file"
 	expected="$(awk -v f="$name" '{ n = $2; sub(/^\*/, "", n) } n == f { print tolower($1); exit }' "$tmp/$sums")"
 	got="$(sha256 "$tmp/$name")"
 	if [ -z "$expected" ]; then
-		fail "$sums has no entry for $name (expected: none, got: $got); not installed: the archive cannot be verified"
+		fail "$sums has no entry for $name, so it cannot be verified (expected a listed sum, got $got); not installed"
 	fi
 	if [ "$expected" != "$got" ]; then
 		fail "checksum mismatch for $name: expected $expected (from $sums), got $got; not installed"
