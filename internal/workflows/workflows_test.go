@@ -198,7 +198,12 @@ func TestReadmeExamples(t *testing.T) {
 		if wf.On == nil || len(wf.Jobs) == 0 {
 			t.Errorf("README example %d is not a complete workflow (on: and jobs:)", i+1)
 		}
-		judge := func(kind string, with map[string]string, declared func(string) bool) {
+		judge := func(kind, uses string, with map[string]string, declared func(string) bool) {
+			// Pinned: one release tag after @ and in version (issue 24).
+			_, ref, _ := strings.Cut(uses, "@")
+			if !regexp.MustCompile(`^v\d+\.\d+\.\d+$`).MatchString(ref) || with["version"] != ref {
+				t.Errorf("README example %d: %s at @%s with version %q; pin one release tag in both (@v0.4.0, version: v0.4.0)", i+1, kind, ref, with["version"])
+			}
 			if with["role"] != "server" && with["role"] != "client" {
 				t.Errorf("README example %d: %s with role %q, want server or client", i+1, kind, with["role"])
 			}
@@ -213,12 +218,12 @@ func TestReadmeExamples(t *testing.T) {
 		for _, job := range wf.Jobs {
 			if strings.HasPrefix(job.Uses, "mcpconform/mcpconform/.github/workflows/certify.yml@") {
 				sawWorkflow = true
-				judge("certify.yml", job.With, func(n string) bool { _, ok := certify.On.WorkflowCall.Inputs[n]; return ok })
+				judge("certify.yml", job.Uses, job.With, func(n string) bool { _, ok := certify.On.WorkflowCall.Inputs[n]; return ok })
 			}
 			for _, s := range job.Steps {
 				if strings.HasPrefix(s.Uses, "mcpconform/mcpconform@") {
 					sawAction = true
-					judge("the action", s.With, func(n string) bool { _, ok := a.Inputs[n]; return ok })
+					judge("the action", s.Uses, s.With, func(n string) bool { _, ok := a.Inputs[n]; return ok })
 				}
 			}
 		}
