@@ -388,7 +388,18 @@ func runConfig(o *runOptions, p *prepared, t targets) run.Options {
 		Fixtures: p.fixtures.Roles, Unsafe: p.fixtures.Unsafe, CallTools: o.callTools.Over(p.fixtures), Seed: o.seed, Strict: o.strict, Profile: p.profile, Selection: p.filter,
 		Baseline: p.baseline, SnapshotDir: o.snapshots, UpdateSnapshots: o.updateSnapshots, CheckDeadline: o.timeout, Patience: o.patience,
 		ProbeTimeout: o.probeTimeout, QuietWindow: o.quietWindow, ToolBudget: o.toolBudget, Census: o.url != "", Fuzz: o.fuzz, FuzzCases: o.fuzzCases,
-		Secrets: p.secrets, ServerCheckDeadline: o.checkTimeout, AuthTokenCommand: o.authTokenCommand, Protected: p.fixtures.Protected}
+		Secrets: p.secrets, ServerCheckDeadline: o.checkTimeout, AuthTokenCommand: o.authTokenCommand, Protected: p.fixtures.Protected,
+		ToolAlias: o.toolAlias()}
+}
+
+// toolAlias is the name the HTTP fakes list their first tool under: the
+// official suite's tool (confclient.ScenarioTool) for a conformance
+// client, which calls it by name; else none.
+func (o *runOptions) toolAlias() string {
+	if o.conformanceClient {
+		return confclient.ScenarioTool
+	}
+	return ""
 }
 
 // prepareRun checks the flags' files and paths and settles the seed, the

@@ -81,15 +81,33 @@ type Offer struct {
 	Capabilities map[string]any
 	// Paged: tools/list serves PagedTools in pages, whatever Tools says.
 	Paged bool
+	// Alias, when set, is the name the first tool is listed under, and a
+	// call of Alias is a call of the first tool (Canonical): a conformance
+	// client's scenario calls the tool of the official suite's server
+	// (add_numbers) by name.
+	Alias string
+}
+
+// Canonical is the offered tool a tools/call of name calls: the first tool
+// for the offer's Alias, else name.
+func (o Offer) Canonical(name string) string {
+	if o.Alias != "" && name == o.Alias {
+		return o.names()[0]
+	}
+	return name
+}
+
+func (o Offer) names() []string {
+	if len(o.Tools) == 0 {
+		return []string{"echo"}
+	}
+	return o.Tools
 }
 
 // ToolList is the tools/list result of the offer, in the modern era when
 // modern.
 func (o Offer) ToolList(modern bool) ToolListResult {
-	names := o.Tools
-	if len(names) == 0 {
-		names = []string{"echo"}
-	}
+	names := o.names()
 	tools := make([]Tool, len(names))
 	for i, n := range names {
 		schema := o.Schemas[n]
@@ -101,6 +119,9 @@ func (o Offer) ToolList(modern bool) ToolListResult {
 			desc = "mcpconform fake tool " + n
 		}
 		tools[i] = Tool{Name: n, Description: desc, InputSchema: schema, OutputSchema: o.OutputSchemas[n], Annotations: o.Annotations[n]}
+		if i == 0 && o.Alias != "" {
+			tools[i].Name = o.Alias
+		}
 	}
 	r := ToolListResult{Tools: tools}
 	if modern {

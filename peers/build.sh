@@ -10,13 +10,23 @@
 # Needs die.
 #
 # A Go peer (go.mod) is vetted and built: a server takes the peers'
-# command line (peers/peerhost), a client is an adapterhost program. Any
+# command line (peers/peerhost), a client is an adapterhost program, or an
+# SDK's conformance client when its go.mod pins one as its tool (run with
+# --conformance-client). Any
 # other peer is a TypeScript one: peers/ts/install.sh installs Node.js and
 # the TypeScript packages, and the peer's launch.sh, sourced, sets the argv
 # (ts_program copies a peer's program beside the installed node_modules).
 build_peer() {
 	server_stdio=() server_http=() adapter=() url_path=""
-	if [[ -f $peer_dir/go.mod ]]; then
+	local tool
+	tool=$(sed -n 's/^tool //p' "$peer_dir/go.mod" 2>/dev/null)
+	if [[ $1 == client && -n $tool ]]; then
+		# An SDK's own conformance client, pinned as its module's tool:
+		# built as it is and certified through --conformance-client.
+		(cd "$peer_dir" && go build -o "$tmp/$peer-$1" "$tool") || die "building $tool for the $peer peer failed"
+		adapter=("$tmp/$peer-$1")
+		extra=(--conformance-client ${extra[@]+"${extra[@]}"})
+	elif [[ -f $peer_dir/go.mod ]]; then
 		if [[ $1 == client ]]; then
 			(cd "$peers/adapterhost" && go vet ./... && go test ./...) || die "go vet or go test of peers/adapterhost failed"
 		else

@@ -48,6 +48,10 @@ type Options struct {
 	// -32600 body (fakeservers.NotInitialized) instead of serving the
 	// probe.
 	StrictInit bool
+	// ToolAlias, when set, is the name the first tool is listed under, and
+	// a tools/call of it calls the first tool: a conformance client's
+	// scenario calls the official suite's tool (add_numbers) by name.
+	ToolAlias string
 }
 
 // Defaults of Options fields left zero.

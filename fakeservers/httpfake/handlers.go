@@ -162,8 +162,11 @@ func (f *Fake) offer() fakeservers.Offer {
 	if f.b.schemasNow != nil {
 		schemas = f.b.schemasNow()
 	}
-	return fakeservers.Offer{Tools: f.b.tools, Schemas: schemas, OutputSchemas: f.b.outputSchemas, Capabilities: f.b.capabilities, Paged: f.b.paged}
+	return fakeservers.Offer{Tools: f.b.tools, Schemas: schemas, OutputSchemas: f.b.outputSchemas, Capabilities: f.b.capabilities, Paged: f.b.paged, Alias: f.o.ToolAlias}
 }
+
+// Canonical is the offered tool a tools/call of name calls (Options.ToolAlias).
+func (f *Fake) Canonical(name string) string { return f.offer().Canonical(name) }
 
 // initialize answers with the proposed version when the fake speaks it
 // (2025-11-25 otherwise) and, unless stateless, a fresh session id in the
@@ -183,6 +186,7 @@ func (f *Fake) parseCall(x *exchange, m *jsonrpc.Message) (fakeservers.ToolCall,
 	f.calls++
 	f.mu.Unlock()
 	c, err := fakeservers.ParseCall(m, index)
+	c.Name = f.Canonical(c.Name)
 	c.Modern = x.adm.Modern
 	return c, err
 }

@@ -78,6 +78,27 @@ func TestACallIsReportedFromTheWireAndTheExitStatus(t *testing.T) {
 	}
 }
 
+// TestTheOfficialToolIsServedUnderItsName: a conformance client calls the
+// official suite's tool by name (confclient.ScenarioTool); a fake given it
+// as ToolAlias lists its first tool under it and serves its call as that
+// tool's.
+func TestTheOfficialToolIsServedUnderItsName(t *testing.T) {
+	f, err := httpfake.Start(httpfake.Options{Case: "well-behaved", ToolAlias: confclient.ScenarioTool})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = f.Close() })
+	env := map[string]string{target.EnvTransport: "http", target.EnvServerURL: f.URL(), target.EnvCase: "http.client.post.accept-both"}
+	stdout, code := run(t, env)
+	out := target.ParseOutput([]byte(stdout))
+	if code != 0 || len(out.Calls) != 1 || out.Calls[0].Tool != confclient.ScenarioTool || !out.Calls[0].OK() {
+		t.Fatalf("exit %d, output:\n%s", code, stdout)
+	}
+	if got := f.Canonical(confclient.ScenarioTool); got != "echo" {
+		t.Errorf("a call of %s calls %q, want echo", confclient.ScenarioTool, got)
+	}
+}
+
 func TestWhatAScenarioCannotDriveIsUnsupported(t *testing.T) {
 	for name, env := range map[string]map[string]string{
 		"stdio":         {target.EnvTransport: "stdio", target.EnvCase: "http.client.post.accept-both"},

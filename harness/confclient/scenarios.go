@@ -14,6 +14,11 @@ const (
 	// ScenarioToolsCall connects, lists the tools, calls the first with
 	// the arguments {"a":2,"b":3} and closes.
 	ScenarioToolsCall = "tools_call"
+	// ScenarioTool is the tool the official suite's tools_call server
+	// offers, which conformance clients call by name (go-sdk's, the
+	// TypeScript SDK's): the fakes list their first tool under it
+	// (run.Options.ToolAlias).
+	ScenarioTool = "add_numbers"
 )
 
 // ProbeCase is the MCPCONFORM_CASE of mcpconform's pre-flight run.

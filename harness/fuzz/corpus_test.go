@@ -8,7 +8,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcpconform/mcpconform/harness/fuzz/fuzzfake"
 	"github.com/mcpconform/mcpconform/harness/report"
+	"github.com/mcpconform/mcpconform/harness/selfexec"
 	"github.com/mcpconform/mcpconform/harness/serve"
 )
 
@@ -55,6 +57,15 @@ func TestCorpusReplays(t *testing.T) {
 					t.Errorf("over %s the reference broke %v", tg.Transport(), out.Violation)
 				}
 			}
+			if fake, ok := realFake(base); ok {
+				out, err := Execute(Target{Command: selfexec.Command(fuzzfake.RealCommand, fake)}, c.Frames, ExecOptions{Timeout: opt.Timeout, Outputs: c.Outputs})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if out.Violation == nil || out.Violation.Invariant != c.Invariant {
+					t.Errorf("against fuzz-fake-real %s (%s): got %v, want %s broken", fake, fuzzfake.Real[fake], out.Violation, c.Invariant)
+				}
+			}
 			if m, ok := strings.CutPrefix(base, "planted-"); ok && c.Transport != "http" {
 				out, err := Execute(reference("--mutant", "planted-"+m), c.Frames, ExecOptions{Timeout: opt.Timeout, MaxRSS: opt.MaxRSS / 2, Outputs: c.Outputs})
 				if err != nil {
@@ -65,6 +76,42 @@ func TestCorpusReplays(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// realFake is the fake of fuzzfake.Real a corpus case real-NAME replays
+// against: the longest name NAME starts with.
+func realFake(base string) (string, bool) {
+	rest, ok := strings.CutPrefix(base, "real-")
+	if !ok {
+		return "", false
+	}
+	best := ""
+	for name := range fuzzfake.Real {
+		if strings.HasPrefix(rest, name) && len(name) > len(best) {
+			best = name
+		}
+	}
+	return best, best != ""
+}
+
+// TestEveryRealFindingHasItsFake: each real-*.case of the corpus names a
+// fake that reproduces it, and each such fake has a case.
+func TestEveryRealFindingHasItsFake(t *testing.T) {
+	files, _ := filepath.Glob("../../corpus/real-*.case")
+	used := map[string]bool{}
+	for _, name := range files {
+		base := strings.TrimSuffix(filepath.Base(name), ".case")
+		fake, ok := realFake(base)
+		if !ok {
+			t.Errorf("%s names no fake of fuzzfake.Real", base)
+		}
+		used[fake] = true
+	}
+	for name := range fuzzfake.Real {
+		if !used[name] {
+			t.Errorf("fuzzfake.Real %s has no corpus case real-%s.case", name, name)
+		}
 	}
 }
 

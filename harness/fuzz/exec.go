@@ -528,9 +528,33 @@ func (r *run) await(key string, inv Invariant, kind string) bool {
 				deadline.Reset(StartupGrace)
 				continue
 			}
+			if a.method == "tools/call" {
+				return r.abandon(key, a)
+			}
 			r.fail(inv, kind, fmt.Sprintf("no answer to %s within %s", a.what, r.opt.timeout()))
 			return true
 		}
+	}
+	return false
+}
+
+// abandon gives up on a tools/call still unanswered at the timeout: a tool
+// may take any time (server-everything's trigger-long-running-operation
+// runs for as many steps as it is given), and no rule bounds it, so the
+// fuzzer does what a client that times out should (CN-01: it cancels the
+// request and stops waiting) and the call may go unanswered; the probe ping
+// that follows still proves the server serves. A server that stopped
+// answering everything is found by that probe. true means sending the
+// cancel failed and ended the run.
+func (r *run) abandon(key string, a *account) bool {
+	a.min = 0
+	r.cancelled[key] = true
+	raw, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "method": "notifications/cancelled",
+		"params": map[string]any{"requestId": json.RawMessage(key), "reason": fmt.Sprintf("mcpconform fuzz: no answer within %s", r.opt.timeout())}})
+	r.out.Sent++
+	if _, err := r.c.send(Frame{Body: raw}); err != nil {
+		r.fail(Alive, "send", fmt.Sprintf("sending the cancel of %s failed: %v%s", a.what, err, r.why()))
+		return true
 	}
 	return false
 }

@@ -176,3 +176,26 @@ func TestExecuteSchemaOracles(t *testing.T) {
 		}
 	}
 }
+
+// TestASlowToolCallIsCancelledNotFound: a tools/call still unanswered at
+// the timeout is a tool that takes long (no rule bounds a tool's time), so
+// the fuzzer cancels it and judges the server by the probe ping instead; a
+// server that answers nothing at all is still found, by that probe.
+func TestASlowToolCallIsCancelledNotFound(t *testing.T) {
+	call := `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"slow","arguments":{}}}`
+	out, err := Execute(reference(), frames(initFrame, `{"jsonrpc":"2.0","method":"notifications/initialized"}`, call), ExecOptions{Timeout: 300 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out.Violation != nil {
+		t.Fatalf("a slow tool call broke %v", out.Violation)
+	}
+	mute := Target{Command: []string{"sh", "-c", "cat >/dev/null"}}
+	out, err = Execute(mute, frames(call), ExecOptions{Timeout: 300 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out.Violation == nil || out.Violation.Invariant != AnswersPing {
+		t.Fatalf("a server that answers nothing: got %v, want answers-ping broken", out.Violation)
+	}
+}

@@ -2,6 +2,7 @@ package workflows
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"errors"
 	"os"
@@ -197,7 +198,12 @@ func TestReadmeExamples(t *testing.T) {
 		if wf.On == nil || len(wf.Jobs) == 0 {
 			t.Errorf("README example %d is not a complete workflow (on: and jobs:)", i+1)
 		}
-		judge := func(kind string, with map[string]string, declared func(string) bool) {
+		judge := func(kind, uses string, with map[string]string, declared func(string) bool) {
+			// Pinned: one release tag after @ and in version (issue 24).
+			_, ref, _ := strings.Cut(uses, "@")
+			if !regexp.MustCompile(`^v\d+\.\d+\.\d+$`).MatchString(ref) || with["version"] != ref {
+				t.Errorf("README example %d: %s at @%s with version %q; pin one release tag in both (@v0.4.0, version: v0.4.0)", i+1, kind, ref, with["version"])
+			}
 			if with["role"] != "server" && with["role"] != "client" {
 				t.Errorf("README example %d: %s with role %q, want server or client", i+1, kind, with["role"])
 			}
@@ -212,12 +218,12 @@ func TestReadmeExamples(t *testing.T) {
 		for _, job := range wf.Jobs {
 			if strings.HasPrefix(job.Uses, "mcpconform/mcpconform/.github/workflows/certify.yml@") {
 				sawWorkflow = true
-				judge("certify.yml", job.With, func(n string) bool { _, ok := certify.On.WorkflowCall.Inputs[n]; return ok })
+				judge("certify.yml", job.Uses, job.With, func(n string) bool { _, ok := certify.On.WorkflowCall.Inputs[n]; return ok })
 			}
 			for _, s := range job.Steps {
 				if strings.HasPrefix(s.Uses, "mcpconform/mcpconform@") {
 					sawAction = true
-					judge("the action", s.With, func(n string) bool { _, ok := a.Inputs[n]; return ok })
+					judge("the action", s.Uses, s.With, func(n string) bool { _, ok := a.Inputs[n]; return ok })
 				}
 			}
 		}
@@ -255,19 +261,33 @@ func TestActionlint(t *testing.T) {
 	t.Logf("%s", out)
 }
 
-// runStep runs the action's step with the given id as the runner does (bash
-// -eo pipefail), with env as its environment, and returns what it wrote to
-// $GITHUB_OUTPUT and $GITHUB_STEP_SUMMARY.
+// runStep runs the action's step with the given id (or name) as the runner
+// does (bash -eo pipefail), with env as its environment, and returns what it
+// wrote to $GITHUB_OUTPUT and $GITHUB_STEP_SUMMARY.
 func runStep(t *testing.T, id string, env map[string]string) (outputs map[string]string, summary string, err error) {
+	t.Helper()
+	outputs, summary, _, err = runStepLog(t, actionStep(t, id), env)
+	return outputs, summary, err
+}
+
+// actionStep returns the action's step with the given id or name.
+func actionStep(t *testing.T, id string) Step {
 	t.Helper()
 	_, steps := action(t)
 	i := slices.IndexFunc(steps, func(s Step) bool { return s.ID == id || s.Name == id })
 	if i < 0 {
 		t.Fatalf("action.yml: no step %q", id)
 	}
+	return steps[i]
+}
+
+// runStepLog runs one step's script as runStep does and returns its log
+// (stdout and stderr) too.
+func runStepLog(t *testing.T, step Step, env map[string]string) (outputs map[string]string, summary, log string, err error) {
+	t.Helper()
 	dir := t.TempDir()
 	script := filepath.Join(dir, "step.sh")
-	if err := os.WriteFile(script, []byte(steps[i].Run), 0o644); err != nil {
+	if err := os.WriteFile(script, []byte(step.Run), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	out, sum := filepath.Join(dir, "output"), filepath.Join(dir, "summary")
@@ -279,10 +299,11 @@ func runStep(t *testing.T, id string, env map[string]string) (outputs map[string
 	for k, v := range env {
 		cmd.Env = append(cmd.Env, k+"="+v)
 	}
-	var log bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &log, &log
+	var buf bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &buf, &buf
 	err = cmd.Run()
-	t.Logf("step %q:\n%s", id, log.String())
+	name := cmp.Or(step.ID, step.Name)
+	t.Logf("step %q:\n%s", name, buf.String())
 	outputs = map[string]string{}
 	data, _ := os.ReadFile(out)
 	for line := range strings.Lines(string(data)) {
@@ -291,15 +312,16 @@ func runStep(t *testing.T, id string, env map[string]string) (outputs map[string
 		}
 	}
 	s, _ := os.ReadFile(sum)
-	return outputs, string(s), err
+	return outputs, string(s), buf.String(), err
 }
 
-// mcpconformBinary builds the command into a directory whose name has a
-// space, so the command input's quoting is tested too.
-func mcpconformBinary(t *testing.T) string {
+// mcpconformBinary builds the command, with more go build flags if given,
+// into a directory whose name has a space, so the command input's quoting is
+// tested too.
+func mcpconformBinary(t *testing.T, flags ...string) string {
 	t.Helper()
 	bin := filepath.Join(t.TempDir(), "with space", "mcpconform")
-	cmd := exec.Command("go", "build", "-o", bin, "./cmd/mcpconform")
+	cmd := exec.Command("go", slices.Concat([]string{"build", "-o", bin}, flags, []string{"./cmd/mcpconform"})...)
 	cmd.Dir = root
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("go build ./cmd/mcpconform: %v\n%s", err, out)

@@ -134,7 +134,7 @@ func callIDs(r *run.HTTPClientRun, tool string) []string {
 	var out []string
 	for _, q := range r.Requests {
 		for _, m := range q.Messages {
-			if m.Method == "tools/call" && toolName(m) == tool {
+			if m.Method == "tools/call" && r.ToolOf(m) == tool {
 				out = append(out, m.ID.Key())
 			}
 		}

@@ -27,6 +27,11 @@ type Options struct {
 	// ClientAdapter is the adapter command of the client under test; empty
 	// means the reference adapter with ReferenceConfig.
 	ClientAdapter []string
+	// ToolAlias, when set, is the name under which the HTTP fakes list
+	// their first tool, and a call of it calls that tool: a conformance
+	// client (--conformance-client) calls the official suite's tool by
+	// name.
+	ToolAlias string
 	// ServerURL is the streamable HTTP endpoint of the server under test.
 	ServerURL string
 	// ServerCommand is the argv of the stdio server under test, started

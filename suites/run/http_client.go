@@ -1,10 +1,12 @@
 package run
 
 import (
+	"encoding/json"
 	"fmt"
 	"strings"
 
 	"github.com/mcpconform/mcpconform/fakeservers/httpfake"
+	"github.com/mcpconform/mcpconform/harness/jsonrpc"
 	"github.com/mcpconform/mcpconform/harness/mcp"
 	"github.com/mcpconform/mcpconform/harness/target"
 	"github.com/mcpconform/mcpconform/harness/transcript"
@@ -16,6 +18,18 @@ type HTTPClientRun struct {
 	*target.Run
 	Requests      []httpfake.Request
 	MaxConcurrent int
+	canonical     func(string) string
+}
+
+// ToolOf is the offered tool tools/call request m calls: its name, or for
+// the name a conformance client calls (Options.ToolAlias) the tool it
+// stands for.
+func (r *HTTPClientRun) ToolOf(m *jsonrpc.Message) string {
+	var p struct {
+		Name string `json:"name"`
+	}
+	_ = json.Unmarshal(m.Params, &p)
+	return r.canonical(p.Name)
 }
 
 // RunHTTPClient starts a fake HTTP server in this process, runs the
@@ -26,6 +40,9 @@ type HTTPClientRun struct {
 func (c *C) RunHTTPClient(fake httpfake.Options, inv target.Invocation) *HTTPClientRun {
 	c.requireTransport(transportHTTP)
 	c.inEra(&fake.Era, &inv, transportHTTP)
+	if fake.ToolAlias == "" {
+		fake.ToolAlias = c.cfg.ToolAlias
+	}
 	f, err := httpfake.Start(fake)
 	if err != nil {
 		c.harnessError(err)
@@ -47,7 +64,7 @@ func (c *C) RunHTTPClient(fake httpfake.Options, inv target.Invocation) *HTTPCli
 	if err != nil {
 		c.harnessError(err)
 	}
-	out := &HTTPClientRun{Run: r, Requests: f.Requests(), MaxConcurrent: f.MaxConcurrent()}
+	out := &HTTPClientRun{Run: r, Requests: f.Requests(), MaxConcurrent: f.MaxConcurrent(), canonical: f.Canonical}
 	c.entries = httpTranscript(out.Requests)
 	c.judgeRun(r, inv)
 	return out

@@ -105,7 +105,7 @@ func (p *transportProbe) do(ctx context.Context, cfg Options, transport string) 
 	inv := target.Invocation{Case: "mcpconform.config-probe", Transport: transport, CallTimeout: cfg.Patience, Deadline: cfg.CheckDeadline}
 	adapter := target.Adapter{Command: cfg.ClientAdapter}
 	if transport == transportHTTP {
-		f, err := httpfake.Start(httpfake.Options{Case: "well-behaved"})
+		f, err := httpfake.Start(httpfake.Options{Case: "well-behaved", ToolAlias: cfg.ToolAlias})
 		if err != nil {
 			p.err = err
 			return
@@ -204,9 +204,13 @@ func (p *transportProbe) breach(cfg Options) string {
 		}
 		return fmt.Sprintf("exited %d without printing a tool line (the server offers %s)", r.ExitCode, strings.Join(probeTools, ", "))
 	}
+	offered := probeTools
+	if cfg.ToolAlias != "" {
+		offered = []string{cfg.ToolAlias}
+	}
 	for _, call := range r.Calls {
-		if !slices.Contains(probeTools, call.Tool) {
-			return fmt.Sprintf("printed a tool line for %q, which the server does not offer (it offers %s)", call.Tool, strings.Join(probeTools, ", "))
+		if !slices.Contains(offered, call.Tool) {
+			return fmt.Sprintf("printed a tool line for %q, which the server does not offer (it offers %s)", call.Tool, strings.Join(offered, ", "))
 		}
 	}
 	if !p.called {

@@ -1,0 +1,22 @@
+// The go-sdk's own conformance client (conformance/everything-client of
+// github.com/modelcontextprotocol/go-sdk, pinned below), the program the SDK
+// runs the official conformance suite's client scenarios with. This module
+// only pins it, as a tool: peers/build.sh builds it with go build, and
+// mcpconform certifies it with client --conformance-client.
+module github.com/mcpconform/mcpconform/peers/gosdkconfclient
+
+go 1.26
+
+tool github.com/modelcontextprotocol/go-sdk/conformance/everything-client
+
+require (
+	github.com/google/jsonschema-go v0.4.3 // indirect
+	github.com/modelcontextprotocol/go-sdk v1.8.0 // indirect
+	github.com/segmentio/asm v1.1.3 // indirect
+	github.com/segmentio/encoding v0.5.4 // indirect
+	github.com/yosida95/uritemplate/v3 v3.0.2 // indirect
+	golang.org/x/oauth2 v0.35.0 // indirect
+	golang.org/x/sync v0.20.0 // indirect
+	golang.org/x/sys v0.41.0 // indirect
+	golang.org/x/time v0.15.0 // indirect
+)
