@@ -19,7 +19,7 @@
 build_peer() {
 	server_stdio=() server_http=() adapter=() url_path=""
 	local tool
-	tool=$(sed -n 's/^tool //p' "$peer_dir/go.mod" 2>/dev/null)
+	tool=$(sed -n 's/^tool //p' "$peer_dir/go.mod" 2>/dev/null || true)
 	if [[ $1 == client && -n $tool ]]; then
 		# An SDK's own conformance client, pinned as its module's tool:
 		# built as it is and certified through --conformance-client.

@@ -57,8 +57,11 @@ func fixtures(c *run.C, p *peer, role string) []run.Fixture {
 			for i, h := range hints {
 				names[i] = h.Name
 			}
-			msg += fmt.Sprintf("none of the %d tools that may be called showed it when called, and its checks would call %s, whose name or description suggests it; ",
-				len(d.Called), strings.Join(names, " or "))
+			tried := fmt.Sprintf("none of the %d tools that may be called showed it when called", len(d.Called))
+			if len(d.Called) == 0 {
+				tried = "no tool that may be called was left to call"
+			}
+			msg += fmt.Sprintf("%s, and its checks would call %s, whose name or description suggests it; ", tried, strings.Join(names, " or "))
 		}
 		c.Unimplemented(msg + toolpolicy.Explain(append(left, hints...)))
 	}
