@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+	"sync"
 
 	"github.com/mcpconform/mcpconform/harness/check"
 	"github.com/mcpconform/mcpconform/harness/instance"
@@ -62,18 +63,18 @@ func discoverFixtures(ctx context.Context, cfg run.Options) run.Discovery {
 	}
 	var trials []*trial
 	refused := map[string][]refusal{} // by role: the tools left alone that its calls would have tried
-	for _, decl := range declarations4Discovery {
+	listed := listUnder(ctx, cfg, t, toFind)
+	for i, decl := range declarations4Discovery {
 		roles := slices.DeleteFunc(slices.Clone(decl.roles), func(r string) bool { return !slices.Contains(toFind, r) })
 		if len(roles) == 0 {
 			continue
 		}
-		tools, err := discoveryTools(ctx, cfg, t, decl)
-		if err != nil {
+		if err := listed[i].err; err != nil {
 			d.Why = fmt.Sprintf("declaring %s over %s, %v", decl.name, t, err)
 			return d
 		}
-		for i, tool := range candidates(&d, cfg, tools, roles, refused) {
-			if i >= cfg.DiscoveryTools {
+		for n, tool := range candidates(&d, cfg, listed[i].tools, roles, refused) {
+			if n >= cfg.DiscoveryTools {
 				d.Over = append(d.Over, tool.Name)
 				continue
 			}
@@ -224,6 +225,32 @@ func discoveryTransport(cfg run.Options) (check.Transport, string) {
 		}
 	}
 	return "", "the server serves no legacy era, whose tool calls the checks of these behaviours make"
+}
+
+// listing is the tools a declaration lists, or why they could not be
+// listed.
+type listing struct {
+	tools []mcp.Tool
+	err   error
+}
+
+// listUnder lists the tools under each declaration that has a role of
+// toFind, the declarations at once, each on a connection of its own.
+func listUnder(ctx context.Context, cfg run.Options, t check.Transport, toFind []string) []listing {
+	out := make([]listing, len(declarations4Discovery))
+	var wg sync.WaitGroup
+	for i, decl := range declarations4Discovery {
+		if !slices.ContainsFunc(decl.roles, func(r string) bool { return slices.Contains(toFind, r) }) {
+			continue
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			out[i].tools, out[i].err = discoveryTools(ctx, cfg, t, decl)
+		}()
+	}
+	wg.Wait()
+	return out
 }
 
 // discoveryTools lists the tools the server offers to a client that
