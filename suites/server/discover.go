@@ -254,14 +254,17 @@ func listUnder(ctx context.Context, cfg run.Options, t check.Transport, toFind [
 }
 
 // discoveryTools lists the tools the server offers to a client that
-// declares decl, on a connection of its own.
+// declares decl, on a connection of its own, every page within the
+// run's patience.
 func discoveryTools(ctx context.Context, cfg run.Options, t check.Transport, decl declaration) ([]mcp.Tool, error) {
 	c, err := openDiscovery(ctx, cfg, t, decl)
 	if err != nil {
 		return nil, err
 	}
 	defer c.close()
-	raws, err := walkTools(ctx, c, decl.reply(nil))
+	walk, cancel := context.WithTimeout(ctx, cfg.Patience)
+	defer cancel()
+	raws, err := walkTools(walk, c, decl.reply(nil))
 	if err != nil {
 		return nil, err
 	}
