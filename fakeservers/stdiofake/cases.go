@@ -167,7 +167,7 @@ var cases = map[string]fakeCase{
 	},
 	"renamed-fixtures": {
 		desc: "a server under test whose tools show progress (count-sheep, with a progressToken), logging (chatter), sampling (ask-model) and form elicitation " +
-			"(ask-user, not read-only) under names no official fixture has, beside echo and wipe (destructive: never to be called by default)",
+			"(ask-user, not read-only) under names no official fixture has, beside echo, wipe (destructive: never to be called by default) and doze (never answers)",
 		build: renamedFixtures,
 	},
 	"paged": {

@@ -13,7 +13,7 @@ import (
 // fixtures discovery). ask-user is not read-only and its description
 // suggests elicitation, so a run with the safe-calling default leaves it
 // alone and says it would call it; wipe is destructive and suggests no
-// role: no run with that default calls it.
+// role: no run with that default calls it. doze, read-only, never answers.
 
 // Tools of the renamed-fixtures case.
 const (
@@ -22,6 +22,7 @@ const (
 	ToolAskModel   = "ask-model"
 	ToolAskUser    = "ask-user"
 	ToolWipe       = "wipe"
+	ToolDoze       = "doze"
 )
 
 // renamedFixtures is the case's behaviour: it learns what the client
@@ -29,18 +30,18 @@ const (
 // for the call's progressToken, chatter logs one info message, ask-model
 // asks a client that declared sampling for a sample and ask-user one that
 // declared elicitation for a form (each awaited up to the fake's reply
-// patience), then each answers; echo and wipe just answer.
+// patience), then each answers; echo and wipe just answer, doze never.
 func renamedFixtures(Options) (*behaviour, error) {
 	readOnly := map[string]any{"readOnlyHint": true, "openWorldHint": false}
 	a := &fakeservers.Asker{}
 	return &behaviour{
-		tools: []string{"echo", ToolCountSheep, ToolChatter, ToolAskModel, ToolAskUser, ToolWipe},
+		tools: []string{"echo", ToolCountSheep, ToolChatter, ToolAskModel, ToolAskUser, ToolWipe, ToolDoze},
 		descriptions: map[string]string{
 			"echo": "Says what it is given.", ToolCountSheep: "Counts to three.", ToolChatter: "Says hello.",
-			ToolAskModel: "Answers a question.", ToolAskUser: "Elicits the user's name.", ToolWipe: "Deletes everything.",
+			ToolAskModel: "Answers a question.", ToolAskUser: "Elicits the user's name.", ToolWipe: "Deletes everything.", ToolDoze: "Sleeps.",
 		},
 		annotations: map[string]map[string]any{
-			"echo": readOnly, ToolCountSheep: readOnly, ToolChatter: readOnly, ToolAskModel: readOnly,
+			"echo": readOnly, ToolCountSheep: readOnly, ToolChatter: readOnly, ToolAskModel: readOnly, ToolDoze: readOnly,
 			ToolAskUser: {"readOnlyHint": false}, ToolWipe: {"readOnlyHint": false, "destructiveHint": true},
 		},
 		received: func(_ *server, m *jsonrpc.Message) { a.Seen(m) },
@@ -52,6 +53,9 @@ func renamedFixtures(Options) (*behaviour, error) {
 func renamedCall(s *server, a *fakeservers.Asker, c fakeservers.ToolCall) {
 	caps, _ := a.Declared()
 	switch c.Name {
+	case ToolDoze:
+		leaveUnanswered(s, c)
+		return
 	case ToolCountSheep:
 		var p struct {
 			Meta struct {

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/mcpconform/mcpconform/fakeservers/stdiofake"
 	"github.com/mcpconform/mcpconform/harness/check"
@@ -22,7 +23,8 @@ import (
 // name: by default it finds the progress, logging and sampling tools by
 // calling the read-only tools, never calls the tools left alone (the fake
 // records every call), and names the one that would serve elicitation;
-// with --call-tools all it finds that one too.
+// with --call-tools all it finds that one too. The tool that never answers
+// is given up at the patience and serves nothing.
 func TestDiscoveryFindsFixturesByWhatTheyDo(t *testing.T) {
 	for _, tc := range []struct {
 		mode   toolpolicy.Mode
@@ -40,7 +42,7 @@ func TestDiscoveryFindsFixturesByWhatTheyDo(t *testing.T) {
 	} {
 		t.Run(string(tc.mode), func(t *testing.T) {
 			record := filepath.Join(t.TempDir(), "record.jsonl")
-			run.Configure(run.Options{ServerCommand: run.FakeCommand(stdiofake.Options{Case: "renamed-fixtures", Record: record}), CallTools: tc.mode})
+			run.Configure(run.Options{ServerCommand: run.FakeCommand(stdiofake.Options{Case: "renamed-fixtures", Record: record}), CallTools: tc.mode, Patience: time.Second})
 			d := discoverFixtures(context.Background(), run.Current())
 			if d.Transport != check.Stdio || d.Why != "" {
 				t.Fatalf("discovery %+v, want one over stdio", d)
@@ -91,6 +93,9 @@ func TestDiscoveryFindsFixturesByWhatTheyDo(t *testing.T) {
 			if slices.Sort(calls); !slices.Equal(slices.Compact(calls), d.Called) {
 				t.Errorf("the fake saw calls of %v; the discovery says it called %v", calls, d.Called)
 			}
+			if !slices.Equal(d.Unanswered, []string{stdiofake.ToolDoze}) {
+				t.Errorf("unanswered %v, want doze", d.Unanswered)
+			}
 		})
 	}
 }
@@ -104,11 +109,11 @@ func TestDiscoveryLooksOnlyForWhatNoFixtureGives(t *testing.T) {
 	for _, role := range run.DiscoverableRoles {
 		every[role] = run.Fixture{Tool: "echo"}
 	}
-	run.Configure(run.Options{ServerCommand: command, Fixtures: every})
+	run.Configure(run.Options{ServerCommand: command, Fixtures: every, Patience: time.Second})
 	if d := discoverFixtures(context.Background(), run.Current()); len(d.Called) > 0 || len(d.Found) > 0 || d.Why == "" {
 		t.Errorf("discovery %+v, want nothing called, and why", d)
 	}
-	run.Configure(run.Options{ServerCommand: command, Fixtures: map[string]run.Fixture{"progress": {Tool: "echo"}}})
+	run.Configure(run.Options{ServerCommand: command, Fixtures: map[string]run.Fixture{"progress": {Tool: "echo"}}, Patience: time.Second})
 	d := discoverFixtures(context.Background(), run.Current())
 	if _, ok := d.For("progress"); ok || slices.Contains(d.Called, "echo") {
 		t.Errorf("discovery %+v, want progress left to the file and echo (the file's) not called", d)
