@@ -154,7 +154,11 @@ func ReferenceConfig(m mutant.Name) adapter.Config {
 	c.MaxStdoutTextBytes = 4096
 	c.CancelGrace = 200 * time.Millisecond
 	c.ShutdownGrace = 300 * time.Millisecond
-	c.StartupTimeout = 1500 * time.Millisecond
+	// Start-up gets 5 s, not the seed's 10: short enough that the
+	// start-up timeout checks (a fake that answers 2 s after it) stay quick,
+	// long enough that a loaded machine (load 30 on 2 cores) starting a fake
+	// that floods stderr first never takes the reference past it.
+	c.StartupTimeout = 5 * time.Second
 	h := httpclient.DefaultConfig("")
 	h.MaxConcurrentRequests = 4
 	h.MaxSSEEventSize = 64 << 10

@@ -45,13 +45,13 @@ func TestSpecOrderTakesTheProbedLimits(t *testing.T) {
 	resetDeclared()
 	cfg := Options{}.WithDefaults()
 	startup := check.Descriptor{Waits: []check.Wait{{What: "w", Setting: check.ClientLimit, Limit: target.LimitStartupMS}}}
-	scripted := check.Descriptor{Waits: []check.Wait{{What: "w", Setting: check.Scripted, Duration: 2 * time.Second}}}
+	scripted := check.Descriptor{Waits: []check.Wait{{What: "w", Setting: check.Scripted, Duration: 8 * time.Second}}}
 	longer := func() bool {
 		line := knownConfigLine(transportStdio)
 		return declaredWaits(cfg, startup, line) > declaredWaits(cfg, scripted, line)
 	}
 	if longer() {
-		t.Errorf("before the pre-flight, the reference's startup timeout (%s) outweighs a 2s scripted wait", ReferenceConfig("").Stdio.StartupTimeout)
+		t.Errorf("before the pre-flight, the reference's startup timeout (%s) outweighs an 8s scripted wait", ReferenceConfig("").Stdio.StartupTimeout)
 	}
 	p := probeOf(transportStdio)
 	p.once.Do(func() {
