@@ -150,7 +150,7 @@ type run struct {
 	// frames sent without waiting require, their sends still under way
 	// (HTTP), and whether a frame was sent since the last group ended.
 	pending []string
-	sends   []pendingSend
+	sends   []*pendingSend
 	open    bool
 	// tokens maps the progressToken of each request sent to its id;
 	// running holds the requests the server showed running (a progress
@@ -168,6 +168,7 @@ type pendingSend struct {
 	frame Frame
 	ids   []string
 	done  chan sendResult
+	res   *sendResult // its outcome, once taken from done
 }
 
 type sendResult struct {
@@ -286,7 +287,7 @@ func (r *run) sendLater(f Frame, wait []string) bool {
 	}
 	done := make(chan sendResult, 1)
 	go func() { done <- r.sendNow(f) }()
-	r.sends = append(r.sends, pendingSend{frame: f, ids: wait, done: done})
+	r.sends = append(r.sends, &pendingSend{frame: f, ids: wait, done: done})
 	return false
 }
 
@@ -341,22 +342,23 @@ func (r *run) collectSends() bool {
 		if len(s.ids) == 0 {
 			continue
 		}
-		var res sendResult
-		if late {
+		if s.res == nil && late {
 			select {
-			case res = <-s.done:
+			case res := <-s.done:
+				s.res = &res
 			default:
 				continue
 			}
-		} else {
+		} else if s.res == nil {
 			select {
-			case res = <-s.done:
+			case res := <-s.done:
+				s.res = &res
 			case <-deadline.C:
 				late = true
 				continue
 			}
 		}
-		if r.sent(s.frame, s.ids, res) {
+		if r.sent(s.frame, s.ids, *s.res) {
 			return true
 		}
 	}
@@ -380,7 +382,14 @@ func (r *run) awaitRunning(f Frame) bool {
 		// not be its own alone.
 		return false
 	}
-	_, broke := r.waitUntil(func() bool { return r.running[key] || a.got > 0 }, "while "+a.what+" was expected to run")
+	// Over HTTP its exchange goes on beside the wait: an HTTP error status
+	// refuses it, and nothing will show it runs.
+	var ps *pendingSend
+	if len(r.sends) > 0 {
+		ps = r.sends[len(r.sends)-1]
+	}
+	ended := func() bool { return ps != nil && ps.res != nil && (ps.res.refused || ps.res.err != nil) }
+	_, broke := r.waitUntil(func() bool { return r.running[key] || a.got > 0 || ended() }, "while "+a.what+" was expected to run", ps)
 	return broke
 }
 
@@ -682,7 +691,7 @@ func cancelTarget(m *jsonrpc.Message) (string, bool) {
 // inv. true means a MUST break ended the run.
 func (r *run) await(key string, inv Invariant, kind string) bool {
 	a := r.acct[key]
-	met, broke := r.waitUntil(func() bool { return a.got >= 1 }, "before it answered "+a.what)
+	met, broke := r.waitUntil(func() bool { return a.got >= 1 }, "before it answered "+a.what, nil)
 	if !met && !broke {
 		r.fail(inv, kind, fmt.Sprintf("no answer to %s within %s", a.what, r.opt.timeout()))
 		broke = true
@@ -692,14 +701,21 @@ func (r *run) await(key string, inv Invariant, kind string) bool {
 
 // waitUntil takes the server's messages until met holds, within the
 // timeout; when says, for a message, when the server's output ended.
-// broke means a MUST break ended the run.
-func (r *run) waitUntil(met func() bool, when string) (ok, broke bool) {
+// The outcome of the exchange ps (when not nil) is taken as it comes, for
+// met to read. broke means a MUST break ended the run.
+func (r *run) waitUntil(met func() bool, when string, ps *pendingSend) (ok, broke bool) {
 	deadline := time.NewTimer(r.opt.timeout())
 	defer deadline.Stop()
 	paused := r.c.paused()
 	graced := false
 	for !met() {
+		var sent <-chan sendResult // nil, which never delivers, without one
+		if ps != nil && ps.res == nil {
+			sent = ps.done
+		}
 		select {
+		case res := <-sent:
+			ps.res = &res
 		case m, ok := <-r.c.messages():
 			if !ok {
 				r.fail(Alive, "exit", fmt.Sprintf("the server's output ended %s%s", when, r.why()))
