@@ -38,7 +38,11 @@ import (
 //     probe ping after them, are in (Wait). The window is a few round
 //     trips, far shorter than a slow tool's "long", so a server that
 //     ignores the cancel (CN-05) answers X only after the window: then
-//     its answer is a late one, allowed once, never judged.
+//     its answer is a late one, allowed once, never judged. (So is any
+//     answer after the window: a server whose handler answers the
+//     cancelled call itself races the probe's answer, and is found only
+//     when it comes first. The planted bug writes its answer before the
+//     next one, in the same write, so it is found every time.)
 //
 // Under those conditions the response cannot be X's natural end, a
 // refusal or a response crossing the cancel: the server ended X because

