@@ -375,7 +375,7 @@ func writeFuzzReports(o *FuzzOptions, runs []fuzzRun, start time.Time) error {
 		}{{&t.Warnings, r.rep.Warnings}, {&t.Unconfirmed, r.rep.Unconfirmed}} {
 			for _, w := range list.vs {
 				c := &fuzz.Case{Invariant: w.Invariant, Transport: r.transport, Seed: o.Seed, Frames: w.Frames}
-				*list.to = append(*list.to, FindingJSON{Invariant: string(w.Invariant), Level: w.Invariant.Level(), Rules: fuzz.Rules(w.Invariant), Detail: w.Detail,
+				*list.to = append(*list.to, FindingJSON{Invariant: string(w.Invariant), Level: w.Level(), Rules: fuzz.Rules(w.Invariant), Detail: w.Detail,
 					Frames: len(w.Frames), Case: string(c.Format()), Transcript: transcriptLines(w.Transcript)}.redact(o.Mask))
 			}
 		}

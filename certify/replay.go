@@ -38,7 +38,7 @@ func Replay(files []string, o FuzzOptions, stdout io.Writer) (broke bool, err er
 				fmt.Fprintf(stdout, "SKIP %s over %s: the case is for %s\n", files[i], tr, c.Transport)
 				continue
 			}
-			opt := fuzz.ExecOptions{Timeout: o.Timeout, MaxRSS: o.MaxRSS, Outputs: c.Outputs}
+			opt := fuzz.ExecOptions{Timeout: o.Timeout, MaxRSS: o.MaxRSS, Outputs: c.Outputs, SlowTools: c.Slow}
 			if tr == "http" {
 				opt.MaxRSS = 0
 			}

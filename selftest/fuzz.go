@@ -23,6 +23,7 @@ var plantedBreaks = map[mutant.Name]fuzz.Invariant{
 	mutant.PlantedSetsidChild:             fuzz.NoLeftovers,
 	mutant.PlantedImageWithoutMimeType:    fuzz.SchemaValid,
 	mutant.PlantedStructuredDrift:         fuzz.OutputSchema,
+	mutant.PlantedResponseAfterCancel:     fuzz.NoResponseAfterCancel,
 }
 
 // The fuzzer's kill matrix runs on a small budget: the answers of the

@@ -65,7 +65,7 @@ func parseFuzzFlags(args []string, stdout io.Writer) (*certify.FuzzOptions, erro
 	fs.StringVar(&o.URL, "url", "", "fuzz the streamable HTTP server at `URL`")
 	fs.IntVar(&o.MaxFindings, "max-findings", 0, "end the run once `N` new groups of findings are found (0: no bound; known ones do not count)")
 	fs.StringVar(&expected, "expected-failures", "", "the expected-failures baseline (YAML) `FILE`: the signatures under its fuzz: list are known findings, reported with their reason and failing nothing")
-	fs.StringVar(&o.Profile, "profile", "", "the invariants that bind: spec (the specification's; default for a server you name) or hardened (max-rss and no-leftovers too; default for the built-in reference)")
+	fs.StringVar(&o.Profile, "profile", "", "the invariants that bind: spec (the specification's; default for a server you name) or hardened (max-rss, no-leftovers and no-response-after-cancel too; default for the built-in reference)")
 	fs.BoolVar(&o.Bench, "bench", false, "measure instead of hunting: the ping ceiling and the fuzzer's executions/s with 1 and 2 workers, a quarter of --duration each")
 	fs.Var(&secrets, "secret", certify.SecretFlagUsage)
 	rest, command := splitCommand(args)

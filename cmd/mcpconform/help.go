@@ -77,8 +77,9 @@ var fuzzHelp = usage.Help{
 	About: `
 Fuzzes an MCP server: gopter's stateful commands drive a model of the
 session (initialize, list, call, ping, cancel, set level, progress,
-subscriptions; over HTTP also DELETE and wrong headers) interleaved with
-damaged frames, and check the invariants after every frame. A failure is
+subscriptions; over HTTP also DELETE and wrong headers; requests in
+flight together, and cancels racing them) interleaved with damaged
+frames, and check the invariants after every frame. A failure is
 shrunk to a minimal case and the search goes on, until --duration,
 --iterations or --max-findings: findings are grouped by their signature
 (the invariant and the shape of the minimal case, without its ids and
@@ -87,7 +88,9 @@ its case saved under --corpus. A signature listed under fuzz: in the
 --expected-failures file is reported as known and fails nothing.
 --profile spec (the default for a server you name) judges the
 specification's invariants only; hardened (the default for the built-in
-reference) adds max-rss and no-leftovers. Without a target it fuzzes the
+reference) adds max-rss and no-leftovers, and makes an answer to a
+running slow call after its cancel a finding, not a warning
+(no-response-after-cancel). Without a target it fuzzes the
 built-in reference server over stdio, then over streamable HTTP, half
 the duration each.
 

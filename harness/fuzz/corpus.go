@@ -23,7 +23,11 @@ import (
 //	seed: 1
 //	output-schema: get_weather {"type":"object","required":["temperature"]}
 //
+//	slow: slow
+//
 //	send {"jsonrpc":"2.0","id":1,"method":"ping"}
+//	send-until-progress {"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"slow","arguments":{},"_meta":{"progressToken":"p4"}}}
+//	send-nowait {"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":4}}
 //	send "{\"jsonrpc\":\"2.0\",\xff"
 //	stdio send {"jsonrpc":"2.0","id":2,"method":"ping"}
 //	http header Content-Type: text/plain
@@ -42,6 +46,10 @@ type Case struct {
 	// calls declared when it was found: what an output-schema case is
 	// judged against (see ExecOptions.Outputs).
 	Outputs map[string]json.RawMessage
+	// Slow are the tools it calls that the fixtures named slow (answering
+	// only when cancelled, or after long): what a no-response-after-cancel
+	// case is judged with (see ExecOptions.SlowTools).
+	Slow []string
 	// Frames are sent in order. Without any, the case is the server's
 	// start, one probe ping and its end: what a server that breaks an
 	// invariant on that alone (a process it leaves behind) shrinks to.
@@ -103,6 +111,11 @@ func ParseCase(name string, r io.Reader) (*Case, error) {
 					c.Outputs = map[string]json.RawMessage{}
 				}
 				c.Outputs[tool] = json.RawMessage(schema)
+			case "slow":
+				if value == "" || strings.ContainsAny(value, " \t") {
+					return nil, bad("slow %q; write slow: TOOL, one tool a line", clip(value, 60))
+				}
+				c.Slow = append(c.Slow, value)
 			}
 			continue
 		}
@@ -126,8 +139,8 @@ func ParseCase(name string, r io.Reader) (*Case, error) {
 				pending = map[string]string{}
 			}
 			pending[strings.TrimSpace(hname)] = strings.TrimSpace(hvalue)
-		case "send", "delete":
-			f := Frame{Only: only, Header: pending}
+		case "send", WaitNone.verb(), WaitProgress.verb(), "delete":
+			f := Frame{Only: only, Header: pending, Wait: waitOf(verb)}
 			pending = nil
 			if verb == "delete" {
 				if only != "http" {
@@ -162,10 +175,20 @@ func ParseCase(name string, r io.Reader) (*Case, error) {
 func header(line string) (key, value string, ok bool) {
 	key, value, ok = strings.Cut(line, ":")
 	switch key {
-	case "invariant", "transport", "seed", "output-schema":
+	case "invariant", "transport", "seed", "output-schema", "slow":
 		return key, strings.TrimSpace(value), ok
 	}
 	return "", "", false
+}
+
+// waitOf is the Wait a send verb names.
+func waitOf(verb string) Wait {
+	for _, w := range []Wait{WaitNone, WaitProgress} {
+		if verb == w.verb() {
+			return w
+		}
+	}
+	return WaitAnswers
 }
 
 // parseBody reads a send line's body: Go-quoted when it starts with a
@@ -198,6 +221,9 @@ func (c *Case) Format() []byte {
 	for _, tool := range sortedKeys(c.Outputs) {
 		fmt.Fprintf(&b, "output-schema: %s %s\n", tool, compact(string(c.Outputs[tool])))
 	}
+	for _, tool := range c.Slow {
+		fmt.Fprintf(&b, "slow: %s\n", tool)
+	}
 	b.WriteString("\n")
 	for _, f := range c.Frames {
 		for _, name := range f.headerNames() {
@@ -210,7 +236,7 @@ func (c *Case) Format() []byte {
 			b.WriteString("delete\n")
 			continue
 		}
-		b.WriteString("send " + formatBody(f.Body) + "\n")
+		b.WriteString(f.Wait.verb() + " " + formatBody(f.Body) + "\n")
 	}
 	return b.Bytes()
 }

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -45,7 +46,7 @@ func TestCorpusReplays(t *testing.T) {
 					continue
 				}
 				o := opt
-				o.Outputs = c.Outputs
+				o.Outputs, o.SlowTools = c.Outputs, c.Slow
 				if tg.URL != "" {
 					o.MaxRSS = 0
 				}
@@ -67,7 +68,7 @@ func TestCorpusReplays(t *testing.T) {
 				}
 			}
 			if m, ok := strings.CutPrefix(base, "planted-"); ok && c.Transport != "http" {
-				out, err := Execute(reference("--mutant", "planted-"+m), c.Frames, ExecOptions{Timeout: opt.Timeout, MaxRSS: opt.MaxRSS / 2, Outputs: c.Outputs})
+				out, err := Execute(reference("--mutant", "planted-"+m), c.Frames, ExecOptions{Timeout: opt.Timeout, MaxRSS: opt.MaxRSS / 2, Outputs: c.Outputs, SlowTools: c.Slow})
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -116,8 +117,11 @@ func TestEveryRealFindingHasItsFake(t *testing.T) {
 }
 
 func TestCaseRoundTrip(t *testing.T) {
-	c := &Case{Comment: []string{"what", ""}, Invariant: OneResponse, Transport: "http", Seed: 7, Outputs: map[string]json.RawMessage{"b": json.RawMessage(`{"type": "object"}`), "a": json.RawMessage(`{}`)}, Frames: []Frame{
+	c := &Case{Comment: []string{"what", ""}, Invariant: OneResponse, Transport: "http", Seed: 7, Outputs: map[string]json.RawMessage{"b": json.RawMessage(`{"type": "object"}`), "a": json.RawMessage(`{}`)}, Slow: []string{"slow", "wait"}, Frames: []Frame{
 		{Body: []byte(`{"jsonrpc":"2.0","id":1,"method":"ping"}`)},
+		{Body: []byte(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"slow","_meta":{"progressToken":2}}}`), Wait: WaitProgress},
+		{Body: []byte(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":2}}`), Wait: WaitNone},
+		{Body: []byte(`{"jsonrpc":"2.0","id":3,"method":"ping"}`), Only: "stdio", Wait: WaitNone},
 		{Body: []byte("\"x\"\n\xff"), Only: "stdio"},
 		{Body: []byte(`{}`), Only: "http", Header: map[string]string{"Content-Type": "text/plain", "Mcp-Session-Id": ""}},
 		{Only: "http", Method: "DELETE"},
@@ -128,6 +132,14 @@ func TestCaseRoundTrip(t *testing.T) {
 	}
 	if string(back.Format()) != string(c.Format()) {
 		t.Fatalf("round trip changed the case:\n%s\nvs\n%s", c.Format(), back.Format())
+	}
+	if !reflect.DeepEqual(back.Frames, c.Frames) || !reflect.DeepEqual(back.Slow, c.Slow) {
+		t.Fatalf("round trip changed the frames or the slow tools: %+v %v, want %+v %v", back.Frames, back.Slow, c.Frames, c.Slow)
+	}
+	for _, l := range []string{"slow: slow\n", "send-until-progress {", "send-nowait {", "stdio send-nowait {"} {
+		if !strings.Contains(string(c.Format()), l) {
+			t.Errorf("the case's text has no %q:\n%s", l, c.Format())
+		}
 	}
 }
 

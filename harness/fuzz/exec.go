@@ -2,9 +2,11 @@ package fuzz
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -38,6 +40,14 @@ type ExecOptions struct {
 	// them is judged against it (OutputSchema). A tools/list the run's
 	// own frames get adds to them and overrides them.
 	Outputs map[string]json.RawMessage
+	// SlowTools are the tools the fixtures name slow: each answers only
+	// when cancelled, or after long. A call of one that the server showed
+	// running when its cancel went out is judged by NoResponseAfterCancel.
+	SlowTools []string
+	// quiet are the slow tools that showed no progress when the run's
+	// discovery called one: a frame that waits for such a call to run
+	// (WaitProgress) does not wait, and its cancel is not judged.
+	quiet map[string]bool
 	// rssSlack raises the memory bound while a max-rss finding is shrunk:
 	// a case kept there crosses --max-rss with room to spare, so that its
 	// runs afterwards (the confirmation, a replay) cross it too.
@@ -78,17 +88,19 @@ type Outcome struct {
 	Peak int64
 }
 
-// shows reports whether the outcome broke what v broke.
+// shows reports whether the outcome broke what v broke: a MUST break of
+// the same invariant and kind, or a warning of the same invariant (a
+// SHOULD invariant's, or a hardened one's under --profile spec).
 func (o Outcome) shows(v *Violation) bool {
-	if v.Invariant.Level() == "SHOULD" {
-		for _, w := range o.Warnings {
-			if w.Invariant == v.Invariant {
-				return true
-			}
-		}
-		return false
+	if o.Violation != nil && o.Violation.Invariant == v.Invariant && o.Violation.Kind == v.Kind {
+		return true
 	}
-	return o.Violation != nil && o.Violation.Invariant == v.Invariant && o.Violation.Kind == v.Kind
+	for _, w := range o.Warnings {
+		if w.Invariant == v.Invariant {
+			return true
+		}
+	}
+	return false
 }
 
 // account is what the executor expects for one request id: between min
@@ -134,6 +146,34 @@ type run struct {
 	// until then a wait also gives it StartupGrace (StartupBudget at
 	// discovery), the time a process takes to start.
 	heard bool
+	// The group of frames in flight together (see Wait): the ids the
+	// frames sent without waiting require, their sends still under way
+	// (HTTP), and whether a frame was sent since the last group ended.
+	pending []string
+	sends   []*pendingSend
+	open    bool
+	// tokens maps the progressToken of each request sent to its id;
+	// running holds the requests the server showed running (a progress
+	// notification) and has not answered; watched the slow calls whose
+	// cancel went out while they ran: an answer to one before its group
+	// ends breaks NoResponseAfterCancel.
+	tokens  map[string]string
+	running map[string]bool
+	watched map[string]bool
+}
+
+// pendingSend is a frame sent without waiting over HTTP, whose exchange
+// goes on beside the next frames: the ids it requires, and its outcome.
+type pendingSend struct {
+	frame Frame
+	ids   []string
+	done  chan sendResult
+	res   *sendResult // its outcome, once taken from done
+}
+
+type sendResult struct {
+	refused bool
+	err     error
 }
 
 // Execute sends frames (those for this transport) on a fresh connection to
@@ -162,7 +202,8 @@ func (r *run) closeConn() {
 }
 
 func newRun(c conn, transport string, opt ExecOptions) *run {
-	r := &run{c: c, transport: transport, opt: opt, acct: map[string]*account{}, cancelled: map[string]bool{}, cancelAt: map[string]int{}, warned: map[Invariant]bool{}}
+	r := &run{c: c, transport: transport, opt: opt, acct: map[string]*account{}, cancelled: map[string]bool{}, cancelAt: map[string]int{}, warned: map[Invariant]bool{},
+		tokens: map[string]string{}, running: map[string]bool{}, watched: map[string]bool{}}
 	r.learnOutputs(opt.Outputs)
 	return r
 }
@@ -177,6 +218,13 @@ func (r *run) execute() {
 			return
 		}
 	}
+	if r.open {
+		// The last frames were sent without waiting: their group ends
+		// after the last of them.
+		r.step = len(r.frames) - 1
+		r.endGroup(nil)
+		return
+	}
 	if len(r.frames) == 0 {
 		if probe, ok := r.sendProbe(); ok && probe != "" {
 			r.await(probe, AnswersPing, "probe")
@@ -184,32 +232,86 @@ func (r *run) execute() {
 	}
 }
 
-// sendFrame sends one frame, awaits its answers, then sends a probe ping
-// and awaits its answer, and checks what follows:
-// the frame's required answers, the probe's, the process, its stdout and
-// its memory. true means a MUST break ended the run.
+// sendFrame sends one frame. A frame that waits (WaitAnswers) then awaits
+// its answers and those of the frames sent before it without waiting,
+// sends a probe ping and awaits its answer, and checks what follows: the
+// process, its stdout and its memory (endGroup). true means a MUST break
+// ended the run.
 func (r *run) sendFrame(f Frame) bool {
 	wait := r.expect(f)
 	r.out.Sent++
-	refused, err := r.c.send(f)
-	if err != nil {
-		r.fail(Alive, "send", fmt.Sprintf("sending %s failed: %v%s", f, err, r.why()))
+	if f.Wait != WaitAnswers {
+		r.open = true
+		if r.sendLater(f, wait) {
+			return true
+		}
+		return f.Wait == WaitProgress && r.awaitRunning(f)
+	}
+	if r.sent(f, wait, r.sendNow(f)) {
 		return true
 	}
-	if refused {
-		// An HTTP error status without a JSON-RPC body answers the whole
-		// frame (HT-16).
-		for _, id := range wait {
+	return r.endGroup(wait)
+}
+
+func (r *run) sendNow(f Frame) sendResult {
+	refused, err := r.c.send(f)
+	return sendResult{refused, err}
+}
+
+// sent takes the outcome of sending f, which requires the answers ids: a
+// send that failed broke the server; a refused one (an HTTP error status
+// without a JSON-RPC body) answered the whole frame (HT-16). true means a
+// MUST break ended the run.
+func (r *run) sent(f Frame, ids []string, res sendResult) bool {
+	if res.err != nil {
+		r.fail(Alive, "send", fmt.Sprintf("sending %s failed: %v%s", f, res.err, r.why()))
+		return true
+	}
+	if res.refused {
+		for _, id := range ids {
 			r.acct[id].min = 0
 		}
-		wait = nil
+	}
+	return false
+}
+
+// sendLater sends a frame that does not wait: over stdio at once (a
+// line written), over HTTP in an exchange of its own that goes on beside
+// the next frames (its outcome is collected when the group ends). Its
+// required answers are awaited when the group ends. true means a MUST
+// break ended the run.
+func (r *run) sendLater(f Frame, wait []string) bool {
+	r.pending = append(r.pending, wait...)
+	if r.transport != "http" {
+		return r.sent(f, wait, r.sendNow(f))
+	}
+	done := make(chan sendResult, 1)
+	go func() { done <- r.sendNow(f) }()
+	r.sends = append(r.sends, &pendingSend{frame: f, ids: wait, done: done})
+	return false
+}
+
+// endGroup ends a group of frames in flight together: it collects the
+// outcome of their exchanges still under way, awaits the answers they
+// and the last frame (wait) require, in any order, then sends a probe
+// ping and awaits its answer, and settles. The cancels of the group are
+// judged no longer (see NoResponseAfterCancel). true means a MUST break
+// ended the run.
+func (r *run) endGroup(wait []string) bool {
+	wait = append(r.pending, wait...)
+	r.pending, r.open = nil, false
+	if r.collectSends() {
+		return true
 	}
 	for _, id := range wait {
+		if r.acct[id].min == 0 {
+			continue // refused with an HTTP status, or cancelled since
+		}
 		if r.await(id, OneResponse, "missing") {
 			return true
 		}
 	}
-	// The probe goes out once the frame's answers are in: whatever the
+	// The probe goes out once the frames' answers are in: whatever the
 	// server wrote with them (a second answer) comes before the probe's.
 	probe, ok := r.sendProbe()
 	if !ok {
@@ -218,7 +320,77 @@ func (r *run) sendFrame(f Frame) bool {
 	if probe != "" && r.await(probe, AnswersPing, "probe") {
 		return true
 	}
-	return r.settle()
+	if r.settle() {
+		return true
+	}
+	clear(r.watched)
+	return false
+}
+
+// collectSends takes the outcome of the group's HTTP exchanges that
+// carry required requests, each within the timeout: a failed one broke
+// the endpoint, a refused one (an HTTP error status without a JSON-RPC
+// body, HT-16) answered its requests. One still under way is left to
+// finish: its answers are awaited as any. true means a MUST break.
+func (r *run) collectSends() bool {
+	sends := r.sends
+	r.sends = nil
+	deadline := time.NewTimer(r.opt.timeout())
+	defer deadline.Stop()
+	late := false
+	for _, s := range sends {
+		if len(s.ids) == 0 {
+			continue
+		}
+		if s.res == nil && late {
+			select {
+			case res := <-s.done:
+				s.res = &res
+			default:
+				continue
+			}
+		} else if s.res == nil {
+			select {
+			case res := <-s.done:
+				s.res = &res
+			case <-deadline.C:
+				late = true
+				continue
+			}
+		}
+		if r.sent(s.frame, s.ids, *s.res) {
+			return true
+		}
+	}
+	return false
+}
+
+// awaitRunning waits until the request frame f carries shows it runs (a
+// progress notification for its progressToken) or is answered, within the
+// timeout; a request that shows neither is not judged when cancelled.
+// true means a MUST break ended the run.
+func (r *run) awaitRunning(f Frame) bool {
+	m, err := jsonrpc.Decode(f.Body)
+	if err != nil || m.Kind() != jsonrpc.KindRequest {
+		return false
+	}
+	key := m.ID.Key()
+	a := r.acct[key]
+	if token, ok := progressToken(m.Params); !ok || r.tokens[token] != key || a == nil || r.opt.quiet[toolOf(m)] {
+		// No progress can show it runs: it names no token, or its id
+		// (or token) was sent before, so an answer or a progress would
+		// not be its own alone.
+		return false
+	}
+	// Over HTTP its exchange goes on beside the wait: an HTTP error status
+	// refuses it, and nothing will show it runs.
+	var ps *pendingSend
+	if len(r.sends) > 0 {
+		ps = r.sends[len(r.sends)-1]
+	}
+	ended := func() bool { return ps != nil && ps.res != nil && (ps.res.refused || ps.res.err != nil) }
+	_, broke := r.waitUntil(func() bool { return r.running[key] || a.got > 0 || ended() }, "while "+a.what+" was expected to run", ps)
+	return broke
 }
 
 // why adds how the server ended, when it did.
@@ -399,6 +571,9 @@ func (r *run) expectMessage(m *jsonrpc.Message, required bool) (wait []string) {
 		if key, ok := cancelTarget(m); ok {
 			if a := r.acct[key]; a != nil {
 				a.min = 0 // a cancelled request may go unanswered (CN-04)
+				if r.running[key] && a.max == 1 && a.method == "tools/call" && slices.Contains(r.opt.SlowTools, a.tool) {
+					r.watched[key] = true
+				}
 			}
 			// A cancel may overtake its request on a concurrent transport,
 			// so a server may apply it to a request that comes later.
@@ -440,12 +615,35 @@ func (r *run) expectMessage(m *jsonrpc.Message, required bool) (wait []string) {
 		r.acct[key] = &account{max: 1, what: what + ", an id past 2^53-1"}
 		r.unreadableIDs++
 		return nil
-	case !required || r.cancelled[key] || r.cancelledLater(key):
+	}
+	if token, ok := progressToken(m.Params); ok {
+		r.tokens[token] = key
+	}
+	if !required || r.cancelled[key] || r.cancelledLater(key) {
 		r.acct[key] = &account{max: 1, what: what, method: m.Method, tool: toolOf(m)}
 		return nil
 	}
 	r.acct[key] = &account{min: 1, max: 1, what: what, initialize: m.Method == "initialize", method: m.Method, tool: toolOf(m)}
 	return []string{key}
+}
+
+// progressToken is the key of the progressToken params carry
+// (_meta.progressToken, a string or an integer), as idKey reads it.
+func progressToken(params json.RawMessage) (string, bool) {
+	var p struct {
+		Meta struct {
+			ProgressToken json.RawMessage `json:"progressToken"`
+		} `json:"_meta"`
+		ProgressToken json.RawMessage `json:"progressToken"` // a notification's
+	}
+	if json.Unmarshal(params, &p) != nil {
+		return "", false
+	}
+	raw := cmp.Or(string(p.Meta.ProgressToken), string(p.ProgressToken))
+	if raw == "" || raw == "null" {
+		return "", false
+	}
+	return idKey([]byte(raw)), true
 }
 
 func (r *run) allowOnce(key, what string) {
@@ -493,26 +691,48 @@ func cancelTarget(m *jsonrpc.Message) (string, bool) {
 // inv. true means a MUST break ended the run.
 func (r *run) await(key string, inv Invariant, kind string) bool {
 	a := r.acct[key]
+	met, broke := r.waitUntil(func() bool { return a.got >= 1 }, "before it answered "+a.what, nil)
+	switch {
+	case met || broke:
+		return broke
+	case a.method == "tools/call":
+		return r.abandon(key, a)
+	}
+	r.fail(inv, kind, fmt.Sprintf("no answer to %s within %s", a.what, r.opt.timeout()))
+	return true
+}
+
+// waitUntil takes the server's messages until met holds, within the
+// timeout; when says, for a message, when the server's output ended.
+// The outcome of the exchange ps (when not nil) is taken as it comes, for
+// met to read. broke means a MUST break ended the run.
+func (r *run) waitUntil(met func() bool, when string, ps *pendingSend) (ok, broke bool) {
 	deadline := time.NewTimer(r.opt.timeout())
 	defer deadline.Stop()
 	paused := r.c.paused()
 	graced := false
-	for a.got < 1 {
+	for !met() {
+		var sent <-chan sendResult // nil, which never delivers, without one
+		if ps != nil && ps.res == nil {
+			sent = ps.done
+		}
 		select {
+		case res := <-sent:
+			ps.res = &res
 		case m, ok := <-r.c.messages():
 			if !ok {
-				r.fail(Alive, "exit", fmt.Sprintf("the server's output ended before it answered %s%s", a.what, r.why()))
-				return true
+				r.fail(Alive, "exit", fmt.Sprintf("the server's output ended %s%s", when, r.why()))
+				return false, true
 			}
 			r.heard = true
 			// Noise on stdout is noted before the message after it is
 			// delivered, so each message is the moment to look.
 			if r.receive(m) || r.broken() {
-				return true
+				return false, true
 			}
 		case <-deadline.C:
 			if r.broken() {
-				return true
+				return false, true
 			}
 			// The retry delays the server asked for are its own time,
 			// not the answer's.
@@ -528,14 +748,10 @@ func (r *run) await(key string, inv Invariant, kind string) bool {
 				deadline.Reset(StartupGrace)
 				continue
 			}
-			if a.method == "tools/call" {
-				return r.abandon(key, a)
-			}
-			r.fail(inv, kind, fmt.Sprintf("no answer to %s within %s", a.what, r.opt.timeout()))
-			return true
+			return false, false
 		}
 	}
-	return false
+	return true, false
 }
 
 // abandon gives up on a tools/call still unanswered at the timeout: a tool
@@ -621,6 +837,9 @@ func (r *run) receive(m *jsonrpc.Message) bool {
 		r.answer(m)
 		return r.checkSchema(m, "")
 	case jsonrpc.KindNotification:
+		if m.Method == "notifications/progress" {
+			r.progressed(m.Params)
+		}
 		return r.checkSchema(m, "")
 	}
 	if m.ID.IsZero() {
@@ -647,6 +866,13 @@ func (r *run) receive(m *jsonrpc.Message) bool {
 	if a.got > a.max {
 		r.fail(OneResponse, "duplicate", fmt.Sprintf("%s was answered %d times", a.what, a.got))
 		return true
+	}
+	delete(r.running, m.ID.Key())
+	if r.watched[m.ID.Key()] {
+		delete(r.watched, m.ID.Key())
+		if r.answeredAfterCancel(a, m) {
+			return true
+		}
 	}
 	if a.initialize && m.Kind() == jsonrpc.KindResult {
 		var res struct {
@@ -697,6 +923,6 @@ func (r *run) warn(inv Invariant, detail string) {
 	if !r.warned[inv] {
 		r.warned[inv] = true
 		frames := append([]Frame(nil), r.frames[:min(r.step+1, len(r.frames))]...)
-		r.out.Warnings = append(r.out.Warnings, &Violation{Invariant: inv, Step: r.step, Detail: detail, Frames: frames})
+		r.out.Warnings = append(r.out.Warnings, &Violation{Invariant: inv, Step: r.step, Detail: detail, Frames: frames, Warning: true})
 	}
 }

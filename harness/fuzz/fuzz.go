@@ -147,6 +147,10 @@ func Run(ctx context.Context, cfg Options) (*Report, error) {
 	}
 	md := &model{tools: lists.tools, uris: lists.uris, prompts: lists.prompts, transport: cfg.Target.Transport()}
 	cfg.Outputs = outputsOf(lists.tools, cfg.Outputs)
+	if len(cfg.SlowTools) == 0 {
+		cfg.SlowTools = cfg.Slow
+	}
+	cfg.quiet = lists.quiet
 	workers := max(cfg.Workers, 1)
 	start := time.Now()
 	var deadline time.Time
@@ -318,6 +322,7 @@ func (f *fuzzer) iterate(i int64, sl *slot) {
 	if h.want.Invariant == OutputSchema {
 		c.Outputs = calledOutputs(h.best, f.cfg.Outputs)
 	}
+	c.Slow = calledSlow(h.best, f.cfg.SlowTools)
 	sig := Signature(h.want.Invariant, h.best)
 	c.Comment = []string{
 		fmt.Sprintf("Found by mcpconform fuzz --seed %d (sequence %d of %d steps), shrunk to %d frames in %d runs.", f.cfg.Seed, i, h.original, len(h.best), h.shrinks),
@@ -518,6 +523,13 @@ func (h *hunt) runStep(s commands.SystemUnderTest, st *step) commands.Result {
 			break
 		}
 	}
+	if r.open && r.out.Violation == nil {
+		// A step ends its group of frames in flight, after its last frame
+		// (the model's steps end with a frame that waits).
+		r.step = len(r.frames) - 1
+		r.endGroup(nil)
+		r.step = len(r.frames)
+	}
 	h.f.executions.Add(int64(r.out.Sent - sent))
 	if r.out.Violation != nil && u.reused && !h.alone(u) {
 		return nil
@@ -660,6 +672,7 @@ func discover(cfg Options) (lists serverLists, skipped []string, err error) {
 			lists.tools = append(lists.tools, Tool{Name: t.Name, Schema: t.InputSchema, Output: t.OutputSchema, Slow: slow[t.Name]})
 		}
 	}
+	lists.quiet = r.quietSlowTools(&id, lists.tools)
 	for _, raw := range r.listAll(&id, "resources/list", "resources") {
 		var res struct {
 			URI string `json:"uri"`
@@ -696,6 +709,7 @@ type serverLists struct {
 	tools   []Tool
 	uris    []string
 	prompts []prompt
+	quiet   map[string]bool // the slow tools that report no progress
 }
 
 // prompt is a prompt the server listed, with its arguments' names.

@@ -46,6 +46,7 @@ func TestFuzzFindsPlantedBugs(t *testing.T) {
 		{"planted-wedge-after-unknown-cancel", AnswersPing, nil, 300 * time.Millisecond, 0},
 		{"planted-crash-on-string", Alive, []string{"test_sampling", "test_elicitation"}, 5 * time.Second, 0},
 		{"planted-setsid-child", NoLeftovers, nil, 5 * time.Second, 300 * time.Millisecond},
+		{"planted-response-after-cancel", NoResponseAfterCancel, nil, 5 * time.Second, 0},
 	} {
 		t.Run(tc.mutant, func(t *testing.T) {
 			rep, err := Run(context.Background(), Options{Target: reference("--mutant", tc.mutant), Seed: 1, Duration: 30 * time.Second, MaxFindings: 1,

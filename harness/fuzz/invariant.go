@@ -47,30 +47,40 @@ const (
 	// session's tools/list showed returns structuredContent that conforms
 	// to it (TL-12, from 2025-06-18 on).
 	OutputSchema Invariant = "output-schema"
+	// NoResponseAfterCancel: a call of a slow tool that the server showed
+	// running (its progress) gets no response once its cancel went out,
+	// until the answers to the requests after the cancel are in (CN-04,
+	// SHOULD; CX-04 under --profile hardened); see cancel.go.
+	NoResponseAfterCancel Invariant = "no-response-after-cancel"
 )
 
 // invariants lists every invariant with its level and source: a MUST break
 // is a finding (exit status 1), a SHOULD break a warning; a hardened
 // invariant (no rule of the specification: a bound of the harness) is
-// judged only under --profile hardened. A crash or a wedge on input is the
-// specification's, as the harness notes of the requirements say ("a crash
-// or hang is a clear failure").
+// judged only under --profile hardened, or, where a spec rule asks the
+// same at a lower level (Spec), at that level under --profile spec. A crash
+// or a wedge on input is the specification's, as the harness notes of the
+// requirements say ("a crash or hang is a clear failure").
 var invariants = []struct {
 	Name     Invariant
 	Level    string
 	Hardened bool
 	Rules    []string
 	Text     string
+	// Spec is a hardened invariant's level under --profile spec: ""
+	// when it is not judged there.
+	Spec string
 }{
-	{Alive, "MUST", false, nil, "the server process lives and its endpoint answers"},
-	{OneResponse, "MUST", false, []string{"JR-07", "JR-14"}, "every request gets exactly one response with its id (at most one once cancelled), and no response names an id never sent"},
-	{StdoutJSON, "MUST", false, []string{"ST-03"}, "stdout carries nothing but JSON-RPC messages"},
-	{AnswersPing, "MUST", false, []string{"PG-02"}, "the server answers a ping after any frame, within the timeout"},
-	{ErrorReply, "SHOULD", false, []string{"JR-20", "JR-21"}, "unreadable frames are answered, when at all, with an error of the right code and a null id"},
-	{SchemaValid, "MUST", false, []string{"JR-01"}, "every message the server sends validates against the JSON Schema of the negotiated version"},
-	{OutputSchema, "MUST", false, []string{"TL-12"}, "a tool that declares an outputSchema answers a successful call with structuredContent that conforms to it"},
-	{MaxRSS, "MUST", true, nil, "the resident memory of the server's process group stays under --max-rss"},
-	{NoLeftovers, "MUST", true, nil, "no process of the server's tree outlives its teardown (stdin closed, SIGTERM and SIGKILL to its process group)"},
+	{Alive, "MUST", false, nil, "the server process lives and its endpoint answers", ""},
+	{OneResponse, "MUST", false, []string{"JR-07", "JR-14"}, "every request gets exactly one response with its id (at most one once cancelled), and no response names an id never sent", ""},
+	{StdoutJSON, "MUST", false, []string{"ST-03"}, "stdout carries nothing but JSON-RPC messages", ""},
+	{AnswersPing, "MUST", false, []string{"PG-02"}, "the server answers a ping after any frame, within the timeout", ""},
+	{ErrorReply, "SHOULD", false, []string{"JR-20", "JR-21"}, "unreadable frames are answered, when at all, with an error of the right code and a null id", ""},
+	{SchemaValid, "MUST", false, []string{"JR-01"}, "every message the server sends validates against the JSON Schema of the negotiated version", ""},
+	{OutputSchema, "MUST", false, []string{"TL-12"}, "a tool that declares an outputSchema answers a successful call with structuredContent that conforms to it", ""},
+	{MaxRSS, "MUST", true, nil, "the resident memory of the server's process group stays under --max-rss", ""},
+	{NoLeftovers, "MUST", true, nil, "no process of the server's tree outlives its teardown (stdin closed, SIGTERM and SIGKILL to its process group)", ""},
+	{NoResponseAfterCancel, "MUST", true, []string{"CN-04", "CX-04"}, "a call of a slow tool the server showed running gets no response once its cancel went out (a warning under --profile spec, CN-04 being a SHOULD)", "SHOULD"},
 }
 
 // Hardened reports whether the invariant is a hardened one, judged only
@@ -139,6 +149,18 @@ type Violation struct {
 	// Transcript is the wire of a run of those frames, recorded once the
 	// search is over: what the server answered.
 	Transcript []transcript.Entry
+	// Warning says it is a SHOULD break: a SHOULD invariant's, or a
+	// hardened one's under --profile spec.
+	Warning bool
+}
+
+// Level is the level it broke: "SHOULD" for a warning, else its
+// invariant's.
+func (v *Violation) Level() string {
+	if v.Warning {
+		return "SHOULD"
+	}
+	return v.Invariant.Level()
 }
 
 func (v *Violation) Error() string {

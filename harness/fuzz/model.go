@@ -3,6 +3,7 @@ package fuzz
 import (
 	"encoding/json"
 	"fmt"
+	"strings"
 
 	"github.com/leanovate/gopter"
 	"github.com/leanovate/gopter/commands"
@@ -38,6 +39,8 @@ const (
 	stepGarbage
 	stepReusedID
 	stepHTTP
+	stepBurst
+	stepCancelRace
 	stepKinds
 )
 
@@ -242,14 +245,37 @@ func (md *model) build(kind int, st *state, p *gopter.GenParameters, mk maker) *
 		}
 		return request(name, "tools/call", params)
 	case stepSlowCancel:
+		// The call, then its cancel once the server shows it running: an
+		// answer to the call before the answer to the probe ping after the
+		// cancel breaks NoResponseAfterCancel (see cancel.go).
 		for _, t := range md.tools {
 			if t.Slow {
-				call := message(id, "tools/call", map[string]any{"name": t.Name, "arguments": map[string]any{}})
+				call := message(id, "tools/call", map[string]any{"name": t.Name, "arguments": map[string]any{}, "_meta": map[string]any{"progressToken": fmt.Sprintf("p%d", st.next)}})
 				cancel := message(nil, "notifications/cancelled", map[string]any{"requestId": id, "reason": "fuzz"})
-				return mk("call "+t.Name+" and cancel it", []Frame{{Body: call}, {Body: cancel}}, []string{key})
+				return mk("call "+t.Name+" and cancel it once it runs", []Frame{{Body: call, Wait: WaitProgress}, {Body: cancel}}, []string{key})
 			}
 		}
 		return nil
+	case stepBurst:
+		// Several requests in flight together, each answered once, in
+		// any order.
+		n := 2 + p.Rng.Intn(5)
+		fs, ids, names := make([]Frame, n), make([]string, n), make([]string, n)
+		for i := range n {
+			rid, rkey := idOf(st.next + int64(i))
+			var method string
+			var params any
+			names[i], method, params = md.plainRequest(p)
+			fs[i], ids[i] = Frame{Body: message(rid, method, params), Wait: WaitNone}, rkey
+		}
+		fs[n-1].Wait = WaitAnswers
+		return mk(fmt.Sprintf("%d requests in flight: %s", n, strings.Join(names, ", ")), fs, ids)
+	case stepCancelRace:
+		// A request and its cancel at once: the answer races the cancel,
+		// and may come or not (CN-07), but at most once.
+		name, method, params := md.plainRequest(p)
+		cancel := message(nil, "notifications/cancelled", map[string]any{"requestId": id, "reason": "fuzz"})
+		return mk(name+" and its cancel at once", []Frame{{Body: message(id, method, params), Wait: WaitNone}, {Body: cancel}}, []string{key})
 	case stepCancel:
 		targets := []string{`987654321`, `"no-such-request"`, `null`, `{"id":1}`}
 		targets = append(targets, st.ids...)
@@ -276,8 +302,10 @@ func (md *model) build(kind int, st *state, p *gopter.GenParameters, mk maker) *
 		}
 		return request(m+" request", m, pick(p, params...))
 	case stepGarbage:
+		// Its frame may carry the id (a request still, or a damaged one
+		// that names it): the next request takes a new one.
 		g := drawGarbage(id, p)
-		return mk(g.name, []Frame{g.frame}, nil)
+		return mk(g.name, []Frame{g.frame}, []string{key})
 	case stepReusedID:
 		if len(st.ids) == 0 {
 			return nil
@@ -288,6 +316,29 @@ func (md *model) build(kind int, st *state, p *gopter.GenParameters, mk maker) *
 		return httpStep(id, key, p, mk)
 	}
 	return nil
+}
+
+// plainRequest draws a request every server answers at once, and how a
+// step names it: a ping, a list, a call of a tool the policy allows with
+// valid arguments, a read of a resource the server listed.
+func (md *model) plainRequest(p *gopter.GenParameters) (name, method string, params any) {
+	kinds := []string{"ping", "tools/list", "resources/list", "prompts/list"}
+	callable := md.callable()
+	if len(callable) > 0 {
+		kinds = append(kinds, "tools/call")
+	}
+	if len(md.uris) > 0 {
+		kinds = append(kinds, "resources/read")
+	}
+	switch k := pick(p, kinds...); k {
+	case "tools/call":
+		t := pick(p, callable...)
+		return "call " + t.Name, k, map[string]any{"name": t.Name, "arguments": md.args(t, false, p)}
+	case "resources/read":
+		return "read", k, map[string]any{"uri": pick(p, md.uris...)}
+	default:
+		return k, k, nil
+	}
 }
 
 // args draws a tool's arguments from its input schema.

@@ -31,7 +31,8 @@ func Signature(inv Invariant, frames []Frame) string {
 // need read as written by its class, "bigint" past 2^53-1, "frac", "huge";
 // a valid id, string or integer, "id"), an unreadable one by its class and what
 // makes it so (invalid UTF-8, a byte-order mark, a raw newline), an HTTP
-// frame with its method and the headers it overrides.
+// frame with its method and the headers it overrides, a frame that does not
+// await its answers with its Wait.
 func Shape(frames []Frame) string {
 	parts := make([]string, len(frames))
 	for i, f := range frames {
@@ -44,6 +45,9 @@ func frameShape(f Frame) string {
 	var b strings.Builder
 	if f.Only != "" {
 		b.WriteString(f.Only + ":")
+	}
+	if f.Wait != WaitAnswers {
+		b.WriteString(string(f.Wait) + ":")
 	}
 	if f.Method != "" {
 		b.WriteString(f.Method + " ")

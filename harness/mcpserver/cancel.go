@@ -6,6 +6,7 @@ import (
 
 	"github.com/mcpconform/mcpconform/harness/jsonrpc"
 	"github.com/mcpconform/mcpconform/harness/mcp"
+	"github.com/mcpconform/mcpconform/harness/mutant"
 )
 
 // maxEarlyCancels bounds the cancels remembered for requests not yet seen.
@@ -47,6 +48,9 @@ func (sess *serverSession) cancel(params json.RawMessage) bool {
 	}
 	sess.mu.Lock()
 	rc := sess.inflight[p.RequestID.Key()]
+	if rc != nil && sess.srv.opts.Mutant == mutant.PlantedResponseAfterCancel {
+		sess.plantedHold(rc)
+	}
 	if rc == nil {
 		rc = sess.modernInflight[p.RequestID.Key()]
 	}

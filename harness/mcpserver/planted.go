@@ -164,3 +164,41 @@ func (sess *serverSession) plantedDrift(weather map[string]any) map[string]any {
 	drifted["temperature"] = fmt.Sprint(weather["temperature"])
 	return drifted
 }
+
+// plantedCancelledCode is the error mutant PlantedResponseAfterCancel
+// answers a cancelled request with: LSP's RequestCancelled, which some
+// JSON-RPC servers send where MCP asks for no response at all.
+const plantedCancelledCode = -32800
+
+// plantedHold is mutant PlantedResponseAfterCancel: rc, found in flight by
+// notifications/cancelled, is marked cancelled at once (so that its
+// handler's answer is never written, whatever the race with its end) and
+// its error "request cancelled" is held for the transport to write just
+// before the connection's next answer (PlantedHeld). The caller holds
+// sess.mu, as finish does when it takes a request out of flight, so the
+// request is either still in flight and silenced here, or finished and
+// not held.
+func (sess *serverSession) plantedHold(rc *RequestContext) {
+	rc.cancelled.Store(true)
+	if len(sess.held) < maxEarlyCancels {
+		sess.held = append(sess.held, jsonrpc.NewError(rc.id, plantedCancelledCode, "request cancelled"))
+	}
+}
+
+// PlantedHeld takes the answers mutant PlantedResponseAfterCancel holds
+// for the session of info: the stdio transport writes them just before
+// the next answer it writes, in the same write, so that a client reads
+// them after its cancel took effect and before that answer.
+func (s *Server) PlantedHeld(info SessionInfo) []*jsonrpc.Message {
+	s.mu.Lock()
+	sess := s.sessions[sessionKey(info)]
+	s.mu.Unlock()
+	if sess == nil {
+		return nil
+	}
+	sess.mu.Lock()
+	defer sess.mu.Unlock()
+	held := sess.held
+	sess.held = nil
+	return held
+}

@@ -52,6 +52,7 @@ type serverSession struct {
 	subscribed  map[string]bool                  // resource URIs the client subscribed to (at most maxSubscriptions)
 	modern      bool                             // the state of one 2026-07-28 request
 	structured  int                              // mutant PlantedStructuredDrift's count of test_structured_content calls
+	held        []*jsonrpc.Message               // mutant PlantedResponseAfterCancel's answers to cancelled requests, not yet written
 	watched     <-chan struct{}                  // the Done channel whose end drops the state
 	stopWatched func() bool
 

@@ -14,6 +14,7 @@ const (
 	PlantedSetsidChild             Name = "planted-setsid-child"
 	PlantedImageWithoutMimeType    Name = "planted-image-without-mime-type"
 	PlantedStructuredDrift         Name = "planted-structured-drift"
+	PlantedResponseAfterCancel     Name = "planted-response-after-cancel"
 )
 
 var planted = []Mutant{
@@ -25,6 +26,7 @@ var planted = []Mutant{
 	{PlantedSetsidChild, "server", "starts a child in a session of its own (setsid) on every start, which nothing ends with the server: it outlives the teardown until it exits by itself a minute later; no effect over HTTP"},
 	{PlantedImageWithoutMimeType, "server", "answers tools/call of test_image_content with an image block without its mimeType, which the schema of every version requires"},
 	{PlantedStructuredDrift, "server", "from the second call of test_structured_content in a session (2025-06-18 on), answers structuredContent whose temperature is the string \"21.5\", where its outputSchema says a number"},
+	{PlantedResponseAfterCancel, "server", "once notifications/cancelled stops a request in flight, answers it all the same with error -32800 \"request cancelled\", written just before the next answer of the connection (in the same write); no effect over HTTP"},
 }
 
 func init() { registerProtocol(planted...) }

@@ -20,7 +20,8 @@ func (w *writeRecorder) Write(b []byte) (int, error) {
 func TestPlantedDuplicateReplyIsOneWrite(t *testing.T) {
 	rec := &writeRecorder{}
 	lw := &lineWriter{w: rec, broken: func(error) {}}
-	lw.twice(jsonrpc.NewError(jsonrpc.IntID(3), jsonrpc.CodeInternalError, "x"))
+	m := jsonrpc.NewError(jsonrpc.IntID(3), jsonrpc.CodeInternalError, "x")
+	lw.lines(m, m)
 	line := `{"jsonrpc":"2.0","id":3,"error":{"code":-32603,"message":"x"}}` + "\n"
 	if len(rec.writes) != 1 || rec.writes[0] != line+line {
 		t.Fatalf("writes %q, want the line twice in one write", rec.writes)
@@ -80,6 +81,29 @@ func TestPlantedWedgeAfterUnknownCancelOnStdio(t *testing.T) {
 		}
 		if m != "" && len(rest) != 0 {
 			t.Fatalf("the mutant wrote %q after a cancel for an id it never received", rest)
+		}
+	}
+}
+
+// TestPlantedResponseAfterCancel: a slow call cancelled while it runs gets
+// no answer from the reference; the mutant answers it with error -32800,
+// written just before the answer to the ping sent after the cancel.
+func TestPlantedResponseAfterCancel(t *testing.T) {
+	for _, m := range []mutant.Name{"", mutant.PlantedResponseAfterCancel} {
+		p := serveLines(t, Options{Mutant: m})
+		p.initialize()
+		p.send(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"slow","arguments":{},"_meta":{"progressToken":"t"}}}`)
+		if n := p.nextMessage(); n.Method != "notifications/progress" {
+			t.Fatalf("mutant %q: got %s %s, want the slow call's progress", m, n.Kind(), n.Method)
+		}
+		p.send(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":2}}`,
+			`{"jsonrpc":"2.0","id":3,"method":"ping"}`)
+		if m != "" {
+			p.wantError(-32800, "2")
+		}
+		p.wantResult("3")
+		if rest, err := p.closeAndRest(); err != nil || len(rest) > 0 {
+			t.Fatalf("mutant %q: after the answers: %v, %q", m, err, rest)
 		}
 	}
 }
