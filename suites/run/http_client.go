@@ -1,10 +1,10 @@
 package run
 
 import (
-	"encoding/json"
 	"fmt"
 	"strings"
 
+	"github.com/mcpconform/mcpconform/fakeservers"
 	"github.com/mcpconform/mcpconform/fakeservers/httpfake"
 	"github.com/mcpconform/mcpconform/harness/jsonrpc"
 	"github.com/mcpconform/mcpconform/harness/mcp"
@@ -25,11 +25,8 @@ type HTTPClientRun struct {
 // the name a conformance client calls (Options.ToolAlias) the tool it
 // stands for.
 func (r *HTTPClientRun) ToolOf(m *jsonrpc.Message) string {
-	var p struct {
-		Name string `json:"name"`
-	}
-	_ = json.Unmarshal(m.Params, &p)
-	return r.canonical(p.Name)
+	c, _ := fakeservers.ParseCall(m, 0)
+	return r.canonical(c.Name)
 }
 
 // RunHTTPClient starts a fake HTTP server in this process, runs the

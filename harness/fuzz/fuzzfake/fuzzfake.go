@@ -8,7 +8,6 @@ package fuzzfake
 import (
 	"bufio"
 	"encoding/json"
-	"fmt"
 	"os"
 
 	"github.com/mcpconform/mcpconform/harness/selfexec"
@@ -25,28 +24,17 @@ func serve([]string) int {
 	out := bufio.NewWriter(os.Stdout)
 	defer out.Flush()
 	for sc.Scan() {
-		var m struct {
-			ID     json.RawMessage `json:"id"`
-			Method string          `json:"method"`
-		}
-		if json.Unmarshal(sc.Bytes(), &m) != nil || m.Method == "" || m.ID == nil || string(m.ID) == "null" {
+		var m request
+		if json.Unmarshal(sc.Bytes(), &m) != nil || len(m.ID) == 0 || string(m.ID) == "null" {
 			continue
 		}
-		result := `{}`
-		switch m.Method {
-		case "initialize":
-			result = `{"protocolVersion":"2025-11-25","capabilities":{"tools":{}},"serverInfo":{"name":"fuzz-fake","version":"1"}}`
-		case "tools/list":
-			result = `{"tools":[]}`
-		case "resources/list":
+		if m.Method == "resources/list" {
 			return 3 // planted: the server exits on a request it does not expect
 		}
-		reply := fmt.Sprintf(`{"jsonrpc":"2.0","id":%s,"result":%s}`+"\n", m.ID, result)
-		out.WriteString(reply)
-		if m.Method == "ping" && m.ID[0] != '"' {
-			out.WriteString(reply) // planted: a numeric ping answered twice
+		m.Params.ProtocolVersion = "" // it speaks 2025-11-25 alone
+		if reply(out, m) && m.Method == "ping" && m.ID[0] != '"' {
+			reply(out, m) // planted: a numeric ping answered twice
 		}
-		out.Flush()
 	}
 	return 0
 }

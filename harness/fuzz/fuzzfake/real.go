@@ -27,6 +27,29 @@ var Real = map[string]string{
 
 func init() { selfexec.Register(RealCommand, serveReal) }
 
+// reply answers request m (initialize with the version it asks for when
+// the fakes speak it, tools/list with no tool, anything else with {}) and
+// reports whether m was a request; a notification gets nothing.
+func reply(out *bufio.Writer, m request) bool {
+	if m.Method == "" || len(m.ID) == 0 || string(m.ID) == "null" {
+		return false
+	}
+	result := `{}`
+	switch m.Method {
+	case "initialize":
+		version := m.Params.ProtocolVersion
+		if version != "2025-03-26" && version != "2025-06-18" {
+			version = "2025-11-25"
+		}
+		result = fmt.Sprintf(`{"protocolVersion":%q,"capabilities":{"tools":{}},"serverInfo":{"name":"fuzz-fake","version":"1"}}`, version)
+	case "tools/list":
+		result = `{"tools":[]}`
+	}
+	fmt.Fprintf(out, `{"jsonrpc":"2.0","id":%s,"result":%s}`+"\n", m.ID, result)
+	out.Flush()
+	return true
+}
+
 // request is what the fakes read of a message.
 type request struct {
 	JSONRPC json.RawMessage `json:"jsonrpc"`
@@ -44,24 +67,6 @@ func serveReal(args []string) int {
 	}
 	out := bufio.NewWriter(os.Stdout)
 	defer out.Flush()
-	answer := func(m request) {
-		if m.Method == "" || len(m.ID) == 0 || string(m.ID) == "null" {
-			return
-		}
-		result := `{}`
-		switch m.Method {
-		case "initialize":
-			version := m.Params.ProtocolVersion
-			if version != "2025-03-26" && version != "2025-06-18" {
-				version = "2025-11-25"
-			}
-			result = fmt.Sprintf(`{"protocolVersion":%q,"capabilities":{"tools":{}},"serverInfo":{"name":"fuzz-fake-real","version":"1"}}`, version)
-		case "tools/list":
-			result = `{"tools":[]}`
-		}
-		fmt.Fprintf(out, `{"jsonrpc":"2.0","id":%s,"result":%s}`+"\n", m.ID, result)
-		out.Flush()
-	}
 	if args[0] == "gosdk-stream-decoder" {
 		// One JSON value after another, whatever the lines: a value cut
 		// short takes the next line's message as its continuation.
@@ -73,7 +78,7 @@ func serveReal(args []string) int {
 			} else if err != nil {
 				return 1
 			}
-			answer(m)
+			reply(out, m)
 		}
 	}
 	sc := bufio.NewScanner(os.Stdin)
@@ -96,7 +101,7 @@ func serveReal(args []string) int {
 		if args[0] == "gosdk-exit-on-bad-id" && (badID(m.ID) || (len(m.JSONRPC) > 0 && m.JSONRPC[0] != '"')) {
 			return 1
 		}
-		answer(m)
+		reply(out, m)
 	}
 	return 0
 }
