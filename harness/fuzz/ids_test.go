@@ -91,3 +91,43 @@ func TestIDsComparedByValue(t *testing.T) {
 		}
 	}
 }
+
+// wrappingServer answers every request with an id past int64's range
+// under the id its int64 parser wraps it to (go-sdk v1.8.0 over HTTP), and
+// every other request under its own id.
+func wrappingServer([]string) int {
+	sc := bufio.NewScanner(os.Stdin)
+	for sc.Scan() {
+		var m struct {
+			ID json.RawMessage `json:"id"`
+		}
+		if json.Unmarshal(sc.Bytes(), &m) != nil || len(m.ID) == 0 {
+			continue
+		}
+		id := string(m.ID)
+		if len(id) > 19 && id[0] != '"' {
+			id = "-9223372036854775808"
+		}
+		fmt.Printf(`{"jsonrpc":"2.0","id":%s,"result":{}}`+"\n", id)
+	}
+	return 0
+}
+
+func init() { selfexec.Register("fuzz-test-wrapping-ids", wrappingServer) }
+
+// TestAReusedUnreadableIDMayComeBackWrapped: an id past 2^53-1 sent twice
+// is two requests a parser may answer under its wrapped id, each a warning
+// of the error reply (SHOULD), never a response to an id never sent.
+func TestAReusedUnreadableIDMayComeBackWrapped(t *testing.T) {
+	big := `{"jsonrpc":"2.0","id":123456789012345678901234567890,"method":"ping"}`
+	out, err := Execute(Target{Command: selfexec.Command("fuzz-test-wrapping-ids")}, frames(big, big), ExecOptions{Timeout: 2 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out.Violation != nil {
+		t.Fatalf("broke %v", out.Violation)
+	}
+	if len(out.Warnings) == 0 {
+		t.Error("no error-reply warning for the wrapped ids")
+	}
+}
